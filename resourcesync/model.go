@@ -1,0 +1,346 @@
+package resourcesync
+
+import "time"
+
+// Pos is a position in the input: 1-based line and column (column counted
+// in bytes). The zero Pos means "not from parsed input".
+type Pos struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+}
+
+// IsValid reports whether p points into parsed input.
+func (p Pos) IsValid() bool { return p.Line > 0 }
+
+// Attr is an XML attribute that ResourceSync does not define: a community
+// extension in its own namespace, or a stray one. Space is the namespace
+// URI ("" for none).
+type Attr struct {
+	Space string
+	Local string
+	Value string
+	Pos   Pos
+}
+
+// Element records an element that ResourceSync does not define (for example
+// a Sitemap extension such as image:image), with where it stands.
+type Element struct {
+	Space string
+	Local string
+	Pos   Pos
+}
+
+// Document is a parsed ResourceSync document.
+type Document struct {
+	Root Root
+	// RootSpace and RootLocal are the root element's namespace and name as
+	// written, so that a wrong root can be reported.
+	RootSpace, RootLocal string
+	Pos                  Pos
+
+	// Md is the first <rs:md> child of the root, nil when there is none.
+	Md *Md
+	// ExtraMd holds further <rs:md> children of the root (not allowed).
+	ExtraMd []*Md
+	// Links are the <rs:ln> children of the root, in document order.
+	Links []*Ln
+	// Entries are the <url> (or <sitemap>) children, in document order.
+	Entries []*Entry
+	// MisplacedEntries counts <url> in a <sitemapindex> and <sitemap> in a
+	// <urlset>; such entries are still parsed into Entries.
+	MisplacedEntries []Element
+	// Unknown lists other child elements of the root.
+	Unknown []Element
+	// Extra holds attributes of the root element other than namespace
+	// declarations.
+	Extra []Attr
+}
+
+// Capability is the capability value of the document's top-level <rs:md>.
+func (d *Document) Capability() Capability {
+	if d.Md == nil {
+		return ""
+	}
+	return Capability(d.Md.Capability)
+}
+
+// Kind is the kind of the document given its root and capability.
+func (d *Document) Kind() Kind { return KindOf(d.Root, d.Capability()) }
+
+// Link returns the first top-level link with relation rel, or nil.
+func (d *Document) Link(rel string) *Ln { return firstLink(d.Links, rel) }
+
+// LinksByRel returns the top-level links with relation rel.
+func (d *Document) LinksByRel(rel string) []*Ln { return linksByRel(d.Links, rel) }
+
+// Entry is a <url> element of a <urlset> or a <sitemap> element of a
+// <sitemapindex>.
+type Entry struct {
+	Pos Pos
+
+	Loc        string
+	LocPos     Pos // zero when there is no <loc>
+	Lastmod    string
+	LastmodPos Pos
+	// Changefreq and Priority are the Sitemap protocol's optional elements.
+	Changefreq    string
+	ChangefreqPos Pos
+	Priority      string
+	PriorityPos   Pos
+
+	// DuplicateChildren lists second and later <loc>, <lastmod>,
+	// <changefreq> and <priority> elements.
+	DuplicateChildren []Element
+
+	Md      *Md
+	ExtraMd []*Md
+	Links   []*Ln
+	Unknown []Element
+}
+
+// HasLoc reports whether the entry has a <loc> element.
+func (e *Entry) HasLoc() bool { return e.LocPos.IsValid() || e.Loc != "" }
+
+// Link returns the first link of the entry with relation rel, or nil.
+func (e *Entry) Link(rel string) *Ln { return firstLink(e.Links, rel) }
+
+// LinksByRel returns the entry's links with relation rel.
+func (e *Entry) LinksByRel(rel string) []*Ln { return linksByRel(e.Links, rel) }
+
+// Md is an <rs:md> element. Every field holds the attribute's value exactly
+// as written; an absent attribute is "". AttrPos records where each
+// attribute stands, by its name (it also tells a present but empty
+// attribute from an absent one).
+type Md struct {
+	Pos Pos
+
+	Capability string
+	At         string
+	Completed  string
+	From       string
+	Until      string
+	Change     string
+	Datetime   string
+	Hash       string
+	Length     string
+	Type       string
+	Path       string
+	Encoding   string
+
+	// Extra holds attributes ResourceSync does not define on <rs:md>,
+	// including prefixed ones.
+	Extra   []Attr
+	AttrPos map[string]Pos
+}
+
+// Ln is an <rs:ln> element; fields as for Md.
+type Ln struct {
+	Pos Pos
+
+	Rel      string
+	Href     string
+	Type     string
+	Length   string
+	Hash     string
+	Modified string
+	Path     string
+	Pri      string
+	Encoding string
+
+	Extra   []Attr
+	AttrPos map[string]Pos
+}
+
+// mdAttrs and lnAttrs are the attributes ResourceSync defines, in the order
+// Write emits them.
+var (
+	mdAttrs = []string{"capability", "at", "completed", "from", "until", "change", "datetime", "hash", "length", "type", "path", "encoding"}
+	lnAttrs = []string{"rel", "href", "type", "length", "hash", "modified", "path", "pri", "encoding"}
+)
+
+// MdAttributes and LnAttributes list the attribute names ResourceSync
+// defines for <rs:md> and <rs:ln> (section 7, Table 3).
+func MdAttributes() []string { return append([]string(nil), mdAttrs...) }
+func LnAttributes() []string { return append([]string(nil), lnAttrs...) }
+
+func (m *Md) field(name string) *string {
+	switch name {
+	case "capability":
+		return &m.Capability
+	case "at":
+		return &m.At
+	case "completed":
+		return &m.Completed
+	case "from":
+		return &m.From
+	case "until":
+		return &m.Until
+	case "change":
+		return &m.Change
+	case "datetime":
+		return &m.Datetime
+	case "hash":
+		return &m.Hash
+	case "length":
+		return &m.Length
+	case "type":
+		return &m.Type
+	case "path":
+		return &m.Path
+	case "encoding":
+		return &m.Encoding
+	}
+	return nil
+}
+
+func (l *Ln) field(name string) *string {
+	switch name {
+	case "rel":
+		return &l.Rel
+	case "href":
+		return &l.Href
+	case "type":
+		return &l.Type
+	case "length":
+		return &l.Length
+	case "hash":
+		return &l.Hash
+	case "modified":
+		return &l.Modified
+	case "path":
+		return &l.Path
+	case "pri":
+		return &l.Pri
+	case "encoding":
+		return &l.Encoding
+	}
+	return nil
+}
+
+// Get returns the value of a ResourceSync attribute of <rs:md> and whether
+// it is present.
+func (m *Md) Get(name string) (string, bool) {
+	if m == nil {
+		return "", false
+	}
+	f := m.field(name)
+	if f == nil {
+		return "", false
+	}
+	if _, ok := m.AttrPos[name]; ok {
+		return *f, true
+	}
+	return *f, *f != ""
+}
+
+// Has reports whether the ResourceSync attribute name is present.
+func (m *Md) Has(name string) bool { _, ok := m.Get(name); return ok }
+
+// AttrPosition is where attribute name stands, or where the element stands
+// when the attribute is absent or the position unknown.
+func (m *Md) AttrPosition(name string) Pos {
+	if p, ok := m.AttrPos[name]; ok {
+		return p
+	}
+	return m.Pos
+}
+
+// Time parses the datetime attribute name (at, completed, from, until,
+// datetime). ok is false when the attribute is absent.
+func (m *Md) Time(name string) (d Datetime, ok bool, err error) {
+	v, ok := m.Get(name)
+	if !ok {
+		return Datetime{}, false, nil
+	}
+	d, err = ParseDatetime(v)
+	return d, true, err
+}
+
+// Get returns the value of a ResourceSync attribute of <rs:ln> and whether
+// it is present.
+func (l *Ln) Get(name string) (string, bool) {
+	if l == nil {
+		return "", false
+	}
+	f := l.field(name)
+	if f == nil {
+		return "", false
+	}
+	if _, ok := l.AttrPos[name]; ok {
+		return *f, true
+	}
+	return *f, *f != ""
+}
+
+// Has reports whether the ResourceSync attribute name is present.
+func (l *Ln) Has(name string) bool { _, ok := l.Get(name); return ok }
+
+// AttrPosition is where attribute name stands, or where the element stands.
+func (l *Ln) AttrPosition(name string) Pos {
+	if p, ok := l.AttrPos[name]; ok {
+		return p
+	}
+	return l.Pos
+}
+
+func firstLink(links []*Ln, rel string) *Ln {
+	for _, l := range links {
+		if l.Rel == rel {
+			return l
+		}
+	}
+	return nil
+}
+
+func linksByRel(links []*Ln, rel string) []*Ln {
+	var out []*Ln
+	for _, l := range links {
+		if l.Rel == rel {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// Convenience constructors for writers.
+
+// NewDocument returns an empty document of kind k with its top-level <rs:md>.
+func NewDocument(k Kind) *Document {
+	root := RootURLSet
+	if k.IsIndex() {
+		root = RootSitemapIndex
+	}
+	return &Document{Root: root, Md: &Md{Capability: string(k.Capability())}}
+}
+
+// AddLink appends a top-level <rs:ln>.
+func (d *Document) AddLink(rel, href string) *Ln {
+	l := &Ln{Rel: rel, Href: href}
+	d.Links = append(d.Links, l)
+	return l
+}
+
+// AddEntry appends an entry with the given <loc>.
+func (d *Document) AddEntry(loc string) *Entry {
+	e := &Entry{Loc: loc}
+	d.Entries = append(d.Entries, e)
+	return e
+}
+
+// SetLastmod sets <lastmod> in the recommended form.
+func (e *Entry) SetLastmod(t time.Time) { e.Lastmod = FormatDatetime(t) }
+
+// EnsureMd returns the entry's <rs:md>, creating it when absent.
+func (e *Entry) EnsureMd() *Md {
+	if e.Md == nil {
+		e.Md = &Md{}
+	}
+	return e.Md
+}
+
+// AddLink appends an <rs:ln> to the entry.
+func (e *Entry) AddLink(rel, href string) *Ln {
+	l := &Ln{Rel: rel, Href: href}
+	e.Links = append(e.Links, l)
+	return l
+}
