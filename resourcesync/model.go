@@ -306,11 +306,11 @@ func linksByRel(links []*Ln, rel string) []*Ln {
 
 // NewDocument returns an empty document of kind k with its top-level <rs:md>.
 func NewDocument(k Kind) *Document {
-	root := RootURLSet
+	d := &Document{Root: RootURLSet, RootSpace: SitemapNS, RootLocal: "urlset", Md: &Md{Capability: string(k.Capability())}}
 	if k.IsIndex() {
-		root = RootSitemapIndex
+		d.Root, d.RootLocal = RootSitemapIndex, "sitemapindex"
 	}
-	return &Document{Root: root, Md: &Md{Capability: string(k.Capability())}}
+	return d
 }
 
 // AddLink appends a top-level <rs:ln>.

@@ -113,8 +113,13 @@ func (p *parser) parse() (*Document, error) {
 		case xml.CharData:
 			if state[len(state)-1] == inEntryText {
 				text.Write(t)
+			} else if depth == 0 && len(bytes.TrimSpace(t)) > 0 {
+				return nil, &SyntaxError{Pos: p.textPos(start, t), Msg: "text outside the root element"}
 			}
 		case xml.StartElement:
+			if depth == 0 && rootSeen {
+				return nil, &SyntaxError{Pos: start, Msg: "a second root element <" + t.Name.Local + ">: a document has exactly one root"}
+			}
 			depth++
 			tag := p.data[off:p.dec.InputOffset()]
 			cur := state[len(state)-1]
@@ -148,6 +153,22 @@ func (p *parser) parse() (*Document, error) {
 		}
 	}
 	return p.doc, nil
+}
+
+// textPos is the position of the first non-space byte of t, which starts at start.
+func (p *parser) textPos(start Pos, t []byte) Pos {
+	for _, c := range t {
+		if !isSpace(c) {
+			break
+		}
+		if c == '\n' {
+			start.Line++
+			start.Column = 1
+		} else {
+			start.Column++
+		}
+	}
+	return start
 }
 
 func truncate(s string, n int) string {

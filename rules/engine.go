@@ -108,7 +108,14 @@ type Rule struct {
 	// Check reports findings through the Pass. It returns an error only
 	// when the rule itself could not run.
 	Check func(*Pass) error
+	// CheckGraph checks relations between documents of a crawl, once the
+	// crawl is done. A rule has either Check or CheckGraph.
+	CheckGraph func(*GraphPass) error
 }
+
+// IsGraph reports whether the rule checks relations between documents
+// (it runs in crawls only).
+func (r *Rule) IsGraph() bool { return r.CheckGraph != nil }
 
 // AppliesTo reports whether the rule checks documents of kind k under spec.
 func (r *Rule) AppliesTo(k rs.Kind, spec Spec) bool {
@@ -345,8 +352,10 @@ func CheckRule(r *Rule) error {
 		return fmt.Errorf("rule %s has no Section", r.ID)
 	case r.Level < Must || r.Level > Info:
 		return fmt.Errorf("rule %s has no Level", r.ID)
-	case r.Check == nil:
+	case r.Check == nil && r.CheckGraph == nil:
 		return fmt.Errorf("rule %s has a nil Check", r.ID)
+	case r.Check != nil && r.CheckGraph != nil:
+		return fmt.Errorf("rule %s has both Check and CheckGraph", r.ID)
 	}
 	return nil
 }

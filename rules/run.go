@@ -59,7 +59,7 @@ func runRules(rules []*Rule, location string, in Input, cfg Config) Result {
 		if !cfg.Select.Selects(r.ID) || !r.AppliesTo(res.Kind, cfg.Spec) {
 			continue
 		}
-		if in.Doc == nil && !r.Input {
+		if r.IsGraph() || (in.Doc == nil && !r.Input) {
 			continue
 		}
 		p := &Pass{Rule: r, Doc: in.Doc, Kind: res.Kind, Spec: cfg.Spec, Limits: cfg.Limits,

@@ -1,0 +1,259 @@
+package resourcesync_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/rsconform/rsconform/fixtures"
+	rs "github.com/rsconform/rsconform/resourcesync"
+)
+
+const changeList = `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+  xmlns:rs="http://www.openarchives.org/rs/terms/" xmlns:ex="http://example.org/ns/">
+  <rs:ln rel="up"
+    href="http://example.com/dataset1/capabilitylist.xml" />
+  <rs:md capability="changelist"
+    from="2013-01-03T00:00:00Z"/>
+  <url>
+    <loc>http://example.com/res1.html</loc>
+    <lastmod>2000-01-01T01:01:00Z</lastmod>
+    <rs:md change="created" datetime="2013-01-03T11:00:00Z" ex:note="x"/>
+    <rs:ln rel="duplicate" href="http://mirror.example.com/res1.html" pri="1"/>
+  </url>
+  <url>
+    <loc> http://example.com/res2.pdf </loc>
+    <rs:md change="updated" at=""/>
+  </url>
+</urlset>
+`
+
+var _ = Describe("Parse", func() {
+	It("reads every part of a document with its position", func() {
+		d, err := rs.ParseBytes([]byte(changeList))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(d.Root).To(Equal(rs.RootURLSet))
+		Expect(d.Kind()).To(Equal(rs.ChangeList))
+		Expect(d.Pos).To(Equal(rs.Pos{Line: 2, Column: 1}))
+		Expect(d.Md.Pos).To(Equal(rs.Pos{Line: 6, Column: 3}))
+		Expect(d.Md.AttrPosition("from")).To(Equal(rs.Pos{Line: 7, Column: 5}))
+		Expect(d.Link("up").Href).To(Equal("http://example.com/dataset1/capabilitylist.xml"))
+		Expect(d.Link("up").AttrPosition("href")).To(Equal(rs.Pos{Line: 5, Column: 5}))
+		Expect(d.Entries).To(HaveLen(2))
+		e := d.Entries[0]
+		Expect(e.Pos).To(Equal(rs.Pos{Line: 8, Column: 3}))
+		Expect(e.Loc).To(Equal("http://example.com/res1.html"))
+		Expect(e.LocPos).To(Equal(rs.Pos{Line: 9, Column: 5}))
+		Expect(e.Lastmod).To(Equal("2000-01-01T01:01:00Z"))
+		Expect(e.Md.Change).To(Equal("created"))
+		Expect(e.Md.AttrPosition("datetime")).To(Equal(rs.Pos{Line: 11, Column: 29}))
+		Expect(e.Md.Extra).To(ConsistOf(rs.Attr{Space: "http://example.org/ns/", Local: "note", Value: "x", Pos: rs.Pos{Line: 11, Column: 61}}))
+		Expect(e.Links[0].Pri).To(Equal("1"))
+		Expect(d.Entries[1].Loc).To(Equal("http://example.com/res2.pdf"), "white space around <loc> is trimmed")
+		Expect(d.Entries[1].Md.Has("at")).To(BeTrue(), "an empty attribute is present")
+		Expect(d.Entries[1].Md.Has("datetime")).To(BeFalse())
+	})
+
+	It("counts lines past 65,535", func() {
+		var b strings.Builder
+		b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">` + "\n")
+		for i := 0; i < 70000; i++ {
+			b.WriteString("<url><loc>http://example.com/r</loc></url>\n")
+		}
+		b.WriteString("</urlset>\n")
+		d, err := rs.ParseBytes([]byte(b.String()))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(d.Entries[69999].Pos.Line).To(Equal(70001))
+	})
+
+	It("keeps repeated and misplaced elements for the rules", func() {
+		d, err := rs.ParseBytes([]byte(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+<rs:md capability="resourcelist"/><rs:md capability="changelist"/>
+<url><loc>a</loc><loc>b</loc><rs:md/><rs:md/><foo/></url>
+</sitemapindex>`))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(d.Kind()).To(Equal(rs.ResourceListIndex))
+		Expect(d.ExtraMd).To(HaveLen(1))
+		Expect(d.MisplacedEntries).To(HaveLen(1))
+		Expect(d.Entries[0].Loc).To(Equal("a"))
+		Expect(d.Entries[0].DuplicateChildren).To(HaveLen(1))
+		Expect(d.Entries[0].ExtraMd).To(HaveLen(1))
+		Expect(d.Entries[0].Unknown).To(HaveLen(1))
+	})
+
+	DescribeTable("refuses bad input with a located error",
+		func(in string, line int, msg string) {
+			_, err := rs.ParseBytes([]byte(in))
+			var se *rs.SyntaxError
+			Expect(errors.As(err, &se)).To(BeTrue(), "got %v", err)
+			Expect(se.Pos.Line).To(Equal(line))
+			Expect(se.Msg).To(ContainSubstring(msg))
+		},
+		Entry("empty", "", 1, "empty"),
+		Entry("white space only", "  \n ", 1, "empty"),
+		Entry("truncated", "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n<url>", 2, "unexpected end"),
+		Entry("binary", "\x00\x01\x02\xff\xfe", 1, ""),
+		Entry("DOCTYPE", "<?xml version=\"1.0\"?>\n<!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\">]>\n<x>&e;</x>", 2, "DOCTYPE"),
+		Entry("undeclared entity", "<urlset>&lol;</urlset>", 1, "entity"),
+		Entry("Latin-1", "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><urlset/>", 1, "UTF-8"),
+		Entry("UTF-16 BOM", "\xff\xfe<\x00u\x00", 1, "UTF-16"),
+		Entry("invalid UTF-8", "<urlset>\n<loc>caf\xe9</loc></urlset>", 2, "UTF-8"),
+		Entry("two roots", "<a/>\n<b/>", 2, "second root"),
+		Entry("text after the root", "<a/>\ntrailing", 2, "outside the root"),
+		Entry("text only", "hello", 1, ""),
+	)
+
+	It("reads gzip transparently within the size limit", func() {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write([]byte(changeList))
+		zw.Close()
+		data, err := rs.ReadAll(&buf, 0)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(data)).To(Equal(changeList))
+	})
+
+	It("stops a gzip bomb at the limit without inflating it", func() {
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		zero := make([]byte, 1<<20)
+		for i := 0; i < 200; i++ { // 200 MB of zeros, about 200 KB compressed
+			zw.Write(zero)
+		}
+		zw.Close()
+		Expect(buf.Len()).To(BeNumerically("<", 1<<20))
+		_, err := rs.ReadAll(&buf, 10<<20)
+		var le *rs.LimitError
+		Expect(errors.As(err, &le)).To(BeTrue(), "got %v", err)
+		Expect(le.What).To(Equal("decompressed document"))
+	})
+
+	It("stops reading a plain document at the limit", func() {
+		r := io.MultiReader(strings.NewReader("<urlset>"), neverEnding('x'))
+		_, err := rs.ReadAll(r, 1000)
+		var le *rs.LimitError
+		Expect(errors.As(err, &le)).To(BeTrue())
+	})
+
+	It("reports a corrupt gzip stream", func() {
+		_, err := rs.ReadAll(bytes.NewReader([]byte{0x1f, 0x8b, 8, 0, 0, 0}), 0)
+		Expect(err).To(MatchError(ContainSubstring("gzip")))
+	})
+
+	It("finds a DOCTYPE behind comments and processing instructions", func() {
+		Expect(rs.HasDoctype([]byte("\xef\xbb\xbf<?xml version=\"1.0\"?>\n<!-- c -->\n<!DOCTYPE x>"))).To(BeTrue())
+		Expect(rs.HasDoctype([]byte("<?xml version=\"1.0\"?><urlset/>"))).To(BeFalse())
+	})
+})
+
+type neverEnding byte
+
+func (b neverEnding) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(b)
+	}
+	return len(p), nil
+}
+
+var _ = Describe("Write", func() {
+	It("round-trips every example of the specification: Parse(Write(d)) equals d", func() {
+		all, err := fixtures.All()
+		Expect(err).NotTo(HaveOccurred())
+		n := 0
+		for _, f := range all {
+			if !strings.HasPrefix(f.Dir, "spec-") {
+				continue
+			}
+			d, err := rs.ParseBytes(f.Data)
+			Expect(err).NotTo(HaveOccurred(), f.Path)
+			var out bytes.Buffer
+			Expect(rs.Write(&out, d)).To(Succeed())
+			d2, err := rs.ParseBytes(out.Bytes())
+			Expect(err).NotTo(HaveOccurred(), "%s rewritten:\n%s", f.Path, out.String())
+			Expect(stripPositions(d2)).To(Equal(stripPositions(d)), f.Path)
+			n++
+		}
+		Expect(n).To(BeNumerically(">=", 30))
+	})
+
+	It("writes a document built in code that parses back to the same", func() {
+		d := rs.NewDocument(rs.ChangeListIndex)
+		d.Md.From = "2013-01-01T00:00:00Z"
+		d.AddLink("up", "http://example.com/capabilitylist.xml")
+		e := d.AddEntry("http://example.com/cl1.xml?a=1&b=<2>")
+		e.EnsureMd().From = "2013-01-01T00:00:00Z"
+		e.Md.Extra = []rs.Attr{{Space: "http://example.org/ns/", Local: "note", Value: `"quoted" & <angled>`}}
+		var out bytes.Buffer
+		Expect(rs.Write(&out, d)).To(Succeed())
+		Expect(out.String()).To(ContainSubstring("<sitemapindex"))
+		d2, err := rs.ParseBytes(out.Bytes())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(d2.Kind()).To(Equal(rs.ChangeListIndex))
+		Expect(stripPositions(d2)).To(Equal(stripPositions(d)))
+	})
+})
+
+// stripPositions zeroes positions (and records of them) so that documents
+// can be compared by content.
+func stripPositions(d *rs.Document) *rs.Document {
+	c := *d
+	c.Pos = rs.Pos{}
+	c.Unknown = nil
+	stripMd := func(m *rs.Md) *rs.Md {
+		if m == nil {
+			return nil
+		}
+		x := *m
+		x.Pos, x.AttrPos = rs.Pos{}, nil
+		x.Extra = stripAttrs(x.Extra)
+		return &x
+	}
+	stripLn := func(l *rs.Ln) *rs.Ln {
+		x := *l
+		x.Pos, x.AttrPos = rs.Pos{}, nil
+		x.Extra = stripAttrs(x.Extra)
+		return &x
+	}
+	c.Extra = stripAttrs(c.Extra)
+	c.Md = stripMd(d.Md)
+	c.ExtraMd = nil
+	for _, m := range d.ExtraMd {
+		c.ExtraMd = append(c.ExtraMd, stripMd(m))
+	}
+	c.Links = nil
+	for _, l := range d.Links {
+		c.Links = append(c.Links, stripLn(l))
+	}
+	c.Entries = nil
+	for _, e := range d.Entries {
+		x := *e
+		x.Pos, x.LocPos, x.LastmodPos, x.ChangefreqPos, x.PriorityPos = rs.Pos{}, rs.Pos{}, rs.Pos{}, rs.Pos{}, rs.Pos{}
+		x.Unknown, x.DuplicateChildren = nil, nil
+		x.Md = stripMd(e.Md)
+		x.ExtraMd = nil
+		for _, m := range e.ExtraMd {
+			x.ExtraMd = append(x.ExtraMd, stripMd(m))
+		}
+		x.Links = nil
+		for _, l := range e.Links {
+			x.Links = append(x.Links, stripLn(l))
+		}
+		c.Entries = append(c.Entries, &x)
+	}
+	return &c
+}
+
+func stripAttrs(a []rs.Attr) []rs.Attr {
+	var out []rs.Attr
+	for _, x := range a {
+		x.Pos = rs.Pos{}
+		out = append(out, x)
+	}
+	return out
+}

@@ -1,0 +1,137 @@
+package rules
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+
+	rs "github.com/rsconform/rsconform/resourcesync"
+)
+
+// Graph is what a crawl learnt about a Source: one Node per fetched URL.
+// Cross-document rules (Rule.CheckGraph) read it after the crawl.
+//
+// To keep memory bounded by the largest document, a Node does not keep the
+// entries of lists and manifests (they can hold 50,000 each); it keeps the
+// document's top level, and the entries only of documents that point at
+// other documents (Source Descriptions, Capability Lists, indexes, archives,
+// dumps), which are small. Fingerprints of the <loc>s of resource lists and
+// dump manifests are kept for the coverage rules.
+type Graph struct {
+	Nodes map[string]*Node
+	// Order is the URLs in the order they were fetched.
+	Order []string
+	// Entry is the URL the crawl started from.
+	Entry string
+}
+
+// NewGraph returns an empty graph.
+func NewGraph() *Graph { return &Graph{Nodes: map[string]*Node{}} }
+
+// Add records a node (replacing one with the same URL).
+func (g *Graph) Add(n *Node) {
+	if _, ok := g.Nodes[n.URL]; !ok {
+		g.Order = append(g.Order, n.URL)
+	}
+	g.Nodes[n.URL] = n
+}
+
+// Node returns the node for url, or nil.
+func (g *Graph) Node(url string) *Node { return g.Nodes[url] }
+
+// Sorted returns the nodes in fetch order.
+func (g *Graph) Sorted() []*Node {
+	out := make([]*Node, 0, len(g.Order))
+	for _, u := range g.Order {
+		out = append(out, g.Nodes[u])
+	}
+	return out
+}
+
+// Edge says how a document was reached from another.
+type Edge struct {
+	From string
+	// Rel is how: "loc" (an entry of the parent), "up", "index",
+	// "contents", "archives", "discovery".
+	Rel string
+	// Pos is where in From the link stands.
+	Pos rs.Pos
+	// Capability is what the parent said the target is (capability
+	// attribute of the entry's rs:md), when it said.
+	Capability string
+}
+
+// Node is one fetched URL.
+type Node struct {
+	URL string
+	// Doc is the document with entries dropped for lists and manifests
+	// (see Graph); nil when the URL did not yield a parsed document.
+	Doc  *rs.Document
+	Kind rs.Kind
+	// Entries is the number of entries the document had.
+	Entries int
+	// LocFingerprints holds a 64-bit fingerprint of every <loc> of a
+	// Resource List or dump manifest; nil for other kinds.
+	LocFingerprints map[uint64]struct{}
+	// HTTP facts; StatusCode 0 when the URL was not fetched over HTTP.
+	StatusCode int
+	Header     http.Header
+	// FetchError says why the document could not be had.
+	FetchError string
+	// In lists how the crawl reached this URL (first one first).
+	In []Edge
+}
+
+// GraphPass is what a cross-document rule sees.
+type GraphPass struct {
+	Rule   *Rule
+	Graph  *Graph
+	Spec   Spec
+	report func(url string, d Diagnostic)
+}
+
+// Reportf reports a finding on the document at url, at pos.
+func (p *GraphPass) Reportf(url string, pos rs.Pos, format string, args ...any) {
+	p.ReportRelated(url, pos, nil, format, args...)
+}
+
+// ReportRelated reports a finding on the document at url with related
+// locations in other documents.
+func (p *GraphPass) ReportRelated(url string, pos rs.Pos, related []Location, format string, args ...any) {
+	p.report(url, Diagnostic{
+		Rule: p.Rule.ID, Severity: p.Rule.Level.Severity(), Section: p.Rule.Section,
+		Message: fmt.Sprintf(format, args...), Location: NewLocation(url, pos), Related: related,
+	})
+}
+
+// RunGraph applies the selected cross-document rules to a graph and
+// returns their findings by document URL. A rule that could not run is
+// returned as an error per rule ID.
+func RunGraph(g *Graph, cfg Config) (findings map[string][]Diagnostic, applied []string, errs map[string]error) {
+	cfg = cfg.withDefaults()
+	findings = map[string][]Diagnostic{}
+	errs = map[string]error{}
+	for _, r := range All() {
+		if !r.IsGraph() || !cfg.Select.Selects(r.ID) || (len(r.Specs) > 0 && !containsSpec(r.Specs, cfg.Spec)) {
+			continue
+		}
+		p := &GraphPass{Rule: r, Graph: g, Spec: cfg.Spec, report: func(url string, d Diagnostic) {
+			findings[url] = append(findings[url], d)
+		}}
+		applied = append(applied, r.ID)
+		if err := safeGraphCheck(r, p); err != nil {
+			errs[r.ID] = err
+		}
+	}
+	sort.Strings(applied)
+	return findings, applied, errs
+}
+
+func safeGraphCheck(r *Rule, p *GraphPass) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("panic: %v", v)
+		}
+	}()
+	return r.CheckGraph(p)
+}

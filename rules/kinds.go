@@ -1,0 +1,101 @@
+package rules
+
+import rs "github.com/rsconform/rsconform/resourcesync"
+
+// Kind sets used by Applies.
+var (
+	// CapabilityDocs are the documents that sit under a Capability List
+	// and must link up to it: every list, index, dump, manifest and archive.
+	CapabilityDocs = kindsExcept(rs.SourceDescription, rs.SourceDescriptionIndex, rs.CapabilityList, rs.CapabilityListIndex)
+	// SnapshotDocs take at/completed at the top (Appendix A).
+	SnapshotDocs = []rs.Kind{rs.ResourceList, rs.ResourceListIndex, rs.ResourceDump, rs.ResourceDumpIndex, rs.ResourceDumpManifest}
+	// ChangeDocs take from/until at the top (Appendix A).
+	ChangeDocs = []rs.Kind{rs.ChangeList, rs.ChangeListIndex, rs.ChangeDump, rs.ChangeDumpIndex, rs.ChangeDumpManifest}
+	// KnownKinds is every kind but KindUnknown.
+	KnownKinds = rs.Kinds
+)
+
+func kindsExcept(except ...rs.Kind) []rs.Kind {
+	var out []rs.Kind
+outer:
+	for _, k := range rs.Kinds {
+		for _, e := range except {
+			if k == e {
+				continue outer
+			}
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+func hasKind(ks []rs.Kind, k rs.Kind) bool {
+	for _, x := range ks {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// mdRef is an <rs:md> with where it stands: at the top (entry nil) or in an entry.
+type mdRef struct {
+	md    *rs.Md
+	entry *rs.Entry
+}
+
+// allMd lists every <rs:md> of the document, top first, repeats included.
+func allMd(d *rs.Document) []mdRef {
+	var out []mdRef
+	if d.Md != nil {
+		out = append(out, mdRef{d.Md, nil})
+	}
+	for _, m := range d.ExtraMd {
+		out = append(out, mdRef{m, nil})
+	}
+	for _, e := range d.Entries {
+		if e.Md != nil {
+			out = append(out, mdRef{e.Md, e})
+		}
+		for _, m := range e.ExtraMd {
+			out = append(out, mdRef{m, e})
+		}
+	}
+	return out
+}
+
+// lnRef is an <rs:ln> with where it stands.
+type lnRef struct {
+	ln    *rs.Ln
+	entry *rs.Entry
+}
+
+// allLn lists every <rs:ln> of the document, top first.
+func allLn(d *rs.Document) []lnRef {
+	var out []lnRef
+	for _, l := range d.Links {
+		out = append(out, lnRef{l, nil})
+	}
+	for _, e := range d.Entries {
+		for _, l := range e.Links {
+			out = append(out, lnRef{l, e})
+		}
+	}
+	return out
+}
+
+// entryName is "<url>" or "<sitemap>" for messages.
+func entryName(d *rs.Document) string {
+	if d.Root == rs.RootSitemapIndex {
+		return "<sitemap>"
+	}
+	return "<url>"
+}
+
+// rootName is "<urlset>" or "<sitemapindex>" for messages.
+func rootName(d *rs.Document) string {
+	if d.Root == rs.RootSitemapIndex {
+		return "<sitemapindex>"
+	}
+	return "<urlset>"
+}
