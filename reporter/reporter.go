@@ -1,0 +1,257 @@
+// Package reporter turns the Results of rsconform into reports: text for
+// people, and json, junit and sarif for machines.
+//
+// Every format implements Reporter: Write is called once per document, in
+// the order the documents were checked, and Flush once at the end. The text
+// format prints each document as it is written and the summary at Flush;
+// the others need totals or a single enclosing document and are written at
+// Flush. Every Reporter is safe for concurrent use; Write after Flush, and a
+// second Flush, are errors.
+//
+// The json format is a contract: see JSONReport for its exact shape, which
+// the README copies. Exit codes are decided by ExitCode from the Summary a
+// Tally accumulates.
+//
+// Colour (github.com/fatih/color) is used here and nowhere else in rsconform.
+package reporter
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/rsconform/rsconform/rules"
+)
+
+// Reporter reports Results.
+type Reporter interface {
+	// Write reports one document.
+	Write(rules.Result) error
+	// Flush ends the report: it writes what was held back (summary,
+	// enclosing document) to the writer.
+	Flush() error
+}
+
+// Options are the settings every format may use.
+type Options struct {
+	// Tool is the tool's name ("rsconform"); Version its version.
+	Tool    string
+	Version string
+	// Spec is the spec version the documents were checked against ("1.1").
+	Spec string
+	// Strict means warnings fail too (--strict): JUnit reports them as
+	// failures and ExitCode counts them. SARIF levels do not change.
+	Strict bool
+	// Color is "auto" (the default when empty: colour only when the writer
+	// is a terminal and NO_COLOR is unset or empty), "always" or "never".
+	// Only the text format has colour.
+	Color string
+	// Verbose makes the text format add, under each document, the rules
+	// that ran on it and its place in the crawl (parent, children).
+	Verbose bool
+}
+
+// Colour modes of Options.Color.
+const (
+	ColorAuto   = "auto"
+	ColorAlways = "always"
+	ColorNever  = "never"
+)
+
+// Format names, as --format takes them.
+const (
+	FormatText  = "text"
+	FormatJSON  = "json"
+	FormatJUnit = "junit"
+	FormatSARIF = "sarif"
+)
+
+// Formats lists the report formats New knows, the default first.
+func Formats() []string {
+	return []string{FormatText, FormatJSON, FormatJUnit, FormatSARIF}
+}
+
+// New returns a Reporter of the named format writing to w.
+func New(format string, w io.Writer, o Options) (Reporter, error) {
+	if w == nil {
+		return nil, errors.New("reporter: nil writer")
+	}
+	if o.Tool == "" {
+		o.Tool = "rsconform"
+	}
+	switch format {
+	case FormatText:
+		return newText(w, o, osEnv)
+	case FormatJSON:
+		return newJSON(w, o), nil
+	case FormatJUnit:
+		return newJUnit(w, o), nil
+	case FormatSARIF:
+		return newSARIF(w, o), nil
+	}
+	return nil, fmt.Errorf("unknown report format %q (valid: %s)", format, strings.Join(Formats(), ", "))
+}
+
+// Summary counts documents by status and findings by severity.
+type Summary struct {
+	// Documents is the number of documents written; each is counted in
+	// exactly one of Valid, Invalid, Errors and Skipped.
+	Documents int
+	Valid     int
+	Invalid   int
+	// Errors counts documents of status error: documents that could not
+	// be processed (fetch failed, unreadable, not XML). Not findings.
+	Errors  int
+	Skipped int
+	// ErrorFindings, Warnings and Infos count findings by severity, over
+	// all documents (whatever their status).
+	ErrorFindings int
+	Warnings      int
+	Infos         int
+}
+
+// Add counts one Result.
+func (s *Summary) Add(r rules.Result) {
+	s.Documents++
+	switch statusOf(r) {
+	case rules.StatusValid:
+		s.Valid++
+	case rules.StatusInvalid:
+		s.Invalid++
+	case rules.StatusError:
+		s.Errors++
+	default:
+		s.Skipped++
+	}
+	e, w, i := r.Count()
+	s.ErrorFindings += e
+	s.Warnings += w
+	s.Infos += i
+}
+
+// Tally accumulates a Summary from Results. It is itself a Reporter that
+// writes nothing, so the CLI can feed it alongside the chosen format and
+// compute the exit code from it. It is safe for concurrent use.
+type Tally struct {
+	mu  sync.Mutex
+	sum Summary
+}
+
+// Add counts one Result.
+func (t *Tally) Add(r rules.Result) {
+	t.mu.Lock()
+	t.sum.Add(r)
+	t.mu.Unlock()
+}
+
+// Write counts one Result; it never fails.
+func (t *Tally) Write(r rules.Result) error {
+	t.Add(r)
+	return nil
+}
+
+// Flush does nothing: a Tally writes no report.
+func (t *Tally) Flush() error { return nil }
+
+// Summary returns the counts so far.
+func (t *Tally) Summary() Summary {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.sum
+}
+
+// Exit codes of rsconform.
+const (
+	ExitOK        = 0 // every document was checked and none fails
+	ExitFailures  = 1 // at least one finding that fails
+	ExitNoVerdict = 2 // the tool could not do its job
+)
+
+// ExitCode is the process exit code for a run summarised by s:
+//
+//   - 1 when there is a finding that fails: an error-level finding, or,
+//     when strict, a warning. This wins over 2: such a run has a definite
+//     verdict (the Source does not conform) even if some other document
+//     could not be checked.
+//   - 2 when no finding fails but the verdict is incomplete: a document
+//     could not be processed (status error without a failing finding, such
+//     as an unreachable entry point or an unreadable file), or no document
+//     was checked at all (a run that checked nothing must not pass CI).
+//   - 0 otherwise: every document was checked (or deliberately skipped)
+//     and nothing fails. Infos never fail; warnings fail only when strict.
+//
+// A document that is not well-formed XML has status error but also an
+// RS-XML-WELLFORMED finding, so it gives 1: the document is at fault, not
+// the tool. Usage errors (bad flags) give 2 too, but are decided by the
+// CLI before any document is read.
+func ExitCode(s Summary, strict bool) int {
+	switch {
+	case s.ErrorFindings > 0, strict && s.Warnings > 0:
+		return ExitFailures
+	case s.Errors > 0, s.Documents == 0:
+		return ExitNoVerdict
+	}
+	return ExitOK
+}
+
+// statusOf is the status of r, derived from its findings when the Result
+// was not finished (an empty Status).
+func statusOf(r rules.Result) rules.Status {
+	switch r.Status {
+	case rules.StatusValid, rules.StatusInvalid, rules.StatusError, rules.StatusSkipped:
+		return r.Status
+	}
+	if e, _, _ := r.Count(); e > 0 {
+		return rules.StatusInvalid
+	}
+	return rules.StatusValid
+}
+
+// kindOf is the kind of r as reports write it: "unknown" when empty.
+func kindOf(r rules.Result) string {
+	if r.Kind == "" {
+		return "unknown"
+	}
+	return string(r.Kind)
+}
+
+// severityOf normalises a severity: anything unknown is reported as info,
+// as rules.Result.Count counts it.
+func severityOf(d rules.Diagnostic) rules.Severity {
+	switch d.Severity {
+	case rules.SeverityError, rules.SeverityWarning:
+		return d.Severity
+	}
+	return rules.SeverityInfo
+}
+
+// fails reports whether a finding of severity s fails the run.
+func fails(s rules.Severity, strict bool) bool {
+	return s == rules.SeverityError || (strict && s == rules.SeverityWarning)
+}
+
+// once guards the Write/Flush protocol shared by every format.
+type once struct {
+	mu      sync.Mutex
+	flushed bool
+}
+
+var errFlushed = errors.New("reporter: already flushed")
+
+// lock takes the reporter's lock; it fails, unlocked, when the reporter
+// was already flushed. When flush is true it marks the reporter flushed.
+func (o *once) lock(flush bool) error {
+	o.mu.Lock()
+	if o.flushed {
+		o.mu.Unlock()
+		return errFlushed
+	}
+	if flush {
+		o.flushed = true
+	}
+	return nil
+}
+
+func (o *once) unlock() { o.mu.Unlock() }

@@ -1,0 +1,300 @@
+package reporter
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/fatih/color"
+	"github.com/mattn/go-colorable"
+	"github.com/mattn/go-isatty"
+
+	"github.com/rsconform/rsconform/rules"
+)
+
+// The text format, for people. Each document is printed when written:
+//
+//	✗ changelist.xml (changelist) invalid
+//	  12:3  error    RS-CL-ORDER  [12.1]  entry 12 is older than entry 11
+//	                                      related: 10:3
+//	✓ resourcelist.xml (resourcelist) valid
+//
+// A header line per document (status mark, location, kind, status), then
+// one line per finding: line:column ("-" when unknown), severity, rule,
+// section and message, with related locations below the message. A
+// document of status error shows why it could not be processed. Flush
+// prints one summary line:
+//
+//	3 documents: 1 valid, 1 invalid, 1 unprocessed; 4 errors, 2 warnings, 0 infos
+//
+// Text coming from documents is printed with control characters escaped,
+// so that a document cannot drive the terminal.
+type textReporter struct {
+	once
+	w   io.Writer
+	o   Options
+	sum Summary
+	st  textStyles
+}
+
+// textStyles are the colours of the text format; each is switched on or
+// off on its own, never through fatih/color's global NoColor.
+type textStyles struct {
+	valid, invalid, failed, skipped *color.Color // document statuses
+	sevError, sevWarning, sevInfo   *color.Color // finding severities
+	location, rule, faint           *color.Color
+}
+
+func newTextStyles(on bool) textStyles {
+	st := textStyles{
+		valid:      color.New(color.FgGreen),
+		invalid:    color.New(color.FgRed, color.Bold),
+		failed:     color.New(color.FgMagenta, color.Bold),
+		skipped:    color.New(color.FgBlue),
+		sevError:   color.New(color.FgRed),
+		sevWarning: color.New(color.FgYellow),
+		sevInfo:    color.New(color.FgCyan),
+		location:   color.New(color.Bold),
+		rule:       color.New(color.FgWhite),
+		faint:      color.New(color.Faint),
+	}
+	for _, c := range []*color.Color{st.valid, st.invalid, st.failed, st.skipped,
+		st.sevError, st.sevWarning, st.sevInfo, st.location, st.rule, st.faint} {
+		if on {
+			c.EnableColor()
+		} else {
+			c.DisableColor()
+		}
+	}
+	return st
+}
+
+// env is what the colour decision reads from the process, replaceable in
+// tests.
+type env struct {
+	getenv     func(string) string
+	isTerminal func(io.Writer) bool
+}
+
+var osEnv = env{getenv: os.Getenv, isTerminal: isTerminal}
+
+// isTerminal reports whether w is a terminal (an *os.File on a tty).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || f == nil {
+		return false
+	}
+	fd := f.Fd()
+	return isatty.IsTerminal(fd) || isatty.IsCygwinTerminal(fd)
+}
+
+// useColor decides Options.Color for writer w. "auto" means colour only
+// on a terminal, when NO_COLOR (https://no-color.org) is unset or empty and
+// TERM is not "dumb"; "always" wins over NO_COLOR, as an explicit flag
+// should.
+func useColor(mode string, w io.Writer, e env) (bool, error) {
+	switch mode {
+	case ColorAlways:
+		return true, nil
+	case ColorNever:
+		return false, nil
+	case ColorAuto, "":
+		if e.getenv("NO_COLOR") != "" || e.getenv("TERM") == "dumb" {
+			return false, nil
+		}
+		return e.isTerminal(w), nil
+	}
+	return false, fmt.Errorf("unknown colour mode %q (valid: %s, %s, %s)", mode, ColorAuto, ColorAlways, ColorNever)
+}
+
+func newText(w io.Writer, o Options, e env) (*textReporter, error) {
+	on, err := useColor(o.Color, w, e)
+	if err != nil {
+		return nil, err
+	}
+	if f, ok := w.(*os.File); ok && on {
+		// Windows consoles need escape sequences translated; elsewhere
+		// this returns f itself.
+		w = colorable.NewColorable(f)
+	}
+	return &textReporter{w: w, o: o, st: newTextStyles(on)}, nil
+}
+
+func (t *textReporter) Write(r rules.Result) error {
+	if err := t.lock(false); err != nil {
+		return err
+	}
+	defer t.unlock()
+	t.sum.Add(r)
+	var b strings.Builder
+	t.document(&b, r)
+	_, err := io.WriteString(t.w, b.String())
+	return err
+}
+
+func (t *textReporter) Flush() error {
+	if err := t.lock(true); err != nil {
+		return err
+	}
+	defer t.unlock()
+	_, err := io.WriteString(t.w, t.summary()+"\n")
+	return err
+}
+
+func (t *textReporter) document(b *strings.Builder, r rules.Result) {
+	st := t.st
+	status := statusOf(r)
+	var mark string
+	var sc *color.Color
+	switch status {
+	case rules.StatusValid:
+		mark, sc = "✓", st.valid
+	case rules.StatusInvalid:
+		mark, sc = "✗", st.invalid
+	case rules.StatusError:
+		mark, sc = "!", st.failed
+	default:
+		mark, sc = "-", st.skipped
+	}
+	fmt.Fprintf(b, "%s %s %s %s\n", sc.Sprint(mark), st.location.Sprint(termSafe(r.Location, false)),
+		st.faint.Sprint("("+termSafe(kindOf(r), false)+")"), sc.Sprint(string(status)))
+
+	if r.Error != "" {
+		label := "error: "
+		if status != rules.StatusError {
+			label = "note: "
+		}
+		writeIndented(b, "  ", sc.Sprint(label), len(label), termSafe(r.Error, true))
+	}
+	if t.o.Verbose {
+		if r.Parent != "" {
+			fmt.Fprintf(b, "  %s %s\n", st.faint.Sprint("parent:  "), termSafe(r.Parent, false))
+		}
+		if len(r.Children) > 0 {
+			fmt.Fprintf(b, "  %s %s\n", st.faint.Sprint("children:"), termSafe(strings.Join(r.Children, ", "), false))
+		}
+		if len(r.Applied) > 0 {
+			fmt.Fprintf(b, "  %s %s\n", st.faint.Sprint("rules:   "), termSafe(strings.Join(r.Applied, ", "), false))
+		}
+	}
+	t.findings(b, r)
+}
+
+// findings prints one aligned line per finding of r.
+func (t *textReporter) findings(b *strings.Builder, r rules.Result) {
+	if len(r.Diagnostics) == 0 {
+		return
+	}
+	st := t.st
+	pos := make([]string, len(r.Diagnostics))
+	posW, ruleW, secW := 0, 0, 0
+	for i, d := range r.Diagnostics {
+		pos[i] = position(d.Location, r.Location)
+		posW = max(posW, width(pos[i]))
+		ruleW = max(ruleW, width(termSafe(d.Rule, false)))
+		secW = max(secW, width(termSafe(d.Section, false))+2)
+	}
+	const sevW = len("warning")
+	// Continuation lines (related locations, multi-line messages) start
+	// under the message.
+	indent := 2 + posW + 2 + sevW + 2 + ruleW + 2 + secW + 2
+	for i, d := range r.Diagnostics {
+		sev := severityOf(d)
+		sc := st.sevInfo
+		switch sev {
+		case rules.SeverityError:
+			sc = st.sevError
+		case rules.SeverityWarning:
+			sc = st.sevWarning
+		}
+		rule := termSafe(d.Rule, false)
+		sec := "[" + termSafe(d.Section, false) + "]"
+		prefix := fmt.Sprintf("  %s  %s  %s  %s  ",
+			padRight(pos[i], posW), sc.Sprint(padRight(string(sev), sevW)),
+			st.rule.Sprint(padRight(rule, ruleW)), st.faint.Sprint(padRight(sec, secW)))
+		writeIndented(b, "", prefix, indent, termSafe(d.Message, true))
+		for _, rel := range d.Related {
+			fmt.Fprintf(b, "%s%s %s\n", strings.Repeat(" ", indent), st.faint.Sprint("related:"),
+				termSafe(position(rel, r.Location), false))
+		}
+	}
+}
+
+// writeIndented writes prefix and text, continuing text's further lines
+// at column width (the visible width of prefix) after lead.
+func writeIndented(b *strings.Builder, lead, prefix string, width int, text string) {
+	lines := strings.Split(text, "\n")
+	b.WriteString(lead + prefix + lines[0] + "\n")
+	pad := lead + strings.Repeat(" ", width)
+	for _, l := range lines[1:] {
+		b.WriteString(pad + l + "\n")
+	}
+}
+
+// position is "line:column" of a finding ("line" when the column is
+// unknown, "-" when the line is), preceded by its file or URL when that is
+// not the document's own.
+func position(l rules.Location, doc string) string {
+	var s string
+	switch {
+	case l.Line <= 0:
+		s = "-"
+	case l.Column <= 0:
+		s = strconv.Itoa(l.Line)
+	default:
+		s = strconv.Itoa(l.Line) + ":" + strconv.Itoa(l.Column)
+	}
+	if n := l.Name(); n != "" && n != doc {
+		if l.Line <= 0 {
+			return termSafe(n, false)
+		}
+		return termSafe(n, false) + ":" + s
+	}
+	return s
+}
+
+// width is the number of columns s takes, taking every rune as one.
+func width(s string) int { return utf8.RuneCountInString(s) }
+
+func padRight(s string, w int) string {
+	if n := width(s); n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+func (t *textReporter) summary() string {
+	s, st := t.sum, t.st
+	docs := []string{
+		fmt.Sprintf("%d valid", s.Valid),
+		fmt.Sprintf("%d invalid", s.Invalid),
+		fmt.Sprintf("%d unprocessed", s.Errors),
+	}
+	if s.Skipped > 0 {
+		docs = append(docs, fmt.Sprintf("%d skipped", s.Skipped))
+	}
+	count := func(n int, word string, c *color.Color) string {
+		str := plural(n, word)
+		if n > 0 {
+			return c.Sprint(str)
+		}
+		return str
+	}
+	line := fmt.Sprintf("%s: %s; %s, %s, %s", plural(s.Documents, "document"), strings.Join(docs, ", "),
+		count(s.ErrorFindings, "error", st.sevError), count(s.Warnings, "warning", st.sevWarning),
+		count(s.Infos, "info", st.sevInfo))
+	if t.o.Strict {
+		line += " (strict: warnings fail)"
+	}
+	return line
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
