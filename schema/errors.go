@@ -11,4 +11,7 @@ type Error struct {
 	Element string
 	Message string
 	Parse   bool
+	// Warning is set for libxml2 findings of warning level, which do not
+	// make the document invalid.
+	Warning bool
 }
