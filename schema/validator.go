@@ -155,10 +155,17 @@ var tidy = strings.NewReplacer(
 	"\n", " ",
 )
 
-// Validate parses data (an uncompressed document) and validates it against
-// the schemas. Errors found in the document are returned as []Error (parse
-// errors with Parse set; then no validation took place); the error return
-// is for a validation that could not run at all.
+// Validate parses data (an uncompressed document, up to 2 GB; the caller
+// enforces the 50 MB Sitemap limit) and validates it against the schemas.
+// Problems found in the document are returned as []Error, nil when it is
+// valid: parser errors have Parse set (a document that is not well-formed,
+// or has a DOCTYPE, is not validated; namespace errors such as an unbound
+// prefix are reported and validation still runs), then schema errors in
+// document order, at most MaxErrors plus one Error saying how many more were
+// omitted. The error return is for a validation that could not run at all.
+//
+// Validate is safe for concurrent use. It holds the whole document tree in
+// C memory while it runs: expect roughly 10 to 15 times the document's size.
 func (v *Validator) Validate(data []byte) ([]Error, error) {
 	if v == nil || v.schema == nil {
 		return nil, errors.New("schema: validator not initialised")

@@ -130,7 +130,7 @@ var _ = Describe("Section 7: document structure", func() {
 
 	It("accepts an attribute in a community namespace", func() {
 		Expect(validate(doc(`<url><loc>x</loc><rs:md xmlns:ex="http://example.org/ns/" ex:note="x" length="1"/>` +
-			`<rs:ln xmlns:ex="http://example.org/ns/" ex:weight="2" rel="duplicate" href="http://m.example.com/x"/></url>`))).To(BeEmpty())
+			`<rs:ln xmlns:ex="http://example.org/ns/" ex:weight="2" xml:lang="en" rel="duplicate" href="http://m.example.com/x"/></url>`))).To(BeEmpty())
 	})
 
 	It("reports an rs:-prefixed attribute", func() {
