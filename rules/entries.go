@@ -3,7 +3,6 @@ package rules
 import (
 	"net/url"
 	"strings"
-
 )
 
 // 7: "<loc> – A mandatory element that conveys the URI of the resource that

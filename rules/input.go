@@ -113,7 +113,7 @@ var LimitSize = &Rule{
 	ID: "RS-LIMIT-SIZE", Section: "7", Level: Must, Input: true,
 	Title: "The document is not larger than the size limit (50 MB uncompressed)",
 	Quote: "The ResourceSync framework follows community-defined limits for when to publish multiple documents of the <urlset> format. At time of publication of this specification, the limit is 50,000 items per document and a document size of 50 MB.",
-	Doc: "The limit applies to the uncompressed document (the Sitemap protocol's reading). rsconform stops reading at the limit (--max-size), so a larger document is reported here and not checked further; raise --max-size to check it anyway.",
+	Doc:   "The limit applies to the uncompressed document (the Sitemap protocol's reading). rsconform stops reading at the limit (--max-size), so a larger document is reported here and not checked further; raise --max-size to check it anyway.",
 	Check: func(p *Pass) error {
 		if le := p.Input.TooLarge; le != nil {
 			p.Reportf(rs.Pos{}, "the %s is larger than %d bytes, the Sitemap limit of section 7; split it and group the parts in an index (rsconform stopped reading at the limit; raise --max-size to check it anyway)", le.What, le.Limit)

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/rsconform/rsconform/fixtures"
+	"github.com/rsconform/rsconform/rules"
+)
+
+const explainUsage = `Usage: rsconform explain RULE-ID
+
+Prints a rule's title, level, section, the sentence of the specification it
+enforces, how rsconform reads it, and a failing and a passing example (from
+the fixtures that test the rule).
+
+Examples:
+  rsconform explain RS-CL-ORDER
+  rsconform explain rs-link-up
+`
+
+func init() {
+	register("explain", "explain a rule, with a failing and a passing example", runExplain)
+}
+
+func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fset := flag.NewFlagSet("explain", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	fset.Usage = func() { fmt.Fprint(fset.Output(), explainUsage) }
+	args, err := parseFlags(fset, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fset.SetOutput(stdout)
+			fset.Usage()
+			return 0
+		}
+		return 2
+	}
+	if len(args) != 1 {
+		fmt.Fprintln(stderr, "rsconform explain: give one rule ID (see 'rsconform rules')")
+		return 2
+	}
+	id := strings.ToUpper(args[0])
+	r := rules.Lookup(id)
+	if r == nil {
+		fmt.Fprintf(stderr, "rsconform explain: no rule %q (see 'rsconform rules')\n", args[0])
+		return 2
+	}
+	fmt.Fprintf(stdout, "%s: %s\n\n", r.ID, r.Title)
+	fmt.Fprintf(stdout, "Level:    %s (findings are %ss)\n", r.Level, r.Level.Severity())
+	sec := r.Section
+	if s := rules.Section(r.Section); s != nil {
+		sec += " " + s.Title
+	}
+	fmt.Fprintf(stdout, "Section:  %s\n", sec)
+	if len(r.Applies) > 0 {
+		var ks []string
+		for _, k := range r.Applies {
+			ks = append(ks, string(k))
+		}
+		fmt.Fprintf(stdout, "Applies:  %s\n", strings.Join(ks, ", "))
+	}
+	if len(r.Specs) > 0 {
+		var ss []string
+		for _, s := range r.Specs {
+			ss = append(ss, string(s))
+		}
+		fmt.Fprintf(stdout, "Specs:    %s\n", strings.Join(ss, ", "))
+	}
+	if r.IsGraph() {
+		fmt.Fprintln(stdout, "Scope:    across documents (rsconform crawl)")
+	}
+	if r.Quote != "" {
+		fmt.Fprintf(stdout, "\nThe specification says:\n%s\n", indent(wrap(r.Quote, 76), "  > "))
+	}
+	if r.Doc != "" {
+		fmt.Fprintf(stdout, "\nHow rsconform reads it:\n%s\n", indent(wrap(r.Doc, 78), "  "))
+	}
+	fs, err := fixtures.ForRule(r.ID)
+	if err == nil {
+		printExample(stdout, "Failing example", fs, fixtures.Fixture.Fail)
+		printExample(stdout, "Passing example", fs, fixtures.Fixture.Pass)
+	}
+	return 0
+}
+
+func printExample(w io.Writer, title string, fs []fixtures.Fixture, pick func(fixtures.Fixture) bool) {
+	var best *fixtures.Fixture
+	for i := range fs {
+		plain := fs[i].Options == (fixtures.Options{})
+		if pick(fs[i]) && (best == nil || plain && (best.Options != (fixtures.Options{}) || len(fs[i].Data) < len(best.Data))) {
+			best = &fs[i]
+		}
+	}
+	if best == nil {
+		return
+	}
+	fmt.Fprintf(w, "\n%s (fixtures/%s):\n%s\n", title, best.Path, indent(string(best.Data), "  "))
+}
+
+// wrap breaks text into lines of at most width columns at spaces.
+func wrap(s string, width int) string {
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		line := ""
+		for _, word := range strings.Fields(para) {
+			if line != "" && len(line)+1+len(word) > width {
+				out = append(out, line)
+				line = word
+				continue
+			}
+			if line != "" {
+				line += " "
+			}
+			line += word
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,137 @@
+// Command rsconform validates ResourceSync documents and Sources, and
+// plays a mock Source for testing Destinations.
+//
+// main parses nothing itself: it hands the arguments to run, which returns
+// the exit code. Only main exits.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"syscall"
+)
+
+// version is set at build time with -ldflags "-X main.version=..."; when it
+// is not, the module version from the build info is used.
+var version = ""
+
+func toolVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "0.1.0-dev"
+}
+
+// command is one subcommand: run gets the arguments after its name.
+type command struct {
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+}
+
+var commands = map[string]command{}
+
+func register(name, summary string, run func(ctx context.Context, args []string, stdout, stderr io.Writer) int) {
+	commands[name] = command{summary: summary, run: run}
+}
+
+func init() {
+	register("validate", "check documents (files, directories, URLs or stdin) against the spec", runValidate)
+	register("rules", "list the rule catalogue", runRules)
+	register("version", "print the version", runVersion)
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	name := args[0]
+	switch name {
+	case "-h", "--help", "help":
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				return c.run(ctx, []string{"--help"}, stdout, stderr)
+			}
+		}
+		usage(stdout)
+		return 0
+	case "--version", "-version":
+		name = "version"
+	}
+	c, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(stderr, "rsconform: unknown command %q\n\n", name)
+		usage(stderr)
+		return 2
+	}
+	return c.run(ctx, args[1:], stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintf(w, "rsconform %s: a conformance validator and test harness for ResourceSync (ANSI/NISO Z39.99)\n\nUsage:\n  rsconform <command> [flags] [arguments]\n\nCommands:\n", toolVersion())
+	var names []string
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-18s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintf(w, "\nRun 'rsconform <command> --help' for a command's flags and examples.\n")
+	fmt.Fprintf(w, "Exit codes: 0 no failing finding, 1 failing findings, 2 rsconform could not do its job.\n")
+}
+
+func runVersion(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && (args[0] == "--help" || args[0] == "-h") {
+		fmt.Fprintln(stdout, "Usage: rsconform version\n\nPrints rsconform's version and the spec versions it checks.")
+		return 0
+	}
+	fmt.Fprintf(stdout, "rsconform %s (ResourceSync 1.1 default, 1.0 profile; Archives 0.9.1 draft)\n", toolVersion())
+	return 0
+}
+
+// indent prefixes every line of s.
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix)
+}
+
+// parseFlags parses args with fset, allowing flags after positional
+// arguments ("validate doc.xml --strict"), as users type them. "--" ends the
+// flags; everything after it is positional. It returns the positional
+// arguments, or flag.ErrHelp or another parse error.
+func parseFlags(fset *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fset.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fset.Args()
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		// fset.Parse stops at "--" (consumed) or at the first non-flag.
+		consumedDashes := len(args) > len(rest) && args[len(args)-len(rest)-1] == "--"
+		if consumedDashes {
+			return append(positional, rest...), nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}

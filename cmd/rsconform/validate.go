@@ -1,0 +1,281 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rsconform/rsconform/reporter"
+	rs "github.com/rsconform/rsconform/resourcesync"
+	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/schema"
+)
+
+// reportFlags are the flags every checking command shares.
+type reportFlags struct {
+	spec       string
+	format     string
+	output     string
+	strict     bool
+	rules      string
+	color      string
+	maxSize    int64
+	maxEntries int
+	verbose    bool
+}
+
+func (f *reportFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.spec, "spec", "1.1", "spec version to check against: 1.1 or 1.0")
+	fs.StringVar(&f.format, "format", "text", "report format: "+strings.Join(reporter.Formats(), ", "))
+	fs.StringVar(&f.output, "o", "", "write the report to `FILE` instead of standard output")
+	fs.BoolVar(&f.strict, "strict", false, "warnings (SHOULD) fail too: exit code 1")
+	fs.StringVar(&f.rules, "rules", "", "select rules by ID `GLOBS`, e.g. 'RS-CL-*,-RS-CL-ORDER' (see 'rsconform rules')")
+	fs.StringVar(&f.color, "color", "auto", "text colour: auto (terminal and no NO_COLOR), always, never")
+	fs.Int64Var(&f.maxSize, "max-size", rs.DefaultMaxBytes, "size limit of one uncompressed document in `BYTES` (section 7: 50 MB)")
+	fs.IntVar(&f.maxEntries, "max-entries", rs.DefaultMaxEntries, "entries limit of one document (section 7: 50,000)")
+	fs.BoolVar(&f.verbose, "v", false, "verbose text report: list the rules applied to each document")
+}
+
+// config turns the flags into an engine configuration.
+func (f *reportFlags) config() (rules.Config, error) {
+	spec, err := rules.ParseSpec(f.spec)
+	if err != nil {
+		return rules.Config{}, err
+	}
+	sel, err := rules.ParseSelector(f.rules)
+	if err != nil {
+		return rules.Config{}, err
+	}
+	if f.maxSize <= 0 || f.maxEntries <= 0 {
+		return rules.Config{}, errors.New("--max-size and --max-entries must be positive")
+	}
+	return rules.Config{Spec: spec, Select: sel, Limits: rules.Limits{MaxBytes: f.maxSize, MaxEntries: f.maxEntries}}, nil
+}
+
+// openReport opens the output and the reporter; close flushes both.
+func (f *reportFlags) openReport(stdout io.Writer) (rep reporter.Reporter, tally *reporter.Tally, close func() error, err error) {
+	w := stdout
+	var file *os.File
+	if f.output != "" && f.output != "-" {
+		file, err = os.Create(f.output)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		w = file
+	}
+	rep, err = reporter.New(f.format, w, reporter.Options{Tool: "rsconform", Version: toolVersion(), Spec: f.spec, Strict: f.strict, Color: f.color, Verbose: f.verbose})
+	if err != nil {
+		if file != nil {
+			file.Close()
+		}
+		return nil, nil, nil, err
+	}
+	tally = &reporter.Tally{}
+	close = func() error {
+		err := rep.Flush()
+		if file != nil {
+			if cerr := file.Close(); err == nil {
+				err = cerr
+			}
+		}
+		return err
+	}
+	return rep, tally, close, nil
+}
+
+const validateUsage = `Usage: rsconform validate [flags] PATH|URL|- ...
+
+Checks ResourceSync documents against the XML Schemas and every rule of the
+catalogue. A directory means every *.xml and *.xml.gz below it; - reads
+standard input; gzip is read transparently.
+
+Examples:
+  rsconform validate resourcelist.xml
+  rsconform validate --format json -o report.json build/resourcesync/
+  rsconform validate --strict --rules 'RS-CL-*' https://example.com/changelist.xml
+  curl -s https://example.com/capabilitylist.xml | rsconform validate -
+
+Exit codes: 0 no failing finding; 1 failing findings (errors, or warnings with
+--strict); 2 rsconform could not do its job (usage, unreadable input).
+
+Flags:
+`
+
+func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fset := flag.NewFlagSet("validate", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	var rf reportFlags
+	rf.register(fset)
+	timeout := fset.Duration("timeout", 60*time.Second, "timeout for fetching a URL")
+	fset.Usage = func() {
+		fmt.Fprint(fset.Output(), validateUsage)
+		fset.PrintDefaults()
+	}
+	args, err := parseFlags(fset, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fset.SetOutput(stdout)
+			fset.Usage()
+			return 0
+		}
+		return 2
+	}
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, "rsconform validate: no PATH, URL or - given (see --help)")
+		return 2
+	}
+	cfg, err := rf.config()
+	if err != nil {
+		fmt.Fprintln(stderr, "rsconform validate:", err)
+		return 2
+	}
+	inputs, err := expandInputs(args)
+	if err != nil {
+		fmt.Fprintln(stderr, "rsconform validate:", err)
+		return 2
+	}
+	sv, err := schema.New()
+	if err != nil {
+		fmt.Fprintln(stderr, "rsconform validate: the XML Schemas failed to load:", err)
+		return 2
+	}
+	rep, tally, closeReport, err := rf.openReport(stdout)
+	if err != nil {
+		fmt.Fprintln(stderr, "rsconform validate:", err)
+		return 2
+	}
+	v := &rules.Validator{Config: cfg, Schema: sv}
+	client := &http.Client{Timeout: *timeout}
+	results := validateAll(ctx, v, client, inputs)
+	for _, res := range results {
+		tally.Add(res)
+		if err := rep.Write(res); err != nil {
+			fmt.Fprintln(stderr, "rsconform validate: writing the report:", err)
+			return 2
+		}
+	}
+	if err := closeReport(); err != nil {
+		fmt.Fprintln(stderr, "rsconform validate: writing the report:", err)
+		return 2
+	}
+	return reporter.ExitCode(tally.Summary(), rf.strict)
+}
+
+// expandInputs turns arguments into a list of documents: directories are
+// walked for *.xml and *.xml.gz, in lexical order.
+func expandInputs(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		if a == "-" || rules.IsURL(a) {
+			out = append(out, a)
+			continue
+		}
+		st, err := os.Stat(a)
+		if err != nil {
+			// Reported per document, so the others still get checked.
+			out = append(out, a)
+			continue
+		}
+		if !st.IsDir() {
+			out = append(out, a)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && (strings.HasSuffix(p, ".xml") || strings.HasSuffix(p, ".xml.gz")) {
+				found = append(found, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(found) == 0 {
+			return nil, fmt.Errorf("%s: no *.xml or *.xml.gz file in this directory", a)
+		}
+		sort.Strings(found)
+		out = append(out, found...)
+	}
+	return out, nil
+}
+
+// validateAll checks the inputs on all cores and returns the results in
+// input order.
+func validateAll(ctx context.Context, v *rules.Validator, client *http.Client, inputs []string) []rules.Result {
+	results := make([]rules.Result, len(inputs))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	workers := runtime.GOMAXPROCS(0)
+	if workers > len(inputs) {
+		workers = len(inputs)
+	}
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				results[i] = validateOne(ctx, v, client, inputs[i])
+			}
+		}()
+	}
+	for i := range inputs {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return results
+}
+
+func validateOne(ctx context.Context, v *rules.Validator, client *http.Client, in string) rules.Result {
+	switch {
+	case in == "-":
+		return v.ValidateReader(ctx, "<stdin>", os.Stdin)
+	case rules.IsURL(in):
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, in, nil)
+		if err != nil {
+			return rules.ErrorResult(in, err.Error())
+		}
+		req.Header.Set("User-Agent", "rsconform/"+toolVersion())
+		resp, err := client.Do(req)
+		if err != nil {
+			return rules.ErrorResult(in, fmt.Sprintf("fetch failed: %v", err))
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return rules.ErrorResult(in, fmt.Sprintf("fetch failed: HTTP %s", resp.Status))
+		}
+		return v.ValidateReader(ctx, in, resp.Body)
+	default:
+		f, err := os.Open(in)
+		if err != nil {
+			return rules.ErrorResult(in, fmt.Sprintf("cannot read: %v", unwrapPathError(err)))
+		}
+		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.IsDir() {
+			return rules.ErrorResult(in, "is a directory")
+		}
+		return v.ValidateReader(ctx, in, f)
+	}
+}
+
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,134 @@
+package rules_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/rsconform/rsconform/fixtures"
+	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/schema"
+)
+
+// validatorFor builds the validator a fixture asks for.
+func validatorFor(f fixtures.Fixture) *rules.Validator {
+	sv, err := schema.New()
+	Expect(err).NotTo(HaveOccurred())
+	cfg := rules.Config{Limits: rules.Limits{MaxEntries: f.Options.MaxEntries, MaxBytes: f.Options.MaxSize}}
+	if f.Options.Spec != "" {
+		spec, err := rules.ParseSpec(f.Options.Spec)
+		Expect(err).NotTo(HaveOccurred())
+		cfg.Spec = spec
+	}
+	return &rules.Validator{Config: cfg, Schema: sv}
+}
+
+func got(res rules.Result) []fixtures.Want {
+	var out []fixtures.Want
+	for _, d := range res.Diagnostics {
+		out = append(out, fixtures.Want{Rule: d.Rule, Line: d.Location.Line})
+	}
+	return out
+}
+
+func describe(res rules.Result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "status %s, kind %s", res.Status, res.Kind)
+	if res.Error != "" {
+		fmt.Fprintf(&b, ", error: %s", res.Error)
+	}
+	for _, d := range res.Diagnostics {
+		fmt.Fprintf(&b, "\n  %d:%d %s %s", d.Location.Line, d.Location.Column, d.Rule, d.Message)
+	}
+	return b.String()
+}
+
+var _ = Describe("Fixtures", func() {
+	all, err := fixtures.All()
+	It("load", func() {
+		Expect(err).NotTo(HaveOccurred())
+		Expect(all).NotTo(BeEmpty())
+	})
+	for _, f := range all {
+		It("report exactly what "+f.Path+" wants", func() {
+			res := validatorFor(f).ValidateBytes(context.Background(), f.Path, f.Data)
+			missing, unexpected := fixtures.Compare(f.Want, got(res))
+			Expect(missing).To(BeEmpty(), "missing findings in %s; got %s", f.Path, describe(res))
+			Expect(unexpected).To(BeEmpty(), "unexpected findings in %s; got %s", f.Path, describe(res))
+			if res.Status == rules.StatusError {
+				Expect(f.Want).To(ContainElement(HaveField("Rule", "RS-XML-WELLFORMED")), "status error without a wanted well-formedness finding: %s", describe(res))
+			}
+		})
+	}
+})
+
+var _ = Describe("The catalogue", func() {
+	all, err := fixtures.All()
+	It("has fixtures", func() { Expect(err).NotTo(HaveOccurred()) })
+
+	It("has well-formed, unique IDs and complete rule values", func() {
+		reg := rules.NewRegistry()
+		for _, r := range rules.All() {
+			Expect(rules.CheckRule(r)).To(Succeed())
+			Expect(reg.Add(r)).To(Succeed())
+		}
+	})
+
+	It("refuses malformed and duplicate rules", func() {
+		reg := rules.NewRegistry()
+		ok := &rules.Rule{ID: "RS-TEST-OK", Section: "7", Level: rules.Must, Title: "t", Check: func(*rules.Pass) error { return nil }}
+		Expect(reg.Add(ok)).To(Succeed())
+		Expect(reg.Add(ok)).To(MatchError(ContainSubstring("twice")))
+		for _, bad := range []*rules.Rule{
+			{ID: "rs-lower", Section: "7", Level: rules.Must, Title: "t", Check: ok.Check},
+			{ID: "RS-6.3/1", Section: "7", Level: rules.Must, Title: "t", Check: ok.Check},
+			{ID: "RS-NO-TITLE", Section: "7", Level: rules.Must, Check: ok.Check},
+			{ID: "RS-NO-SECTION", Level: rules.Must, Title: "t", Check: ok.Check},
+			{ID: "RS-NO-CHECK", Section: "7", Level: rules.Must, Title: "t"},
+			{ID: "RS-NO-LEVEL", Section: "7", Title: "t", Check: ok.Check},
+		} {
+			Expect(reg.Add(bad)).NotTo(Succeed(), bad.ID)
+		}
+	})
+
+	for _, r := range rules.All() {
+		r := r
+		It("has a failing and a passing fixture for "+r.ID, func() {
+			var pass, fail int
+			for _, f := range all {
+				if f.Dir != r.ID {
+					continue
+				}
+				wants := 0
+				for _, w := range f.Want {
+					if w.Rule == r.ID {
+						wants++
+					}
+				}
+				switch {
+				case f.Pass():
+					pass++
+					Expect(wants).To(BeZero(), "%s is a passing fixture but wants %s", f.Path, r.ID)
+				case f.Fail():
+					fail++
+					Expect(wants).To(BeNumerically(">", 0), "%s is a failing fixture but wants no %s", f.Path, r.ID)
+				default:
+					Fail(f.Path + " is neither pass-* nor fail-*")
+				}
+			}
+			Expect(fail).To(BeNumerically(">", 0), "no fixtures/%s/fail-*.xml", r.ID)
+			Expect(pass).To(BeNumerically(">", 0), "no fixtures/%s/pass-*.xml", r.ID)
+		})
+	}
+
+	It("has no fixture folder for an unknown rule", func() {
+		for _, f := range all {
+			if strings.HasPrefix(f.Dir, "RS-") {
+				Expect(rules.Lookup(f.Dir)).NotTo(BeNil(), "fixtures/%s names no rule", f.Dir)
+			}
+		}
+	})
+})
