@@ -1,0 +1,250 @@
+package mocksource_test
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"strconv"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/rsconform/rsconform/mocksource"
+	rs "github.com/rsconform/rsconform/resourcesync"
+)
+
+var _ = Describe("Documents served by every built-in scenario", func() {
+	for _, name := range mocksource.BuiltinScenarios() {
+		It("validate with no finding at every step: "+name, Label("Kind:all"), func() {
+			m := startScenario(name, mocksource.Options{IgnoreFaults: true})
+			memo := map[string]bool{}
+			wrong := wrongHashPaths(m.src.Scenario())
+			for {
+				s := m.crawl()
+				m.validateAll(s, memo)
+				m.checkPackages(s, func(loc string) bool { return wrong[m.pathOf(loc)] })
+				checkStructure(m, s)
+				if m.src.Info().Done {
+					break
+				}
+				m.step()
+			}
+		})
+	}
+})
+
+// wrongHashPaths are the paths a scenario advertises wrong hashes for.
+func wrongHashPaths(sc *mocksource.Scenario) map[string]bool {
+	out := map[string]bool{}
+	for _, st := range sc.Steps {
+		for _, a := range st.Actions {
+			if a.Fault != nil && a.Fault.WrongHash {
+				out[a.Fault.Match] = true
+			}
+		}
+	}
+	return out
+}
+
+// checkStructure checks what the rules cannot see in one document: links
+// between documents and the time attributes of Appendix A.
+func checkStructure(m *mock, s *site) {
+	GinkgoHelper()
+	for _, p := range s.sortedDocs() {
+		d := s.parsed[p]
+		k := d.Kind()
+		Expect(k).NotTo(Equal(rs.KindUnknown), p)
+		if k != rs.SourceDescription {
+			up := d.Link("up")
+			Expect(up).NotTo(BeNil(), "%s has no up link", p)
+			if k == rs.CapabilityList {
+				Expect(m.pathOf(up.Href)).To(Equal("/.well-known/resourcesync"))
+			} else {
+				Expect(m.pathOf(up.Href)).To(Equal("/dataset1/capabilitylist.xml"), p)
+			}
+		}
+		if idx := d.Link("index"); idx != nil {
+			// The index lists the document that links to it.
+			ip := m.pathOf(idx.Href)
+			Expect(s.parsed).To(HaveKey(ip), "%s: index %s not reachable", p, ip)
+			var listed bool
+			for _, e := range s.parsed[ip].Entries {
+				listed = listed || m.pathOf(e.Loc) == p
+			}
+			Expect(listed).To(BeTrue(), "%s links to index %s, which does not list it", p, ip)
+			Expect(s.parsed[ip].Kind()).To(Equal(k.Index()))
+		}
+		if k.IsIndex() {
+			for _, e := range d.Entries {
+				cp := m.pathOf(e.Loc)
+				child := s.parsed[cp]
+				Expect(child).NotTo(BeNil(), cp)
+				if !k.IsArchive() {
+					Expect(child.Link("index")).NotTo(BeNil(), "%s, listed in %s, has no index link", cp, p)
+				}
+				Expect(child.Kind()).To(Equal(k.Base()), cp)
+			}
+		}
+		switch {
+		case k.IsSnapshotKind():
+			Expect(d.Md.At).NotTo(BeEmpty(), p)
+			Expect(d.Md.From + d.Md.Until).To(BeEmpty(), p)
+		case k.IsChangeKind():
+			Expect(d.Md.From).NotTo(BeEmpty(), p)
+			Expect(d.Md.At + d.Md.Completed).To(BeEmpty(), p)
+		}
+		if k == rs.ChangeList || k == rs.ChangeDumpManifest {
+			from := mustTime(d.Md.From)
+			until := time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
+			if d.Md.Until != "" {
+				until = mustTime(d.Md.Until)
+			}
+			prev := from
+			for _, e := range d.Entries {
+				t := mustTime(e.Md.Datetime)
+				Expect(t).NotTo(BeTemporally("<", prev), "%s: %s out of order", p, e.Loc)
+				Expect(t).NotTo(BeTemporally(">", until), "%s: %s after until", p, e.Loc)
+				prev = t
+			}
+		}
+		if k == rs.ChangeListIndex || k == rs.ChangeDumpIndex || k.Base() == rs.ChangeListArchive || k.Base() == rs.ChangeDumpArchive {
+			// Forward chronological order, contiguous intervals.
+			var prevUntil string
+			for i, e := range d.Entries {
+				Expect(e.Md.From).NotTo(BeEmpty())
+				if i > 0 && prevUntil != "" {
+					Expect(e.Md.From).To(Equal(prevUntil), "%s: a gap before %s", p, e.Loc)
+				}
+				prevUntil = e.Md.Until
+			}
+		}
+	}
+}
+
+func mustTime(s string) time.Time {
+	GinkgoHelper()
+	d, err := rs.ParseDatetime(s)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(d.IsUTCZ()).To(BeTrue(), s)
+	return d.Time
+}
+
+func sha(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+var _ = Describe("Fixity", func() {
+	It("lists the true hash, length, type and lastmod of every resource right after a Resource List is published", func() {
+		m := startScenario("baseline-resourcelist", mocksource.Options{})
+		m.step()
+		_, body := m.get("/dataset1/resourcelist.xml")
+		d, err := rs.ParseBytes(body)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(d.Entries).To(HaveLen(200))
+		for _, e := range d.Entries {
+			resp, b := m.get(m.pathOf(e.Loc))
+			Expect(resp.StatusCode).To(Equal(http.StatusOK))
+			Expect(e.Md.Hash).To(Equal(hashAttr(b)), e.Loc)
+			Expect(e.Md.Length).To(Equal(strconv.Itoa(len(b))))
+			Expect(e.Md.Length).To(Equal(resp.Header.Get("Content-Length")))
+			Expect(e.Md.Type).To(Equal(resp.Header.Get("Content-Type")))
+			lm, err := http.ParseTime(resp.Header.Get("Last-Modified"))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(mustTime(e.Lastmod)).To(BeTemporally("==", lm))
+			Expect(len(b)).To(BeNumerically(">=", 50))
+			Expect(len(b)).To(BeNumerically("<=", 2100))
+		}
+	})
+
+	It("lists in Change Lists the hash of what each change made, the last one being what is served", func() {
+		m := startScenario("multiple-changes-one-resource", mocksource.Options{})
+		for !m.src.Info().Done {
+			m.step()
+			_, body := m.get("/dataset1/changelist.xml")
+			d, err := rs.ParseBytes(body)
+			Expect(err).NotTo(HaveOccurred())
+			last := map[string]*rs.Entry{}
+			for _, e := range d.Entries {
+				last[e.Loc] = e
+			}
+			for loc, e := range last {
+				resp, b := m.get(m.pathOf(loc))
+				if e.Md.Change == "deleted" {
+					Expect(resp.StatusCode).To(Equal(http.StatusNotFound))
+					continue
+				}
+				Expect(resp.StatusCode).To(Equal(http.StatusOK))
+				Expect(e.Md.Hash).To(Equal(hashAttr(b)), loc)
+				Expect(e.Md.Length).To(Equal(strconv.Itoa(len(b))))
+			}
+		}
+	})
+
+	It("expects exactly what the Source serves", func() {
+		m := startScenario("create-update-delete", mocksource.Options{})
+		for {
+			exp := m.src.Expected()
+			Expect(len(exp)).To(Equal(countLive(m)))
+			for p, e := range exp {
+				resp, b := m.get(p)
+				Expect(resp.StatusCode).To(Equal(http.StatusOK), p)
+				Expect(sha(b)).To(Equal(e.SHA256), p)
+				Expect(len(b)).To(Equal(e.Length))
+				Expect(resp.Header.Get("Content-Type")).To(Equal(e.Type))
+			}
+			if m.src.Info().Done {
+				break
+			}
+			m.step()
+		}
+	})
+})
+
+// countLive counts the live resources by replaying the Change List over
+// the first Resource List.
+func countLive(m *mock) int {
+	GinkgoHelper()
+	n := 0
+	for range m.src.Expected() {
+		n++
+	}
+	return n
+}
+
+var _ = Describe("Virtual time", func() {
+	It("makes runs reproducible: two Sources of a scenario serve identical bytes at every step", func() {
+		for _, name := range []string{"incremental-changedump", "catch-up-archive", "baseline-resourcedump", "wrong-hash"} {
+			opts := mocksource.Options{IgnoreFaults: true, BaseURL: "http://source.example"}
+			a, b := startScenario(name, opts), startScenario(name, opts)
+			for {
+				sa, sb := a.crawl(), b.crawl()
+				Expect(sa.sortedDocs()).To(Equal(sb.sortedDocs()))
+				for _, p := range sa.sortedDocs() {
+					Expect(string(sa.docs[p])).To(Equal(string(sb.docs[p])), "%s %s", name, p)
+				}
+				Expect(sa.zips).To(HaveLen(len(sb.zips)))
+				for p, z := range sa.zips {
+					Expect(sha(z)).To(Equal(sha(sb.zips[p])), "%s %s", name, p)
+				}
+				if a.src.Info().Done {
+					break
+				}
+				ia, ib := a.step(), b.step()
+				Expect(ia).To(Equal(ib))
+			}
+		}
+	})
+
+	It("starts at 2026-01-01T00:00:00Z and advances to each step's time", func() {
+		m := startScenario("incremental-changelist", mocksource.Options{})
+		Expect(m.src.Now()).To(Equal(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)))
+		in := m.step()
+		Expect(in.Time).To(Equal(time.Date(2026, 1, 1, 0, 15, 0, 0, time.UTC)))
+		Expect(in.Step).To(Equal(1))
+		Expect(in.Steps).To(Equal(3))
+		Expect(in.Changes).To(Equal(3))
+		Expect(m.src.Now()).To(Equal(in.Time))
+	})
+})

@@ -1,0 +1,264 @@
+package mocksource
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	rs "github.com/rsconform/rsconform/resourcesync"
+)
+
+// Options configure a Source. Zero values take the scenario's settings.
+type Options struct {
+	// Scenario to play; nil plays the built-in "baseline-resourcelist".
+	Scenario *Scenario
+	// Resources overrides the scenario's initial number of resources
+	// when positive.
+	Resources int
+	// Seed overrides the scenario's seed when not zero.
+	Seed int64
+	// BaseURL is the scheme and authority (and optional path prefix)
+	// every URI in the documents starts with, e.g. http://127.0.0.1:8080.
+	// Empty: taken from each request's Host, so httptest servers work.
+	BaseURL string
+	// MaxEntries is the number of entries per document before an index is
+	// used; it overrides the scenario; default 50,000 (Sitemap limit).
+	MaxEntries int
+	// PackageSize overrides the scenario's resources per Resource Dump
+	// package when positive.
+	PackageSize int
+	// IgnoreFaults serves every request as if no transport fault were
+	// armed (wrong-hash, which changes documents, still applies): for
+	// checking the documents the scenario means to serve.
+	IgnoreFaults bool
+	// LogSize is the number of requests the log keeps (default 10,000).
+	LogSize int
+	// CacheBytes bounds the rendered documents and packages kept in
+	// memory (default 256 MiB).
+	CacheBytes int64
+}
+
+// Source is a ResourceSync Source played from a scenario. It is safe for
+// concurrent use: steps take a write lock, requests a read lock.
+type Source struct {
+	opts  Options
+	sc    *Scenario
+	mu    sync.RWMutex
+	w     *world
+	base  atomic.Pointer[string]
+	clock atomic.Int64 // virtual now, Unix nanoseconds, for the log
+	cache *docCache
+	log   *requestLog
+	hosts atomic.Pointer[hostBase]
+}
+
+// StepInfo says where the scenario stands.
+type StepInfo struct {
+	// Step is the number of steps played; Steps the scenario's total.
+	Step  int       `json:"step"`
+	Steps int       `json:"steps"`
+	Time  time.Time `json:"time"`
+	Name  string    `json:"name,omitempty"`
+	// Changes is the number of resource changes the step made.
+	Changes int `json:"changes"`
+	// Done is true when no step is left.
+	Done bool `json:"done"`
+	// Expect is set when the step is a checkpoint.
+	Expect *Expect `json:"expect,omitempty"`
+}
+
+// ExpectedResource is what a synchronised Destination holds for a path.
+type ExpectedResource struct {
+	SHA256 string `json:"sha256"`
+	Length int    `json:"length"`
+	Type   string `json:"type"`
+}
+
+// ErrFinished is returned by Step when the scenario has no step left.
+var ErrFinished = errors.New("mocksource: the scenario has no step left")
+
+// New builds a Source at the start of its scenario. It plays the whole
+// scenario once on a throwaway state first, so that a step that cannot
+// run (updating a path that does not exist, a failed expectation) is an
+// error now, with its line, rather than in the middle of a run.
+func New(opts Options) (*Source, error) {
+	sc := opts.Scenario
+	if sc == nil {
+		var err error
+		if sc, err = LoadScenario("baseline-resourcelist"); err != nil {
+			return nil, err
+		}
+	}
+	cfg := worldConfig{seed: sc.Seed, start: sc.Start.UTC(), resources: sc.Resources, types: sc.Types,
+		maxEntries: rs.DefaultMaxEntries, pkgSize: sc.PackageSize, retainCL: sc.RetainChangeLists,
+		retainCD: sc.RetainChangeDumps, deletedStatus: sc.DeletedStatus}
+	if opts.Resources > 0 {
+		cfg.resources = opts.Resources
+	}
+	if opts.Seed != 0 {
+		cfg.seed = opts.Seed
+	}
+	if sc.MaxEntries > 0 {
+		cfg.maxEntries = sc.MaxEntries
+	}
+	if opts.MaxEntries > 0 {
+		cfg.maxEntries = opts.MaxEntries
+	}
+	if opts.PackageSize > 0 {
+		cfg.pkgSize = opts.PackageSize
+	}
+	if cfg.pkgSize <= 0 {
+		cfg.pkgSize = DefaultPackageSize
+	}
+	if len(cfg.types) == 0 {
+		cfg.types = DefaultTypes
+	}
+	if cfg.deletedStatus == 0 {
+		cfg.deletedStatus = 404
+	}
+	if cfg.start.IsZero() {
+		cfg.start = DefaultStart
+	}
+	file := sc.File
+	if file == "" {
+		file = sc.Name
+	}
+	mc := newMetaCache(cfg.resources)
+	dry := newWorld(cfg, mc)
+	for i := range sc.Steps {
+		st := &sc.Steps[i]
+		if i > 0 && st.At.Before(sc.Steps[i-1].At) || st.At.Before(cfg.start) {
+			return nil, &ScenarioError{File: file, Line: st.Line, Msg: fmt.Sprintf("step %d goes back in time", i+1)}
+		}
+		if err := dry.runStep(st, file); err != nil {
+			return nil, err
+		}
+		if err := dry.checkExpect(st.Expect, file); err != nil {
+			return nil, err
+		}
+	}
+	s := &Source{opts: opts, sc: sc, w: newWorld(cfg, mc)}
+	mc.w = s.w
+	s.clock.Store(cfg.start.UnixNano())
+	if opts.CacheBytes <= 0 {
+		opts.CacheBytes = 256 << 20
+	}
+	s.cache = newDocCache(opts.CacheBytes)
+	if opts.LogSize <= 0 {
+		opts.LogSize = 10000
+	}
+	s.log = newRequestLog(opts.LogSize)
+	s.SetBaseURL(opts.BaseURL)
+	return s, nil
+}
+
+// Scenario is the scenario the Source plays.
+func (s *Source) Scenario() *Scenario { return s.sc }
+
+// SetBaseURL sets the base of every URI the Source writes (for a
+// listener whose address is known only once it started); "" derives it
+// from each request's Host.
+func (s *Source) SetBaseURL(u string) {
+	u = strings.TrimRight(u, "/")
+	s.base.Store(&u)
+}
+
+// Now is the virtual time.
+func (s *Source) Now() time.Time { return time.Unix(0, s.clock.Load()).UTC() }
+
+// Info says where the scenario stands, without stepping.
+func (s *Source) Info() StepInfo {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.info(0)
+}
+
+func (s *Source) info(changes int) StepInfo {
+	w := s.w
+	in := StepInfo{Step: w.step, Steps: len(s.sc.Steps), Time: w.now, Changes: changes, Done: w.step >= len(s.sc.Steps)}
+	if w.step > 0 {
+		st := &s.sc.Steps[w.step-1]
+		in.Name, in.Expect = st.Name, st.Expect
+	}
+	return in
+}
+
+// Step plays the next step. It returns ErrFinished when none is left.
+func (s *Source) Step() (StepInfo, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.w
+	if w.step >= len(s.sc.Steps) {
+		return s.info(0), ErrFinished
+	}
+	before := len(w.changes)
+	file := s.sc.File
+	if file == "" {
+		file = s.sc.Name
+	}
+	if err := w.runStep(&s.sc.Steps[w.step], file); err != nil {
+		// The dry run in New makes this unreachable for a scenario that
+		// was not changed since.
+		return s.info(0), err
+	}
+	s.clock.Store(w.now.UnixNano())
+	return s.info(len(w.changes) - before), nil
+}
+
+// AutoAdvance plays a step every interval of real time until the
+// scenario is finished (it then returns nil) or ctx is done.
+func (s *Source) AutoAdvance(ctx context.Context, every time.Duration) error {
+	if every <= 0 {
+		return fmt.Errorf("mocksource: auto-advance interval must be positive, not %v", every)
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+			if _, err := s.Step(); err != nil {
+				if errors.Is(err, ErrFinished) {
+					return nil
+				}
+				return err
+			}
+		}
+	}
+}
+
+// Expected is the state a Destination holds once synchronised with the
+// Source as it is now: every live resource by path.
+func (s *Source) Expected() map[string]ExpectedResource {
+	out := map[string]ExpectedResource{}
+	s.eachExpected(func(path string, e ExpectedResource) { out[path] = e }, nil)
+	return out
+}
+
+// eachExpected calls fn for every live resource in id order, under one
+// read lock; in, when not nil, receives the step the state belongs to.
+func (s *Source) eachExpected(fn func(path string, e ExpectedResource), in *StepInfo) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	w := s.w
+	if in != nil {
+		*in = s.info(0)
+	}
+	for id := int32(0); id < w.total; id++ {
+		vi := w.current(id)
+		if vi.deleted {
+			continue
+		}
+		m := w.meta(vi)
+		fn(vi.path, ExpectedResource{SHA256: hex.EncodeToString(m.sha256[:]), Length: m.length, Type: vi.typ})
+	}
+}
+
+// Log returns the requests served, oldest first (at most Options.LogSize).
+func (s *Source) Log() []Request { return s.log.since(0) }
