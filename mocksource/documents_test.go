@@ -89,10 +89,10 @@ func checkStructure(m *mock, s *site) {
 		switch {
 		case k.IsSnapshotKind():
 			Expect(d.Md.At).NotTo(BeEmpty(), p)
-			Expect(d.Md.From + d.Md.Until).To(BeEmpty(), p)
+			Expect(d.Md.From+d.Md.Until).To(BeEmpty(), p)
 		case k.IsChangeKind():
 			Expect(d.Md.From).NotTo(BeEmpty(), p)
-			Expect(d.Md.At + d.Md.Completed).To(BeEmpty(), p)
+			Expect(d.Md.At+d.Md.Completed).To(BeEmpty(), p)
 		}
 		if k == rs.ChangeList || k == rs.ChangeDumpManifest {
 			from := mustTime(d.Md.From)

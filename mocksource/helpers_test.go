@@ -114,11 +114,11 @@ func findings(r rules.Result) string {
 
 // site is what a crawl of the Source found.
 type site struct {
-	docs     map[string][]byte        // path -> document bytes
-	parsed   map[string]*rs.Document  // path -> model
-	zips     map[string][]byte        // path -> package bytes
-	zipEntry map[string]*rs.Entry     // package path -> its entry in a dump
-	parents  map[string]string        // path -> the path that led to it
+	docs     map[string][]byte       // path -> document bytes
+	parsed   map[string]*rs.Document // path -> model
+	zips     map[string][]byte       // path -> package bytes
+	zipEntry map[string]*rs.Entry    // package path -> its entry in a dump
+	parents  map[string]string       // path -> the path that led to it
 }
 
 // crawl walks every document from the Source Description: links up,

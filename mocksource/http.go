@@ -484,11 +484,11 @@ func (r *renderer) render(rt route) ([]byte, string, bool) {
 		return []byte("User-agent: *\nSitemap: " + r.url(famRoot(famRL)) + "\n"), "text/plain; charset=utf-8", true
 	case rtInfoSource:
 		return []byte(infoPage("A mock ResourceSync Source",
-			"This Source is rsconform's mock: it plays a scenario on a virtual clock so that Destinations can be tested deterministically.")),
+				"This Source is rsconform's mock: it plays a scenario on a virtual clock so that Destinations can be tested deterministically.")),
 			"text/html; charset=utf-8", true
 	case rtInfoSet:
 		return []byte(infoPage("dataset1",
-			"The one set of resources of the mock Source: generated resources whose bodies derive from the scenario's seed.")),
+				"The one set of resources of the mock Source: generated resources whose bodies derive from the scenario's seed.")),
 			"text/html; charset=utf-8", true
 	case rtFamRoot:
 		switch rt.fam {

@@ -44,8 +44,10 @@ func rdPackage(n, k int) string {
 func rdManifest(n, k int) string {
 	return setPrefix + "resourcedump-pkg/" + strconv.Itoa(n) + "-" + strconv.Itoa(k) + "-manifest.xml"
 }
-func cdPackagePath(j int) string  { return setPrefix + "changedump-pkg/" + strconv.Itoa(j) + ".zip" }
-func cdManifestPath(j int) string { return setPrefix + "changedump-pkg/" + strconv.Itoa(j) + "-manifest.xml" }
+func cdPackagePath(j int) string { return setPrefix + "changedump-pkg/" + strconv.Itoa(j) + ".zip" }
+func cdManifestPath(j int) string {
+	return setPrefix + "changedump-pkg/" + strconv.Itoa(j) + "-manifest.xml"
+}
 
 func pagesFor(n, max int) int {
 	if n <= max {
