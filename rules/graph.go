@@ -23,6 +23,9 @@ type Graph struct {
 	Order []string
 	// Entry is the URL the crawl started from.
 	Entry string
+	// Discovery lists what the crawl tried to find the Source's documents
+	// from its entry point (section 6.3), in order (see graph_facts.go).
+	Discovery []Discovery
 }
 
 // NewGraph returns an empty graph.
@@ -52,13 +55,20 @@ func (g *Graph) Sorted() []*Node {
 type Edge struct {
 	From string
 	// Rel is how: "loc" (an entry of the parent), "up", "index",
-	// "contents", "archives", "discovery".
+	// "contents", "archives", "discovery", "manifest" (the manifest.xml
+	// of a package), "entry" (the crawl's entry point).
 	Rel string
 	// Pos is where in From the link stands.
 	Pos rs.Pos
 	// Capability is what the parent said the target is (capability
 	// attribute of the entry's rs:md), when it said.
 	Capability string
+	// Md and Lastmod are what the parent's entry said of the target (its
+	// <rs:md> and <lastmod>), kept for sampled resources and packages so
+	// that length, hash, type and lastmod can be compared with what the
+	// Source serves. Nil and "" otherwise.
+	Md      *rs.Md
+	Lastmod string
 }
 
 // Node is one fetched URL.
@@ -80,6 +90,23 @@ type Node struct {
 	FetchError string
 	// In lists how the crawl reached this URL (first one first).
 	In []Edge
+	// Role is what the URL is to the crawl (see graph_facts.go): a
+	// ResourceSync document, a sampled resource, a package, a discovery page.
+	Role Role
+	// Redirects lists the URLs the fetch went through before URL's
+	// response (URL itself first); nil when there was no redirect.
+	Redirects []string
+	// Skipped says why the URL was not fetched (host not allowed, budget
+	// spent); the rules treat such a node as unknown.
+	Skipped string
+	// Body holds what was measured of the body of a resource or package.
+	Body *BodyFacts
+	// Package holds what was found in a dump package (--packages).
+	Package *PackageFacts
+	// Canonical is the hex sha-256 of the document as resourcesync.Write
+	// re-serialises it: documents that say the same thing have the same
+	// Canonical whatever their white space, attribute order or comments.
+	Canonical string
 }
 
 // GraphPass is what a cross-document rule sees.

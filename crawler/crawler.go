@@ -1,0 +1,570 @@
+// Package crawler walks a live ResourceSync Source from any entry point: a
+// site root (discovery by the well-known URI, robots.txt, HTML and HTTP
+// links, section 6.3), a Source Description, a Capability List or any
+// capability document (it follows up links to the top, then walks down).
+//
+// Every fetched document goes through the same pipeline as 'rsconform
+// validate' (rules.Validator) and yields one rules.Result; what the crawl
+// learns about the relations between documents is kept in a rules.Graph,
+// on which the cross-document rules (rules/graph_*.go) run at the end.
+//
+// The crawl is bounded: a number of documents, a number of bytes, a
+// time-out per request, redirects, a rate per host; each URL is fetched
+// once, so cycles end. Memory is bounded by the largest single document:
+// the Graph keeps no entries of lists and manifests, resources are
+// streamed through hashes, packages are spilled to a temporary file.
+//
+// The package prints nothing; progress is reported through a callback.
+package crawler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	rs "github.com/rsconform/rsconform/resourcesync"
+	"github.com/rsconform/rsconform/rules"
+)
+
+// Sample values of Options.Sample besides a positive count.
+const (
+	SampleAll  = -1 // every resource of every list
+	SampleNone = 0  // no resource
+)
+
+// Options configure a crawl. The zero value of a field means its default.
+type Options struct {
+	// Validator checks each document; required.
+	Validator *rules.Validator
+	// MaxDocuments caps the ResourceSync documents fetched (default 1000).
+	MaxDocuments int
+	// MaxBytes caps the bytes downloaded in all (default 1 GiB).
+	MaxBytes int64
+	// Concurrency is the number of requests in flight (default 4).
+	Concurrency int
+	// Rate is the number of requests per second to one host; 0 means no
+	// limit.
+	Rate float64
+	// Timeout bounds one request, body included (default 30 s).
+	Timeout time.Duration
+	// Retries is how often a request that failed on the network or was
+	// answered 429, 502, 503 or 504 is tried again (default 2; -1 none).
+	Retries int
+	// Backoff is the first wait before a retry, doubled each time
+	// (default 500 ms); Retry-After replaces it, up to MaxRetryWait
+	// (default 30 s).
+	Backoff      time.Duration
+	MaxRetryWait time.Duration
+	// MaxRedirects bounds the redirects of one request (default 5).
+	MaxRedirects int
+	// UserAgent is sent with every request (default "rsconform").
+	UserAgent string
+	// AllowHosts lists hosts besides the entry point's that may be
+	// fetched ("*" allows every host).
+	AllowHosts []string
+	// Maps serve URL prefixes from local folders.
+	Maps []Mapping
+	// Sample is the number of resources fetched per Resource List or
+	// Change List: a count, SampleAll or SampleNone. Default 10; set
+	// SampleSet to ask for SampleNone.
+	Sample    int
+	SampleSet bool
+	// Packages makes the crawl download and open dump packages.
+	Packages bool
+	// Package safety limits: the download (default 1 GiB), the total
+	// uncompressed size (default 4 GiB), the compression ratio of an entry
+	// (default 200) and the number of entries (default 50,000: a manifest
+	// lists at most 50,000 bitstreams).
+	MaxPackageBytes   int64
+	MaxUncompressed   int64
+	MaxRatio          float64
+	MaxPackageEntries int
+	// TempDir is where packages are spilled (default os.TempDir()).
+	TempDir string
+	// Transport replaces the default HTTP transport (tests).
+	Transport http.RoundTripper
+	// Progress, when set, is called after each fetch with the totals.
+	Progress func(Stats)
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxDocuments <= 0 {
+		o.MaxDocuments = 1000
+	}
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = 1 << 30
+	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = 4
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 30 * time.Second
+	}
+	if o.Retries == 0 {
+		o.Retries = 2
+	} else if o.Retries < 0 {
+		o.Retries = 0
+	}
+	if o.Backoff <= 0 {
+		o.Backoff = 500 * time.Millisecond
+	}
+	if o.MaxRetryWait <= 0 {
+		o.MaxRetryWait = 30 * time.Second
+	}
+	if o.MaxRedirects <= 0 {
+		o.MaxRedirects = 5
+	}
+	if o.UserAgent == "" {
+		o.UserAgent = "rsconform"
+	}
+	if o.Sample == 0 && !o.SampleSet {
+		o.Sample = 10
+	}
+	if o.MaxPackageBytes <= 0 {
+		o.MaxPackageBytes = 1 << 30
+	}
+	if o.MaxUncompressed <= 0 {
+		o.MaxUncompressed = 4 << 30
+	}
+	if o.MaxRatio <= 0 {
+		o.MaxRatio = 200
+	}
+	if o.MaxPackageEntries <= 0 {
+		o.MaxPackageEntries = rs.DefaultMaxEntries
+	}
+	return o
+}
+
+// Stats are the running totals of a crawl.
+type Stats struct {
+	Documents int   // ResourceSync documents fetched (or tried)
+	Resources int   // resources sampled
+	Packages  int   // packages downloaded
+	Skipped   int   // URLs not fetched (host, budget)
+	Bytes     int64 // bytes downloaded
+	Requests  int64 // HTTP requests made, retries included
+	Findings  int   // findings of the per-document rules so far
+}
+
+// Report is the outcome of a crawl.
+type Report struct {
+	// Results holds one Result per document (and per package, and per
+	// discovery page), the cross-document findings merged in, in the order
+	// of the hierarchy: each document is followed by its children.
+	Results []rules.Result
+	Graph   *rules.Graph
+	// EntryError is set when the entry point itself could not be fetched
+	// or led to no ResourceSync document: the crawl could not do its job.
+	EntryError error
+	// GraphErrors holds the cross-document rules that could not run.
+	GraphErrors map[string]error
+	Stats       Stats
+}
+
+// Discovered says which discovery methods gave a document, for people.
+func (r *Report) Discovered() []string {
+	var out []string
+	for _, d := range r.Graph.Discovery {
+		if d.Target == "" {
+			continue
+		}
+		if n := r.Graph.Node(d.Target); n != nil && n.Doc != nil && n.Kind != rs.KindUnknown {
+			out = append(out, fmt.Sprintf("%s: %s (%s)", d.Method, d.Target, n.Kind.Title()))
+		}
+	}
+	return out
+}
+
+// Crawl walks the Source from entry and returns what it found. An error is
+// returned only for bad options; everything the Source does wrong, down
+// to an unreachable entry point, is in the Report.
+func Crawl(ctx context.Context, entry string, opts Options) (*Report, error) {
+	if opts.Validator == nil {
+		return nil, errors.New("crawler: no Validator")
+	}
+	opts = opts.withDefaults()
+	eu, err := url.Parse(strings.TrimSpace(entry))
+	if err != nil || (eu.Scheme != "http" && eu.Scheme != "https") || eu.Host == "" {
+		return nil, fmt.Errorf("crawler: the entry point %q is not an http(s) URL", entry)
+	}
+	eu.Fragment = ""
+	c := newCrawl(ctx, eu, opts)
+	c.run()
+	return c.report(), nil
+}
+
+// crawl is the state of one crawl.
+type crawl struct {
+	ctx   context.Context
+	opts  Options
+	entry *url.URL
+	f     *fetcher
+	v     *rules.Validator
+
+	mu        sync.Mutex
+	graph     *rules.Graph
+	results   map[string]*rules.Result
+	documents int
+	stats     Stats
+	wg        sync.WaitGroup
+	sem       chan struct{}
+	entryErr  error
+	// plain marks URLs found only through robots.txt, which may be plain
+	// Sitemaps rather than ResourceSync documents (section 6.3.4).
+	plain map[string]bool
+}
+
+func newCrawl(ctx context.Context, entry *url.URL, opts Options) *crawl {
+	allowed := map[string]bool{strings.ToLower(entry.Hostname()): true}
+	all := false
+	for _, h := range opts.AllowHosts {
+		h = strings.ToLower(strings.TrimSpace(h))
+		if h == "*" {
+			all = true
+		}
+		if hh, _, err := net.SplitHostPort(h); err == nil {
+			h = hh
+		}
+		allowed[h] = true
+	}
+	for _, m := range opts.Maps {
+		if u, err := url.Parse(m.Prefix); err == nil {
+			allowed[strings.ToLower(u.Hostname())] = true
+		}
+	}
+	var transport http.RoundTripper = opts.Transport
+	if transport == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.DisableCompression = true
+		t.MaxIdleConnsPerHost = opts.Concurrency
+		t.ResponseHeaderTimeout = opts.Timeout
+		transport = t
+	}
+	if len(opts.Maps) > 0 {
+		transport = &mapTransport{maps: opts.Maps, next: transport}
+	}
+	f := &fetcher{
+		client:       &http.Client{Transport: transport},
+		userAgent:    opts.UserAgent,
+		timeout:      opts.Timeout,
+		retries:      opts.Retries,
+		maxRedirects: opts.MaxRedirects,
+		backoff:      opts.Backoff,
+		maxWait:      opts.MaxRetryWait,
+		allowed:      func(h string) bool { return all || allowed[strings.ToLower(h)] },
+		next:         map[string]time.Time{},
+		maxBytes:     opts.MaxBytes,
+	}
+	if opts.Rate > 0 {
+		f.interval = time.Duration(float64(time.Second) / opts.Rate)
+	}
+	g := rules.NewGraph()
+	g.Entry = entry.String()
+	return &crawl{
+		ctx: ctx, opts: opts, entry: entry, f: f, v: opts.Validator,
+		graph: g, results: map[string]*rules.Result{},
+		sem: make(chan struct{}, opts.Concurrency), plain: map[string]bool{},
+	}
+}
+
+// task is one URL to fetch.
+type task struct {
+	url  string
+	role rules.Role
+	edge rules.Edge
+	// probe marks discovery probes (the well-known URI, robots.txt): a
+	// failure is a fact for the rules, not a document in error.
+	probe bool
+}
+
+// enqueue schedules t unless its URL was seen; either way it records the
+// edge. It returns whether the task was scheduled.
+func (c *crawl) enqueue(t task) bool {
+	if t.url == "" {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n := c.graph.Node(t.url); n != nil {
+		if t.edge.Rel != "" {
+			n.In = append(n.In, t.edge)
+		}
+		if t.edge.Rel != "discovery" || t.edge.From == "" || !strings.HasSuffix(t.edge.From, "/robots.txt") {
+			delete(c.plain, t.url)
+		}
+		// A URL probed for discovery that turns out to be reached as a
+		// document as well stays a document.
+		return false
+	}
+	n := &rules.Node{URL: t.url, Kind: rs.KindUnknown, Role: t.role}
+	if t.edge.Rel != "" {
+		n.In = append(n.In, t.edge)
+	}
+	c.graph.Add(n)
+	if t.role == rules.RoleDocument && !t.probe {
+		c.documents++
+		if c.documents > c.opts.MaxDocuments {
+			n.Skipped = fmt.Sprintf("not fetched: the crawl reached --max-documents (%d)", c.opts.MaxDocuments)
+			c.stats.Skipped++
+			c.setResult(skippedResult(t.url, n.Skipped))
+			return false
+		}
+	}
+	if !c.f.budgetLeft() {
+		n.Skipped = "not fetched: the crawl's byte budget (--max-bytes) is spent"
+		c.stats.Skipped++
+		if t.role == rules.RoleDocument && !t.probe {
+			c.setResult(skippedResult(t.url, n.Skipped))
+		}
+		return false
+	}
+	if u, err := url.Parse(t.url); err == nil && !c.f.allowed(u.Hostname()) {
+		n.Skipped = (&errHostNotAllowed{host: u.Host}).Error()
+		c.stats.Skipped++
+		if t.role == rules.RoleDocument && !t.probe {
+			c.setResult(skippedResult(t.url, "not fetched: "+n.Skipped))
+		}
+		return false
+	}
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		select {
+		case c.sem <- struct{}{}:
+		case <-c.ctx.Done():
+			c.mu.Lock()
+			n.Skipped = "not fetched: the crawl was cancelled"
+			c.mu.Unlock()
+			return
+		}
+		defer func() { <-c.sem }()
+		c.process(t)
+	}()
+	return true
+}
+
+func skippedResult(u, why string) *rules.Result {
+	return &rules.Result{Location: u, Kind: rs.KindUnknown, Status: rules.StatusSkipped, Error: why}
+}
+
+// setResult records the Result of a URL; c.mu must be held.
+func (c *crawl) setResult(r *rules.Result) {
+	c.results[r.Location] = r
+}
+
+// update runs fn under the lock, then reports progress.
+func (c *crawl) update(fn func()) {
+	c.mu.Lock()
+	fn()
+	c.stats.Bytes = c.f.bytes.Load()
+	c.stats.Requests = c.f.requests.Load()
+	st := c.stats
+	c.mu.Unlock()
+	if c.opts.Progress != nil {
+		c.opts.Progress(st)
+	}
+}
+
+func (c *crawl) process(t task) {
+	switch t.role {
+	case rules.RoleResource:
+		c.processResource(t)
+	case rules.RolePackage:
+		c.processPackage(t)
+	default:
+		c.processDocument(t)
+	}
+}
+
+func (c *crawl) run() {
+	c.start()
+	c.wg.Wait()
+	c.finish()
+}
+
+// report assembles the Report once the crawl is done.
+func (c *crawl) report() *Report {
+	r := &Report{Graph: c.graph, EntryError: c.entryErr, Stats: c.stats}
+	findings, applied, errs := rules.RunGraph(c.graph, c.v.Config)
+	r.GraphErrors = errs
+	for u, ds := range findings {
+		res := c.results[u]
+		if res == nil {
+			res = &rules.Result{Location: u, Kind: rs.KindUnknown}
+			if n := c.graph.Node(u); n != nil {
+				res.Kind = n.Kind
+			}
+			c.results[u] = res
+		}
+		res.Diagnostics = append(res.Diagnostics, ds...)
+	}
+	for _, res := range c.results {
+		if n := c.graph.Node(res.Location); n != nil && n.Role == rules.RoleDocument && n.Doc != nil {
+			res.Applied = append(res.Applied, applied...)
+		}
+		if res.Status == rules.StatusSkipped && len(res.Diagnostics) > 0 && res.Error == "" {
+			res.Status = ""
+		}
+		res.Finish()
+	}
+	r.Results = c.ordered()
+	r.Stats.Findings = 0
+	for _, res := range r.Results {
+		r.Stats.Findings += len(res.Diagnostics)
+	}
+	return r
+}
+
+// downward tells the edges that go down the hierarchy (or in from
+// discovery), which make a parent, from those that go up or sideways.
+func downward(rel string) bool {
+	switch rel {
+	case "up", "index", "entry":
+		return false
+	}
+	return true
+}
+
+// parentOf picks the parent of a node: the first document that leads down
+// to it, in fetch order; "" for a top.
+func (c *crawl) parentOf(n *rules.Node, order map[string]int) string {
+	best, bestOrder := "", len(order)+1
+	for _, e := range n.In {
+		if e.From == "" || e.From == n.URL || !downward(e.Rel) {
+			continue
+		}
+		if c.results[e.From] == nil {
+			continue
+		}
+		if o, ok := order[e.From]; ok && o < bestOrder {
+			best, bestOrder = e.From, o
+		}
+	}
+	return best
+}
+
+// ordered fills Parent and Children and returns the Results depth first
+// from the tops, children in the order their parent names them.
+func (c *crawl) ordered() []rules.Result {
+	order := map[string]int{}
+	for i, u := range c.graph.Order {
+		order[u] = i
+	}
+	children := map[string][]string{}
+	var tops []string
+	urls := make([]string, 0, len(c.results))
+	for u := range c.results {
+		urls = append(urls, u)
+	}
+	sort.Slice(urls, func(i, j int) bool { return orderOf(order, urls[i]) < orderOf(order, urls[j]) })
+	for _, u := range urls {
+		res := c.results[u]
+		n := c.graph.Node(u)
+		p := ""
+		if n != nil {
+			p = c.parentOf(n, order)
+		}
+		// A parent must not be a descendant: break cycles at the entry.
+		if p != "" && c.descends(p, u, order) {
+			p = ""
+		}
+		res.Parent = p
+		if p == "" {
+			tops = append(tops, u)
+		} else {
+			children[p] = append(children[p], u)
+		}
+	}
+	posOf := func(parent, child string) rs.Pos {
+		if n := c.graph.Node(child); n != nil {
+			for _, e := range n.In {
+				if e.From == parent {
+					return e.Pos
+				}
+			}
+		}
+		return rs.Pos{}
+	}
+	for p, cs := range children {
+		sort.SliceStable(cs, func(i, j int) bool {
+			a, b := posOf(p, cs[i]), posOf(p, cs[j])
+			if a.Line != b.Line {
+				return a.Line < b.Line
+			}
+			return orderOf(order, cs[i]) < orderOf(order, cs[j])
+		})
+		c.results[p].Children = cs
+	}
+	// Tops: the Source Descriptions first, then in fetch order.
+	sort.SliceStable(tops, func(i, j int) bool {
+		return topRank(c.graph.Node(tops[i])) < topRank(c.graph.Node(tops[j]))
+	})
+	var out []rules.Result
+	seen := map[string]bool{}
+	var walk func(u string)
+	walk = func(u string) {
+		if seen[u] {
+			return
+		}
+		seen[u] = true
+		out = append(out, *c.results[u])
+		for _, ch := range children[u] {
+			walk(ch)
+		}
+	}
+	for _, t := range tops {
+		walk(t)
+	}
+	for _, u := range urls {
+		walk(u)
+	}
+	return out
+}
+
+func orderOf(order map[string]int, u string) int {
+	if o, ok := order[u]; ok {
+		return o
+	}
+	return len(order)
+}
+
+func topRank(n *rules.Node) int {
+	if n == nil {
+		return 3
+	}
+	switch {
+	case n.Role == rules.RoleDiscovery:
+		return 0
+	case n.Kind.Base() == rs.SourceDescription:
+		return 1
+	}
+	return 2
+}
+
+// descends reports whether candidate has u as an ancestor through the
+// parents chosen so far (which are those of nodes earlier in fetch order).
+func (c *crawl) descends(candidate, u string, order map[string]int) bool {
+	seen := map[string]bool{}
+	for p := candidate; p != ""; {
+		if p == u {
+			return true
+		}
+		if seen[p] {
+			return true
+		}
+		seen[p] = true
+		res := c.results[p]
+		if res == nil {
+			return false
+		}
+		p = res.Parent
+	}
+	return false
+}

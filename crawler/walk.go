@@ -1,0 +1,608 @@
+package crawler
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+
+	rs "github.com/rsconform/rsconform/resourcesync"
+	"github.com/rsconform/rsconform/rules"
+)
+
+const acceptDocument = "application/xml, text/xml;q=0.9, */*;q=0.1"
+
+// maxPageBytes bounds what is read of an HTML page or robots.txt.
+const maxPageBytes = 2 << 20
+
+// start fetches the entry point, decides what it is, and starts the walk.
+func (c *crawl) start() {
+	entry := c.entry.String()
+	c.mu.Lock()
+	n := &rules.Node{URL: entry, Kind: rs.KindUnknown, Role: rules.RoleDocument,
+		In: []rules.Edge{{Rel: "entry"}}}
+	c.graph.Add(n)
+	c.documents++
+	c.mu.Unlock()
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		c.sem <- struct{}{}
+		defer func() { <-c.sem }()
+		c.processDocument(task{url: entry, role: rules.RoleDocument, edge: rules.Edge{Rel: "entry"}})
+	}()
+}
+
+// isSiteRoot reports whether the entry point is a site root ("/" or no
+// path), where nothing but discovery is expected.
+func (c *crawl) isSiteRoot() bool {
+	return (c.entry.Path == "" || c.entry.Path == "/") && c.entry.RawQuery == ""
+}
+
+func (c *crawl) wellKnown() string {
+	return c.entry.Scheme + "://" + c.entry.Host + "/.well-known/resourcesync"
+}
+
+// finish decides whether the entry point was usable.
+func (c *crawl) finish() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entryErr != nil {
+		return
+	}
+	for _, n := range c.graph.Nodes {
+		if n.Role == rules.RoleDocument && n.Doc != nil && n.Kind != rs.KindUnknown {
+			return
+		}
+	}
+	en := c.graph.Node(c.graph.Entry)
+	switch {
+	case en != nil && en.FetchError != "":
+		c.entryErr = fmt.Errorf("%s: %s", c.graph.Entry, en.FetchError)
+	default:
+		c.entryErr = fmt.Errorf("%s: no ResourceSync document found at or from the entry point (tried %s)", c.graph.Entry, c.triedMethods())
+	}
+}
+
+func (c *crawl) triedMethods() string {
+	var m []string
+	seen := map[string]bool{}
+	for _, d := range c.graph.Discovery {
+		if !seen[d.Method] {
+			seen[d.Method] = true
+			m = append(m, d.Method)
+		}
+	}
+	if len(m) == 0 {
+		return "the entry point itself"
+	}
+	return "the entry point itself, " + strings.Join(m, ", ")
+}
+
+func mediaType(h http.Header) string {
+	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
+	if err != nil {
+		return strings.ToLower(strings.TrimSpace(h.Get("Content-Type")))
+	}
+	return strings.ToLower(mt)
+}
+
+func looksHTML(data []byte) bool {
+	head := bytes.ToLower(bytes.TrimSpace(data[:min(len(data), 512)]))
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	return bytes.HasPrefix(head, []byte("<!doctype html")) || bytes.HasPrefix(head, []byte("<html"))
+}
+
+// processDocument fetches a document (or a discovery probe), validates it
+// and schedules what it leads to.
+func (c *crawl) processDocument(t task) {
+	isEntry := t.edge.Rel == "entry"
+	r := c.f.get(c.ctx, t.url, acceptDocument, "gzip")
+	defer r.close()
+	facts := func(n *rules.Node) {
+		n.StatusCode, n.Header, n.Redirects = r.Status, r.Header, r.Redirects
+	}
+	fail := ""
+	switch {
+	case r.Err != nil:
+		fail = fmt.Sprintf("fetch failed: %v", r.Err)
+	case r.Status < 200 || r.Status > 299:
+		fail = fmt.Sprintf("fetch failed: HTTP %d %s", r.Status, http.StatusText(r.Status))
+	}
+	if fail != "" {
+		c.update(func() {
+			n := c.graph.Node(t.url)
+			facts(n)
+			n.FetchError = strings.TrimPrefix(fail, "fetch failed: ")
+			if t.probe {
+				n.Role = rules.RoleDiscovery
+				return
+			}
+			c.stats.Documents++
+			if isEntry {
+				if r.Err != nil {
+					c.entryErr = fmt.Errorf("%s: %v", t.url, r.Err)
+				} else if !c.isSiteRoot() {
+					c.entryErr = fmt.Errorf("%s: HTTP %d %s", t.url, r.Status, http.StatusText(r.Status))
+				}
+				if c.isSiteRoot() && r.Err == nil {
+					n.Role = rules.RoleDiscovery
+					c.setResult(&rules.Result{Location: t.url, Kind: rs.KindUnknown, Status: rules.StatusSkipped,
+						Error: fmt.Sprintf("the site root answers HTTP %d; looked for ResourceSync by discovery only", r.Status)})
+					return
+				}
+			}
+			c.setResult(ptr(rules.ErrorResult(t.url, fail)))
+		})
+		if isEntry && c.isSiteRoot() && r.Err == nil {
+			c.discoverFromPage(t.url, r.Header, nil)
+		}
+		return
+	}
+
+	limits := c.v.Config.Limits.WithDefaults()
+	var body io.Reader = r.Body
+	if ce := strings.ToLower(strings.TrimSpace(r.Header.Get("Content-Encoding"))); ce == "gzip" || ce == "x-gzip" {
+		zr, err := gzip.NewReader(r.Body)
+		if err != nil {
+			c.docError(t, facts, fmt.Sprintf("the body is not the gzip its Content-Encoding says: %v", err))
+			return
+		}
+		body = zr
+	}
+	// An HTML page at the entry point is read for discovery links.
+	mt := mediaType(r.Header)
+	if isEntry && (mt == "text/html" || mt == "application/xhtml+xml") {
+		page, _ := io.ReadAll(io.LimitReader(body, maxPageBytes))
+		c.discoveryPage(t, facts, r.Header, page)
+		return
+	}
+	data, err := rs.ReadAll(body, limits.MaxBytes)
+	var res rules.Result
+	var doc *rs.Document
+	var le *rs.LimitError
+	switch {
+	case errors.As(err, &le):
+		res = rules.Run(t.url, rules.Input{TooLarge: le}, c.v.Config)
+	case err != nil:
+		c.docError(t, facts, fmt.Sprintf("reading the body: %v", err))
+		return
+	case isEntry && looksHTML(data):
+		c.discoveryPage(t, facts, r.Header, data)
+		return
+	default:
+		res = c.v.ValidateBytes(c.ctx, t.url, data)
+		// The Validator parsed the document already; the walk needs the
+		// model too (see the crawler's notes on a ValidateDoc API).
+		if d, perr := rs.ParseBytes(data); perr == nil {
+			doc = d
+		}
+	}
+	kind := rs.KindUnknown
+	if doc != nil {
+		kind = doc.Kind()
+	}
+	if t.probe && kind == rs.KindUnknown {
+		c.update(func() {
+			n := c.graph.Node(t.url)
+			facts(n)
+			n.Role = rules.RoleDiscovery
+			n.FetchError = "not a ResourceSync document"
+		})
+		return
+	}
+	c.mu.Lock()
+	plain := c.plain[t.url]
+	c.mu.Unlock()
+	if plain && (doc == nil || doc.Md == nil) {
+		c.update(func() {
+			n := c.graph.Node(t.url)
+			facts(n)
+			n.Role = rules.RoleDiscovery
+			c.setResult(&rules.Result{Location: t.url, Kind: rs.KindUnknown, Status: rules.StatusSkipped,
+				Error: "a plain Sitemap named by robots.txt, not a ResourceSync document (section 6.3.4 lets them stand side by side)"})
+		})
+		return
+	}
+	if isEntry && kind == rs.KindUnknown && doc == nil && res.Status == rules.StatusError && c.isSiteRoot() {
+		// A site root that is neither HTML nor XML: discovery only.
+		c.discoveryPage(t, facts, r.Header, nil)
+		return
+	}
+	node := trimmed(doc)
+	c.update(func() {
+		n := c.graph.Node(t.url)
+		facts(n)
+		n.Role = rules.RoleDocument
+		n.Doc, n.Kind = node, kind
+		if doc != nil {
+			n.Entries = len(doc.Entries)
+			n.LocFingerprints = fingerprints(doc)
+			if kind.IsManifest() {
+				n.Canonical = canonical(doc)
+			}
+		}
+		c.stats.Documents++
+		e, w, i := res.Count()
+		c.stats.Findings += e + w + i
+		c.setResult(&res)
+	})
+	if isEntry && kind != rs.KindUnknown && t.url != c.wellKnown() {
+		// Whatever the entry point, the Source Description should be at
+		// the well-known URI (6.3.2): probe it, and walk it if it is one.
+		c.probeWellKnown("")
+	}
+	if doc != nil {
+		c.walk(t.url, doc)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func (c *crawl) docError(t task, facts func(*rules.Node), msg string) {
+	c.update(func() {
+		n := c.graph.Node(t.url)
+		facts(n)
+		n.FetchError = msg
+		if t.probe {
+			n.Role = rules.RoleDiscovery
+			return
+		}
+		c.stats.Documents++
+		c.setResult(ptr(rules.ErrorResult(t.url, msg)))
+	})
+}
+
+// discoveryPage handles an entry point that is a page rather than a
+// ResourceSync document.
+func (c *crawl) discoveryPage(t task, facts func(*rules.Node), h http.Header, page []byte) {
+	c.update(func() {
+		n := c.graph.Node(t.url)
+		facts(n)
+		n.Role = rules.RoleDiscovery
+		c.stats.Documents++
+		c.setResult(&rules.Result{Location: t.url, Kind: rs.KindUnknown, Status: rules.StatusSkipped,
+			Error: "not a ResourceSync document: read for discovery (section 6.3)"})
+	})
+	c.discoverFromPage(t.url, h, page)
+}
+
+// discoverFromPage tries every discovery method from a page: its Link
+// header and HTML links (6.3.3), the well-known URI (6.3.2) and robots.txt
+// (6.3.4).
+func (c *crawl) discoverFromPage(page string, h http.Header, body []byte) {
+	for _, l := range linkHeaderTargets(h) {
+		target := stripFragment(rules.ResolveRef(page, l))
+		c.addDiscovery(rules.Discovery{Method: "http-link", From: page, Target: target})
+		c.enqueue(task{url: target, role: rules.RoleDocument, edge: rules.Edge{From: page, Rel: "discovery"}})
+	}
+	if body != nil {
+		for _, l := range htmlLinkTargets(body) {
+			target := stripFragment(rules.ResolveRef(page, l.href))
+			c.addDiscovery(rules.Discovery{Method: "html-link", From: page, Target: target, Line: l.line})
+			c.enqueue(task{url: target, role: rules.RoleDocument, edge: rules.Edge{From: page, Rel: "discovery", Pos: rs.Pos{Line: l.line}}})
+		}
+	}
+	c.probeWellKnown(page)
+	c.probeRobots(page)
+}
+
+func (c *crawl) addDiscovery(d rules.Discovery) {
+	c.mu.Lock()
+	c.graph.Discovery = append(c.graph.Discovery, d)
+	c.mu.Unlock()
+}
+
+// probeWellKnown fetches /.well-known/resourcesync of the entry's host.
+// from is the page that leads to it for the hierarchy ("" for none).
+func (c *crawl) probeWellKnown(from string) {
+	wk := c.wellKnown()
+	c.addDiscovery(rules.Discovery{Method: "well-known", From: wk, Target: wk})
+	c.enqueue(task{url: wk, role: rules.RoleDocument, probe: true, edge: rules.Edge{From: from, Rel: "discovery"}})
+}
+
+// probeRobots reads robots.txt for Sitemap directives.
+func (c *crawl) probeRobots(from string) {
+	robots := c.entry.Scheme + "://" + c.entry.Host + "/robots.txt"
+	c.mu.Lock()
+	if c.graph.Node(robots) != nil {
+		c.mu.Unlock()
+		return
+	}
+	c.graph.Add(&rules.Node{URL: robots, Kind: rs.KindUnknown, Role: rules.RoleDiscovery})
+	c.mu.Unlock()
+	r := c.f.get(c.ctx, robots, "text/plain, */*;q=0.1", "")
+	defer r.close()
+	d := rules.Discovery{Method: "robots.txt", From: robots}
+	var data []byte
+	switch {
+	case r.Err != nil:
+		d.Note = r.Err.Error()
+	case r.Status != http.StatusOK:
+		d.Note = fmt.Sprintf("HTTP %d", r.Status)
+	default:
+		data, _ = io.ReadAll(io.LimitReader(r.Body, maxPageBytes))
+	}
+	c.update(func() {
+		n := c.graph.Node(robots)
+		n.StatusCode, n.Header, n.Redirects = r.Status, r.Header, r.Redirects
+		if d.Note != "" {
+			n.FetchError = d.Note
+		}
+	})
+	sitemaps := robotsSitemaps(data)
+	if len(sitemaps) == 0 {
+		if d.Note == "" {
+			d.Note = "no Sitemap directive"
+		}
+		c.addDiscovery(d)
+		return
+	}
+	for _, s := range sitemaps {
+		target := stripFragment(rules.ResolveRef(robots, s.url))
+		dd := d
+		dd.Target, dd.Line = target, s.line
+		c.addDiscovery(dd)
+		c.mu.Lock()
+		if c.graph.Node(target) == nil {
+			c.plain[target] = true
+		}
+		c.mu.Unlock()
+		c.enqueue(task{url: target, role: rules.RoleDocument, edge: rules.Edge{From: from, Rel: "discovery", Pos: rs.Pos{Line: s.line}}})
+	}
+}
+
+func stripFragment(u string) string {
+	if i := strings.IndexByte(u, '#'); i >= 0 {
+		return u[:i]
+	}
+	return u
+}
+
+// keepsEntries reports whether the Graph keeps the entries of a kind:
+// those of documents that point at other documents.
+func keepsEntries(k rs.Kind) bool {
+	switch {
+	case k == rs.KindUnknown:
+		return false
+	case k.IsIndex(), k.IsArchive():
+		return true
+	}
+	switch k {
+	case rs.SourceDescription, rs.CapabilityList, rs.ResourceDump, rs.ChangeDump:
+		return true
+	}
+	return false
+}
+
+// trimmed is the document as the Graph keeps it.
+func trimmed(d *rs.Document) *rs.Document {
+	if d == nil {
+		return nil
+	}
+	if keepsEntries(d.Kind()) {
+		return d
+	}
+	cp := *d
+	cp.Entries = nil
+	return &cp
+}
+
+// Fingerprint is the 64-bit fingerprint of a <loc> as Node.LocFingerprints
+// keeps it.
+func Fingerprint(loc string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(strings.TrimSpace(loc)))
+	return h.Sum64()
+}
+
+func fingerprints(d *rs.Document) map[uint64]struct{} {
+	k := d.Kind()
+	if k != rs.ResourceList && !k.IsManifest() {
+		return nil
+	}
+	out := make(map[uint64]struct{}, len(d.Entries))
+	for _, e := range d.Entries {
+		if e.Loc != "" {
+			out[Fingerprint(e.Loc)] = struct{}{}
+		}
+	}
+	return out
+}
+
+func canonical(d *rs.Document) string {
+	h := sha256.New()
+	if err := rs.Write(h, d); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// walk schedules what a document leads to.
+func (c *crawl) walk(u string, d *rs.Document) {
+	resolve := func(href string) string { return stripFragment(rules.ResolveRef(u, href)) }
+	for _, l := range d.Links {
+		switch l.Rel {
+		case "up", "index", "archives":
+			c.enqueue(task{url: resolve(l.Href), role: rules.RoleDocument, edge: rules.Edge{From: u, Rel: l.Rel, Pos: l.Pos}})
+		}
+	}
+	k := d.Kind()
+	switch {
+	case k == rs.KindUnknown:
+	case k.IsIndex() || k.IsArchive() || k == rs.SourceDescription || k == rs.CapabilityList:
+		for _, e := range d.Entries {
+			if !e.HasLoc() {
+				continue
+			}
+			edge := rules.Edge{From: u, Rel: "loc", Pos: locPos(e)}
+			if e.Md != nil {
+				edge.Capability = e.Md.Capability
+			}
+			c.enqueue(task{url: resolve(e.Loc), role: rules.RoleDocument, edge: edge})
+		}
+	case k == rs.ResourceDump || k == rs.ChangeDump:
+		for _, e := range d.Entries {
+			for _, l := range e.LinksByRel("contents") {
+				c.enqueue(task{url: resolve(l.Href), role: rules.RoleDocument, edge: rules.Edge{From: u, Rel: "contents", Pos: l.Pos}})
+			}
+			if c.opts.Packages && e.HasLoc() {
+				c.enqueue(task{url: resolve(e.Loc), role: rules.RolePackage,
+					edge: rules.Edge{From: u, Rel: "loc", Pos: locPos(e), Md: e.Md, Lastmod: e.Lastmod}})
+			}
+		}
+	case k == rs.ResourceList || k == rs.ChangeList:
+		for _, e := range c.sample(d) {
+			c.enqueue(task{url: resolve(e.Loc), role: rules.RoleResource,
+				edge: rules.Edge{From: u, Rel: "loc", Pos: locPos(e), Md: e.Md, Lastmod: e.Lastmod}})
+		}
+	}
+}
+
+func locPos(e *rs.Entry) rs.Pos {
+	if e.LocPos.IsValid() {
+		return e.LocPos
+	}
+	return e.Pos
+}
+
+// sample picks the resources of a list to fetch, spread evenly over it.
+// Of a Change List only an open one is sampled, and in it only the last
+// change of each resource, unless a deletion: only then does the entry
+// describe what the Source serves now.
+func (c *crawl) sample(d *rs.Document) []*rs.Entry {
+	if c.opts.Sample == SampleNone {
+		return nil
+	}
+	var cand []*rs.Entry
+	if d.Kind() == rs.ChangeList {
+		if d.Md == nil || d.Md.Has("until") {
+			return nil
+		}
+		last := map[string]int{}
+		for i, e := range d.Entries {
+			last[strings.TrimSpace(e.Loc)] = i
+		}
+		for i, e := range d.Entries {
+			if e.Loc == "" || last[strings.TrimSpace(e.Loc)] != i || (e.Md != nil && e.Md.Change == "deleted") {
+				continue
+			}
+			cand = append(cand, e)
+		}
+	} else {
+		for _, e := range d.Entries {
+			if e.Loc != "" {
+				cand = append(cand, e)
+			}
+		}
+	}
+	n := c.opts.Sample
+	if n == SampleAll || n >= len(cand) {
+		return cand
+	}
+	out := make([]*rs.Entry, 0, n)
+	for i := 0; i < n; i++ {
+		out = append(out, cand[i*len(cand)/n])
+	}
+	return out
+}
+
+// linkHeaderTargets returns the targets of Link header values with
+// rel="resourcesync" (RFC 8288 syntax, as section 6.3.3 shows).
+func linkHeaderTargets(h http.Header) []string {
+	var out []string
+	for _, v := range h.Values("Link") {
+		for _, part := range splitLinks(v) {
+			part = strings.TrimSpace(part)
+			if !strings.HasPrefix(part, "<") {
+				continue
+			}
+			end := strings.IndexByte(part, '>')
+			if end < 0 {
+				continue
+			}
+			target := part[1:end]
+			for _, p := range strings.Split(part[end+1:], ";") {
+				k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
+				if !ok || !strings.EqualFold(strings.TrimSpace(k), "rel") {
+					continue
+				}
+				v = strings.Trim(strings.TrimSpace(v), `"`)
+				for _, rel := range strings.Fields(v) {
+					if strings.EqualFold(rel, "resourcesync") {
+						out = append(out, target)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// splitLinks splits a Link header value at the commas between links
+// (not those inside <...> or quotes).
+func splitLinks(v string) []string {
+	var out []string
+	depth, quoted, start := 0, false, 0
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case '<':
+			if !quoted {
+				depth++
+			}
+		case '>':
+			if !quoted && depth > 0 {
+				depth--
+			}
+		case '"':
+			quoted = !quoted
+		case ',':
+			if depth == 0 && !quoted {
+				out = append(out, v[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, v[start:])
+}
+
+type robotsSitemap struct {
+	url  string
+	line int
+}
+
+// robotsSitemaps returns the Sitemap directives of a robots.txt.
+func robotsSitemaps(data []byte) []robotsSitemap {
+	var out []robotsSitemap
+	for i, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if j := strings.IndexByte(line, '#'); j >= 0 {
+			line = strings.TrimSpace(line[:j])
+		}
+		k, v, ok := strings.Cut(line, ":")
+		if !ok || !strings.EqualFold(strings.TrimSpace(k), "sitemap") {
+			continue
+		}
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, robotsSitemap{url: v, line: i + 1})
+		}
+	}
+	return out
+}
+
+// hostOf is the host of a URL, or "".
+func hostOf(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return ""
+	}
+	return p.Host
+}

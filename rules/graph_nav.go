@@ -1,0 +1,190 @@
+package rules
+
+import (
+	rs "github.com/rsconform/rsconform/resourcesync"
+)
+
+// Navigation between documents (6.1, 6.2): where up and index links lead,
+// and whether documents are what their parents announce.
+
+// 6.2: "This pointer has up as the value for the rel attribute, and the URI
+// of the document that sits higher in the hierarchy is provided as the
+// value of the href attribute."
+var UpTarget = &Rule{
+	ID: "RS-UP-TARGET", Section: "6.2", Level: Must,
+	Title: "The up link leads to the document above: the Capability List, or for a Capability List the Source Description",
+	Quote: "A link for upward navigation is provided by means of an <rs:ln> child element of the <urlset> or <sitemapindex> element of a document. This pointer has up as the value for the rel attribute, and the URI of the document that sits higher in the hierarchy is provided as the value of the href attribute. Following consecutive up links eventually leads to the Source Description.",
+	Doc: "Section 7: up is \"for linking from a Capability List to the Source Description and from a document that conveys a capability, such as a Resource List, to the Capability List under which it resides\". " +
+		"So the target of a Capability List's up link must be a Source Description, and that of any other document under a Capability List (lists, indexes, dumps, manifests, archives) a Capability List. " +
+		"When the crawl reached the document from a Capability List (or the Capability List from a Source Description), the up link must lead back to that very document. A target that could not be fetched is left to RS-HTTP-STATUS.",
+	CheckGraph: func(p *GraphPass) error {
+		for _, n := range p.Graph.docs() {
+			base := n.Kind.Base()
+			if base == rs.SourceDescription {
+				continue
+			}
+			up := n.Doc.Link("up")
+			if up == nil || up.Href == "" {
+				continue
+			}
+			want := rs.CapabilityList
+			if base == rs.CapabilityList {
+				want = rs.SourceDescription
+			}
+			t := p.Graph.target(n.URL, up.Href)
+			if t == nil || t.Skipped != "" || t.FetchError != "" && t.Doc == nil {
+				continue
+			}
+			if !parsed(t) || t.Kind.Base() != want {
+				p.Reportf(n.URL, up.Pos, "the up link leads to %s, which is %s: the up link of a %s leads to its %s", t.URL, kindName(t), n.Kind.Title(), want.Title())
+				continue
+			}
+			// The document above that lists this one.
+			for _, e := range n.In {
+				from := p.Graph.Node(e.From)
+				if e.Rel != "loc" || !parsed(from) || from.Kind != want || from.URL == t.URL {
+					continue
+				}
+				p.ReportRelated(n.URL, up.Pos, []Location{loc(from.URL, e.Pos)}, "the up link leads to %s, but the document is listed by the %s %s", t.URL, want.Title(), from.URL)
+				break
+			}
+		}
+		return nil
+	},
+}
+
+// 6.2: "This pointer has index as the value for the rel attribute, and the
+// URI of the index document is provided as the value of the href attribute."
+var IndexTarget = &Rule{
+	ID: "RS-INDEX-TARGET", Section: "6.2", Level: Must,
+	Title: "The index link leads to an index of the same capability that lists the document",
+	Quote: "A link for navigation from a document to the index under which it resides, if one exists, is provided by means of an <rs:ln> child element of the <urlset> element of the document. This pointer has index as the value for the rel attribute, and the URI of the index document is provided as the value of the href attribute.",
+	Doc:   "The index under which a Resource List resides is a Resource List Index: a <sitemapindex> with the same capability (6.1), with a <sitemap> entry whose <loc> is the document. A target that could not be fetched is left to RS-HTTP-STATUS.",
+	CheckGraph: func(p *GraphPass) error {
+		for _, n := range p.Graph.docs() {
+			for _, l := range n.Doc.LinksByRel("index") {
+				if l.Href == "" {
+					continue
+				}
+				t := p.Graph.target(n.URL, l.Href)
+				if t == nil || t.Skipped != "" || t.FetchError != "" && t.Doc == nil {
+					continue
+				}
+				want := n.Kind.Base().Index()
+				if !parsed(t) || t.Kind != want {
+					p.Reportf(n.URL, l.Pos, "the index link leads to %s, which is %s, not a %s", t.URL, kindName(t), want.Title())
+					continue
+				}
+				if !lists(t, n.URL) {
+					p.ReportRelated(n.URL, l.Pos, []Location{loc(t.URL, t.Doc.Pos)}, "the index link leads to %s, which does not list this document", t.URL)
+				}
+			}
+		}
+		return nil
+	},
+}
+
+// lists reports whether a parsed document (with its entries kept) has an
+// entry whose <loc> is u.
+func lists(n *Node, u string) bool {
+	for _, e := range n.Doc.Entries {
+		if e.Loc != "" && targetURL(n.URL, e.Loc) == u {
+			return true
+		}
+	}
+	return false
+}
+
+// 6.1: "The <urlset> or <sitemapindex> documents used for a specific
+// capability (e.g., Resource List) have the same value for the capability
+// attribute (e.g., resourcelist)."
+var ListedKind = &Rule{
+	ID: "RS-LISTED-KIND", Section: "6.1", Level: Must,
+	Title: "A document is what the Source Description, Capability List or index that lists it announces",
+	Quote: "The <urlset> or <sitemapindex> documents used for a specific capability (e.g., Resource List) have the same value for the capability attribute (e.g., resourcelist).",
+	Doc: "Checked on every <loc> of a Source Description (its entries are Capability Lists, section 8), of a Capability List (the entry's capability is the document's, section 9: \"A mandatory <rs:md> child element must have a capability attribute to convey the type of the respective capability\"; a <urlset> or a <sitemapindex> may implement it) and of an index (its entries are <urlset> documents of the index's capability, section 6.1). " +
+		"Capabilities that rsconform does not know (other specifications may define some) are not checked. Archives have RS-ARCHIVE-TARGET.",
+	CheckGraph: func(p *GraphPass) error {
+		for _, n := range p.Graph.docs() {
+			k := n.Kind
+			for _, e := range n.Doc.Entries {
+				if e.Loc == "" {
+					continue
+				}
+				t := p.Graph.target(n.URL, e.Loc)
+				if t == nil || t.Skipped != "" || t.Role != RoleDocument && !parsed(t) || t.FetchError != "" && t.Doc == nil {
+					continue
+				}
+				var ok bool
+				var want string
+				switch {
+				case k.IsIndex() && !k.IsManifest():
+					ok, want = t.Kind == k.Base(), "a "+k.Base().Title()+" (a <urlset> with capability \""+string(k.Capability())+"\")"
+				case k == rs.SourceDescription:
+					ok, want = t.Kind.Base() == rs.CapabilityList, "a Capability List"
+				case k == rs.CapabilityList:
+					c := rs.Capability("")
+					if e.Md != nil {
+						c = rs.Capability(e.Md.Capability)
+					}
+					if !c.Known() || c == rs.CapDescription || c == rs.CapCapabilityList {
+						continue
+					}
+					ok, want = t.Kind.Capability() == c, "a "+rs.Kind(c).Title()+" or its index (capability \""+string(c)+"\")"
+				default:
+					continue
+				}
+				if !ok {
+					p.Reportf(n.URL, entryLocPos(e), "%s is %s; the %s announces %s", t.URL, kindName(t), k.Title(), want)
+				}
+			}
+		}
+		return nil
+	},
+}
+
+// 10.2: the <rs:md> of a <sitemap> entry conveys "the datetime at which the
+// process of taking a snapshot of resources for their inclusion in the
+// Resource List respectively started and ended"; 12.2: "the temporal
+// interval covered by the Change List".
+var IndexTimes = &Rule{
+	ID: "RS-INDEX-TIMES", Section: "10.2", Level: Must,
+	Title: "The at, completed, from and until of an index or archive entry are those of the document it lists",
+	Quote: "An optional <rs:md> child element with an at attribute and possibly a completed attribute to convey the datetime at which the process of taking a snapshot of resources for their inclusion in the Resource List respectively started and ended.",
+	Doc: "Section 12.2 says the same of Change List Index entries (\"A recommended <rs:md> child element with the from and possibly until attributes to convey the temporal interval covered by the Change List\"), and the Archives draft of archive entries. " +
+		"Each of at, completed, from and until given on the entry must be given, with the same instant, on the listed document's top-level <rs:md>. An until on the entry of an open Change List, or none on that of a closed one, is RS-CLI-OPEN.",
+	CheckGraph: func(p *GraphPass) error {
+		for _, n := range p.Graph.docs() {
+			if !(n.Kind.IsIndex() || n.Kind.IsArchive()) || n.Kind.IsManifest() {
+				continue
+			}
+			for _, e := range n.Doc.Entries {
+				if e.Loc == "" || e.Md == nil {
+					continue
+				}
+				t := p.Graph.target(n.URL, e.Loc)
+				if !parsed(t) || t.Doc.Md == nil {
+					continue
+				}
+				for _, attr := range []string{"at", "completed", "from", "until"} {
+					v, ok := e.Md.Get(attr)
+					if !ok {
+						continue
+					}
+					tv, tok := t.Doc.Md.Get(attr)
+					switch {
+					case !tok && attr == "until":
+						// an open document: RS-CLI-OPEN
+					case !tok:
+						p.ReportRelated(n.URL, e.Md.AttrPosition(attr), []Location{loc(t.URL, t.Doc.Md.Pos)}, "the entry gives %s=%q but %s has no %s", attr, v, t.URL, attr)
+					case !sameInstant(v, tv):
+						p.ReportRelated(n.URL, e.Md.AttrPosition(attr), []Location{loc(t.URL, t.Doc.Md.AttrPosition(attr))}, "the entry gives %s=%q but %s says %s=%q", attr, v, t.URL, attr, tv)
+					}
+				}
+			}
+		}
+		return nil
+	},
+}
+
+func init() { register(UpTarget, IndexTarget, ListedKind, IndexTimes) }
