@@ -41,7 +41,6 @@ func ParseBytes(data []byte) (*Document, error) {
 type parser struct {
 	data []byte
 	dec  *xml.Decoder
-	doc  *Document
 }
 
 func (p *parser) pos() Pos {
@@ -66,34 +65,17 @@ func (p *parser) syntax(pos Pos, err error) error {
 	return &SyntaxError{Pos: pos, Msg: msg}
 }
 
-// state of the element stack
-const (
-	inNone = iota
-	inRoot
-	inEntry
-	inEntryText // <loc>, <lastmod>, <changefreq>, <priority>
-	inSkip      // an element whose content is ignored
-)
-
 func (p *parser) parse() (*Document, error) {
-	if bytes.HasPrefix(p.data, []byte{0xFE, 0xFF}) || bytes.HasPrefix(p.data, []byte{0xFF, 0xFE}) {
-		return nil, &SyntaxError{Pos: Pos{1, 1}, Msg: "the document is UTF-16 encoded: Sitemap documents must be UTF-8 encoded"}
+	if err := CheckEncoding(p.data); err != nil {
+		return nil, err
 	}
-	if len(bytes.TrimSpace(p.data)) == 0 {
-		return nil, &SyntaxError{Pos: Pos{1, 1}, Msg: "the document is empty"}
-	}
-	var (
-		depth    int
-		state    = []int{inNone}
-		entry    *Entry
-		text     strings.Builder
-		textName string
-		textPos  Pos
-		rootSeen bool
-	)
+	b := NewBuilder(p.data)
+	var attrs []XMLAttr
+	depth := 0
+	rootSeen := false
 	for {
 		start := p.pos()
-		off := p.dec.InputOffset()
+		off := int(p.dec.InputOffset())
 		tok, err := p.dec.Token()
 		if err == io.EOF {
 			if !rootSeen {
@@ -111,48 +93,33 @@ func (p *parser) parse() (*Document, error) {
 			}
 			return nil, &SyntaxError{Pos: start, Msg: "unexpected markup declaration <!" + truncate(string(t), 40) + ">"}
 		case xml.CharData:
-			if state[len(state)-1] == inEntryText {
-				text.Write(t)
-			} else if depth == 0 && len(bytes.TrimSpace(t)) > 0 {
-				return nil, &SyntaxError{Pos: p.textPos(start, t), Msg: "text outside the root element"}
+			if depth == 0 {
+				if len(bytes.TrimSpace(t)) > 0 {
+					return nil, &SyntaxError{Pos: p.textPos(start, t), Msg: "text outside the root element"}
+				}
+				continue
 			}
+			b.Text(string(t))
 		case xml.StartElement:
 			if depth == 0 && rootSeen {
 				return nil, &SyntaxError{Pos: start, Msg: "a second root element <" + t.Name.Local + ">: a document has exactly one root"}
 			}
+			rootSeen = true
 			depth++
-			tag := p.data[off:p.dec.InputOffset()]
-			cur := state[len(state)-1]
-			next := inSkip
-			switch {
-			case depth == 1:
-				rootSeen = true
-				p.doc = p.root(t, start)
-				next = inRoot
-			case cur == inRoot:
-				next = p.rootChild(t, start, tag, &entry)
-			case cur == inEntry:
-				next = p.entryChild(t, start, tag, entry)
-				if next == inEntryText {
-					text.Reset()
-					textName = t.Name.Local
-					textPos = start
+			attrs = attrs[:0]
+			for _, a := range t.Attr {
+				if a.Name.Space == "xmlns" || (a.Name.Space == "" && a.Name.Local == "xmlns") {
+					continue
 				}
+				attrs = append(attrs, XMLAttr{Space: a.Name.Space, Local: a.Name.Local, Value: a.Value})
 			}
-			state = append(state, next)
+			b.StartElement(t.Name.Space, t.Name.Local, attrs, off)
 		case xml.EndElement:
-			cur := state[len(state)-1]
-			state = state[:len(state)-1]
 			depth--
-			switch cur {
-			case inEntryText:
-				p.setText(entry, textName, strings.TrimSpace(text.String()), textPos)
-			case inEntry:
-				entry = nil
-			}
+			b.EndElement()
 		}
 	}
-	return p.doc, nil
+	return b.Document(), nil
 }
 
 // textPos is the position of the first non-space byte of t, which starts at start.
@@ -181,186 +148,49 @@ func truncate(s string, n int) string {
 	return s[:n] + "…"
 }
 
-func (p *parser) root(t xml.StartElement, pos Pos) *Document {
-	d := &Document{RootSpace: t.Name.Space, RootLocal: t.Name.Local, Pos: pos}
-	if t.Name.Space == SitemapNS {
-		switch t.Name.Local {
-		case "urlset":
-			d.Root = RootURLSet
-		case "sitemapindex":
-			d.Root = RootSitemapIndex
-		}
+// CheckEncoding refuses what Sitemap documents may not be before any XML
+// parser sees them: empty input, UTF-16 (by its byte order mark) and an XML
+// declaration naming an encoding other than UTF-8. (Invalid UTF-8 bytes are
+// left to the parser, which reports where they are.)
+func CheckEncoding(data []byte) *SyntaxError {
+	if bytes.HasPrefix(data, []byte{0xFE, 0xFF}) || bytes.HasPrefix(data, []byte{0xFF, 0xFE}) {
+		return &SyntaxError{Pos: Pos{1, 1}, Msg: "the document is UTF-16 encoded: Sitemap documents must be UTF-8 encoded"}
 	}
-	for _, a := range t.Attr {
-		if a.Name.Space == "xmlns" || (a.Name.Space == "" && a.Name.Local == "xmlns") {
-			continue
-		}
-		d.Extra = append(d.Extra, Attr{Space: a.Name.Space, Local: a.Name.Local, Value: a.Value, Pos: pos})
+	if len(bytes.TrimSpace(data)) == 0 {
+		return &SyntaxError{Pos: Pos{1, 1}, Msg: "the document is empty"}
 	}
-	return d
-}
-
-func (p *parser) rootChild(t xml.StartElement, pos Pos, tag []byte, entry **Entry) int {
-	d := p.doc
-	switch {
-	case t.Name.Space == RSNS && t.Name.Local == "md":
-		md := p.md(t, pos, tag)
-		if d.Md == nil {
-			d.Md = md
-		} else {
-			d.ExtraMd = append(d.ExtraMd, md)
-		}
-		return inSkip
-	case t.Name.Space == RSNS && t.Name.Local == "ln":
-		d.Links = append(d.Links, p.ln(t, pos, tag))
-		return inSkip
-	case t.Name.Space == SitemapNS && (t.Name.Local == "url" || t.Name.Local == "sitemap"):
-		if (t.Name.Local == "url") != (d.Root != RootSitemapIndex) {
-			d.MisplacedEntries = append(d.MisplacedEntries, Element{Space: t.Name.Space, Local: t.Name.Local, Pos: pos})
-		}
-		*entry = &Entry{Pos: pos}
-		d.Entries = append(d.Entries, *entry)
-		return inEntry
-	}
-	d.Unknown = append(d.Unknown, Element{Space: t.Name.Space, Local: t.Name.Local, Pos: pos})
-	return inSkip
-}
-
-func (p *parser) entryChild(t xml.StartElement, pos Pos, tag []byte, e *Entry) int {
-	switch {
-	case t.Name.Space == RSNS && t.Name.Local == "md":
-		md := p.md(t, pos, tag)
-		if e.Md == nil {
-			e.Md = md
-		} else {
-			e.ExtraMd = append(e.ExtraMd, md)
-		}
-		return inSkip
-	case t.Name.Space == RSNS && t.Name.Local == "ln":
-		e.Links = append(e.Links, p.ln(t, pos, tag))
-		return inSkip
-	case t.Name.Space == SitemapNS:
-		switch t.Name.Local {
-		case "loc", "lastmod", "changefreq", "priority":
-			return inEntryText
-		}
-	}
-	e.Unknown = append(e.Unknown, Element{Space: t.Name.Space, Local: t.Name.Local, Pos: pos})
-	return inSkip
-}
-
-func (p *parser) setText(e *Entry, name, value string, pos Pos) {
-	var v *string
-	var vp *Pos
-	switch name {
-	case "loc":
-		v, vp = &e.Loc, &e.LocPos
-	case "lastmod":
-		v, vp = &e.Lastmod, &e.LastmodPos
-	case "changefreq":
-		v, vp = &e.Changefreq, &e.ChangefreqPos
-	case "priority":
-		v, vp = &e.Priority, &e.PriorityPos
-	default:
-		return
-	}
-	if vp.IsValid() {
-		e.DuplicateChildren = append(e.DuplicateChildren, Element{Space: SitemapNS, Local: name, Pos: pos})
-		return
-	}
-	*v, *vp = value, pos
-}
-
-// attrs walks the attributes of t, calling set for each unprefixed
-// attribute and collecting the rest into extra.
-func (p *parser) attrs(t xml.StartElement, pos Pos, tag []byte, set func(local string) *string) (extra []Attr, at map[string]Pos) {
-	positions := attrPositions(tag, pos)
-	at = make(map[string]Pos, len(t.Attr))
-	for i, a := range t.Attr {
-		if a.Name.Space == "xmlns" || (a.Name.Space == "" && a.Name.Local == "xmlns") {
-			continue
-		}
-		apos := pos
-		if i < len(positions) {
-			apos = positions[i]
-		}
-		if a.Name.Space == "" {
-			if f := set(a.Name.Local); f != nil {
-				*f = a.Value
-				at[a.Name.Local] = apos
-				continue
-			}
-		}
-		extra = append(extra, Attr{Space: a.Name.Space, Local: a.Name.Local, Value: a.Value, Pos: apos})
-	}
-	return extra, at
-}
-
-func (p *parser) md(t xml.StartElement, pos Pos, tag []byte) *Md {
-	m := &Md{Pos: pos}
-	m.Extra, m.AttrPos = p.attrs(t, pos, tag, m.field)
-	return m
-}
-
-func (p *parser) ln(t xml.StartElement, pos Pos, tag []byte) *Ln {
-	l := &Ln{Pos: pos}
-	l.Extra, l.AttrPos = p.attrs(t, pos, tag, l.field)
-	return l
-}
-
-// attrPositions returns the position of each attribute (including namespace
-// declarations) of the start tag, in order. encoding/xml keeps attributes in
-// document order, namespace declarations included, so indexes line up.
-func attrPositions(tag []byte, start Pos) []Pos {
-	var out []Pos
-	line, col := start.Line, start.Column
-	i := 0
-	adv := func() {
-		if tag[i] == '\n' {
-			line++
-			col = 1
-		} else {
-			col++
-		}
-		i++
-	}
-	if len(tag) == 0 || tag[0] != '<' {
+	d := bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF})
+	if !bytes.HasPrefix(d, []byte("<?xml")) {
 		return nil
 	}
-	adv()
-	for i < len(tag) && !isSpace(tag[i]) && tag[i] != '>' && tag[i] != '/' {
-		adv()
+	end := bytes.Index(d, []byte("?>"))
+	if end < 0 {
+		return nil // the parser reports the unfinished declaration
 	}
-	for i < len(tag) {
-		for i < len(tag) && isSpace(tag[i]) {
-			adv()
-		}
-		if i >= len(tag) || tag[i] == '>' || tag[i] == '/' {
-			break
-		}
-		out = append(out, Pos{Line: line, Column: col})
-		for i < len(tag) && tag[i] != '=' {
-			adv()
-		}
-		for i < len(tag) && tag[i] != '"' && tag[i] != '\'' {
-			adv()
-		}
-		if i >= len(tag) {
-			break
-		}
-		q := tag[i]
-		adv()
-		for i < len(tag) && tag[i] != q {
-			adv()
-		}
-		if i < len(tag) {
-			adv()
-		}
+	decl := d[:end]
+	i := bytes.Index(decl, []byte("encoding"))
+	if i < 0 {
+		return nil
 	}
-	return out
+	rest := bytes.TrimLeft(decl[i+len("encoding"):], " \t\r\n")
+	if len(rest) == 0 || rest[0] != '=' {
+		return nil
+	}
+	rest = bytes.TrimLeft(rest[1:], " \t\r\n")
+	if len(rest) < 2 || (rest[0] != '"' && rest[0] != '\'') {
+		return nil
+	}
+	j := bytes.IndexByte(rest[1:], rest[0])
+	if j < 0 {
+		return nil
+	}
+	enc := string(rest[1 : 1+j])
+	if strings.EqualFold(enc, "UTF-8") || strings.EqualFold(enc, "UTF8") {
+		return nil
+	}
+	col := len(data) - len(d) + i + 1
+	return &SyntaxError{Pos: Pos{1, col}, Msg: fmt.Sprintf("encoding %q declared: Sitemap documents must be UTF-8 encoded", enc)}
 }
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // HasDoctype reports whether the prolog of data holds a DOCTYPE
 // declaration: it skips a BOM, white space, processing instructions and

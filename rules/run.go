@@ -127,8 +127,14 @@ func (v *Validator) ValidateReader(ctx context.Context, location string, r io.Re
 	return v.ValidateBytes(ctx, location, data)
 }
 
-// ValidateBytes validates an uncompressed document held in memory. Parsing
-// into the model and schema validation run concurrently.
+// ValidateBytes validates an uncompressed document held in memory.
+//
+// With a schema Checker (the libxml2 validator), the document is parsed
+// once: libxml2 parses it, the model is built from that parse and the XSD
+// validation runs alongside. Without one, the pure-Go parser builds the
+// model. Either way a document that is not well-formed gets the pure-Go
+// parser's located message, so that a document reads the same whatever
+// validated it.
 func (v *Validator) ValidateBytes(ctx context.Context, location string, data []byte) Result {
 	if err := ctx.Err(); err != nil {
 		return ErrorResult(location, err.Error())
@@ -138,11 +144,39 @@ func (v *Validator) ValidateBytes(ctx context.Context, location string, data []b
 		return Run(location, Input{TooLarge: &rs.LimitError{What: "document", Limit: limits.MaxBytes}}, v.Config)
 	}
 	var in Input
+	if se := rs.CheckEncoding(data); se != nil {
+		in.Syntax = se
+		return Run(location, in, v.Config)
+	}
+	checker, _ := v.Schema.(SchemaChecker)
+	// A DOCTYPE never reaches libxml2: the Go parser refuses it.
+	useSchema := v.Schema != nil && v.schemaSelected() && !rs.HasDoctype(data)
+	if useSchema && checker != nil {
+		doc, errs, err := checker.Check(data)
+		if err != nil {
+			res := Run(location, in, v.Config)
+			res.Status, res.Error = StatusError, "schema validation failed to run: "+err.Error()
+			return res
+		}
+		if doc != nil {
+			in.Doc, in.Schema, in.SchemaRan = doc, errs, true
+			return Run(location, in, v.Config)
+		}
+		// Not well-formed: prefer the Go parser's message; fall back to
+		// libxml2's when only libxml2 objects.
+		if _, gerr := rs.ParseBytes(data); gerr != nil {
+			return v.syntaxResult(location, gerr)
+		}
+		se := &rs.SyntaxError{Pos: rs.Pos{Line: 1, Column: 1}, Msg: "not well-formed XML"}
+		if len(errs) > 0 {
+			se = &rs.SyntaxError{Pos: rs.Pos{Line: errs[0].Line, Column: errs[0].Column}, Msg: errs[0].Message}
+		}
+		in.Syntax = se
+		return Run(location, in, v.Config)
+	}
 	var schemaErr error
 	var wg sync.WaitGroup
-	// A DOCTYPE never reaches libxml2: the Go parser refuses it and so
-	// does the guard here, before any goroutine starts.
-	if v.Schema != nil && !rs.HasDoctype(data) && v.schemaSelected() {
+	if useSchema {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -153,20 +187,30 @@ func (v *Validator) ValidateBytes(ctx context.Context, location string, data []b
 	doc, err := rs.ParseBytes(data)
 	wg.Wait()
 	if err != nil {
-		var se *rs.SyntaxError
-		if !errors.As(err, &se) {
-			return ErrorResult(location, err.Error())
-		}
-		in.Syntax = se
-		in.Schema, in.SchemaRan = nil, false // the parser's message is the one that matters
+		return v.syntaxResult(location, err)
 	}
 	in.Doc = doc
 	res := Run(location, in, v.Config)
-	if schemaErr != nil && in.Syntax == nil {
+	if schemaErr != nil {
 		res.Status = StatusError
 		res.Error = joinErr(res.Error, "schema validation failed to run: "+schemaErr.Error())
 	}
 	return res
+}
+
+// syntaxResult is the result of a document the Go parser refused.
+func (v *Validator) syntaxResult(location string, err error) Result {
+	var se *rs.SyntaxError
+	if !errors.As(err, &se) {
+		return ErrorResult(location, err.Error())
+	}
+	return Run(location, Input{Syntax: se}, v.Config)
+}
+
+// SchemaChecker is a SchemaValidator that also builds the model from its
+// own parse (one parse instead of two); *schema.Validator implements it.
+type SchemaChecker interface {
+	Check(data []byte) (*rs.Document, []schema.Error, error)
 }
 
 func (v *Validator) schemaSelected() bool {

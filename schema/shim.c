@@ -229,6 +229,11 @@ typedef struct {
 	// keeps element lines in an unsigned short.
 	rsc_bigline *big;
 	size_t nbig, capbig;
+	// Byte offset of the '<' of every element, in document order (the
+	// order of the start-element callbacks and of a pre-order tree walk).
+	long *offs;
+	size_t noffs, capoffs;
+	int oom; // an allocation failed: offsets are incomplete
 } rsc_state;
 
 // rsc_start_element records the line where each start tag BEGINS (libxml2
@@ -266,6 +271,19 @@ static void rsc_start_element(void *ctx, const xmlChar *localname, const xmlChar
 	}
 	if (found) {
 		line -= back;
+	}
+	if (st->noffs == st->capoffs) {
+		size_t ncap = st->capoffs ? st->capoffs * 2 : 4096;
+		long *o = realloc(st->offs, ncap * sizeof *o);
+		if (o == NULL) {
+			st->oom = 1;
+		} else {
+			st->offs = o;
+			st->capoffs = ncap;
+		}
+	}
+	if (st->noffs < st->capoffs) {
+		st->offs[st->noffs++] = found ? (long)ctxt->input->consumed + (long)(p - base) : -1;
 	}
 	if (line < 65535) {
 		node->line = (unsigned short)line;
@@ -413,80 +431,273 @@ static int rsc_check_root(rsc_state *st, xmlDocPtr doc) {
 	return 0;
 }
 
-int rsc_validate(uintptr_t schema, const char *buf, int len, int max_errors, rsc_result *res) {
+// ---- event buffer ----
+
+typedef struct {
+	unsigned char *p;
+	size_t len, cap;
+	int oom;
+} rsc_buf;
+
+static void rsc_grow(rsc_buf *b, size_t need) {
+	if (b->oom || b->len + need <= b->cap) {
+		return;
+	}
+	size_t ncap = b->cap ? b->cap : 65536;
+	while (ncap < b->len + need) {
+		ncap *= 2;
+	}
+	unsigned char *np = realloc(b->p, ncap);
+	if (np == NULL) {
+		b->oom = 1;
+		return;
+	}
+	b->p = np;
+	b->cap = ncap;
+}
+
+static void rsc_put_u32(rsc_buf *b, uint32_t v) {
+	rsc_grow(b, 4);
+	if (b->oom) {
+		return;
+	}
+	b->p[b->len++] = v & 0xff;
+	b->p[b->len++] = (v >> 8) & 0xff;
+	b->p[b->len++] = (v >> 16) & 0xff;
+	b->p[b->len++] = (v >> 24) & 0xff;
+}
+
+static void rsc_put_byte(rsc_buf *b, unsigned char c) {
+	rsc_grow(b, 1);
+	if (!b->oom) {
+		b->p[b->len++] = c;
+	}
+}
+
+static void rsc_put_str(rsc_buf *b, const xmlChar *s) {
+	size_t n = s ? strlen((const char *)s) : 0;
+	rsc_put_u32(b, (uint32_t)n);
+	rsc_grow(b, n);
+	if (!b->oom && n) {
+		memcpy(b->p + b->len, s, n);
+		b->len += n;
+	}
+}
+
+// rsc_put_text writes the concatenated text and CDATA children of node.
+static void rsc_put_text(rsc_buf *b, xmlNodePtr node) {
+	size_t n = 0;
+	for (xmlNodePtr c = node->children; c != NULL; c = c->next) {
+		if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && c->content) {
+			n += strlen((const char *)c->content);
+		}
+	}
+	rsc_put_u32(b, (uint32_t)n);
+	rsc_grow(b, n);
+	if (b->oom) {
+		return;
+	}
+	for (xmlNodePtr c = node->children; c != NULL; c = c->next) {
+		if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && c->content) {
+			size_t k = strlen((const char *)c->content);
+			memcpy(b->p + b->len, c->content, k);
+			b->len += k;
+		}
+	}
+}
+
+// rsc_walk writes the element events of the tree in document order:
+//   'S' u32 offset, str ns, str local, u32 nattrs, nattrs x (str ns, str local, str value)
+//   'T' str text   (only for elements without element children)
+//   'E'
+// where str is a u32 length and that many bytes.
+static void rsc_walk(rsc_state *st, xmlNodePtr root, rsc_buf *b) {
+	size_t idx = 0;
+	xmlNodePtr n = root;
+	while (n != NULL && !b->oom) {
+		if (n->type == XML_ELEMENT_NODE) {
+			long off = idx < st->noffs ? st->offs[idx] : -1;
+			idx++;
+			rsc_put_byte(b, 'S');
+			rsc_put_u32(b, off < 0 ? 0xffffffffu : (uint32_t)off);
+			rsc_put_str(b, n->ns ? n->ns->href : NULL);
+			rsc_put_str(b, n->name);
+			uint32_t na = 0;
+			for (xmlAttrPtr a = n->properties; a != NULL; a = a->next) {
+				na++;
+			}
+			rsc_put_u32(b, na);
+			for (xmlAttrPtr a = n->properties; a != NULL; a = a->next) {
+				rsc_put_str(b, a->ns ? a->ns->href : NULL);
+				rsc_put_str(b, a->name);
+				rsc_put_text(b, (xmlNodePtr)a);
+			}
+			int elemChildren = 0;
+			for (xmlNodePtr c = n->children; c != NULL; c = c->next) {
+				if (c->type == XML_ELEMENT_NODE) {
+					elemChildren = 1;
+					break;
+				}
+			}
+			if (!elemChildren) {
+				if (n->children != NULL) {
+					rsc_put_byte(b, 'T');
+					rsc_put_text(b, n);
+				}
+				rsc_put_byte(b, 'E');
+			} else {
+				n = n->children;
+				continue;
+			}
+		}
+		// next in document order: a sibling, or up until an ancestor has one
+		while (n != NULL && n != root && n->next == NULL) {
+			n = n->parent;
+			if (n != NULL && n->type == XML_ELEMENT_NODE) {
+				rsc_put_byte(b, 'E');
+			}
+		}
+		if (n == NULL || n == root) {
+			break;
+		}
+		n = n->next;
+	}
+}
+
+// ---- one document, in two steps ----
+
+struct rsc_doc {
+	xmlDocPtr doc;
+	rsc_state st;
+	int root_ok;
+};
+
+int rsc_parse(const char *buf, int len, int max_errors, rsc_result *res, rsc_doc **out,
+              unsigned char **events, size_t *nevents) {
 	memset(res, 0, sizeof *res);
 	res->max = max_errors > 0 ? max_errors : 1;
-	rsc_state st;
-	memset(&st, 0, sizeof st);
-	st.res = res;
-
-	int rc = -1;
-	xmlParserCtxtPtr ctxt = NULL;
-	xmlDocPtr doc = NULL;
-	xmlSchemaValidCtxtPtr vctxt = NULL;
-
-	ctxt = xmlNewParserCtxt();
-	if (ctxt == NULL || ctxt->sax == NULL) {
-		goto done;
+	*out = NULL;
+	if (events != NULL) {
+		*events = NULL;
+		*nevents = 0;
 	}
-	// ctxt->sax is the context's own copy of the SAX2 handlers.
-	ctxt->_private = &st;
+	rsc_doc *d = calloc(1, sizeof *d);
+	if (d == NULL) {
+		return -1;
+	}
+	d->st.res = res;
+	xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
+	if (ctxt == NULL || ctxt->sax == NULL) {
+		if (ctxt != NULL) {
+			xmlFreeParserCtxt(ctxt);
+		}
+		free(d);
+		return -1;
+	}
+	ctxt->_private = &d->st;
 	ctxt->sax->serror = rsc_parse_error;
 	ctxt->sax->startElementNs = rsc_start_element;
 	ctxt->sax->internalSubset = rsc_internal_subset;
 	ctxt->sax->externalSubset = NULL;
-	doc = xmlCtxtReadMemory(ctxt, buf, len, NULL, NULL, RSC_PARSE_OPTIONS);
+	d->doc = xmlCtxtReadMemory(ctxt, buf, len, NULL, NULL, RSC_PARSE_OPTIONS);
+	xmlFreeParserCtxt(ctxt);
 
-	if (st.doctype || (doc != NULL && (doc->intSubset != NULL || doc->extSubset != NULL))) {
+	if (d->st.doctype || (d->doc != NULL && (d->doc->intSubset != NULL || d->doc->extSubset != NULL))) {
 		rsc_clear(res);
-		rsc_add(res, st.doctype_line, st.doctype_col, XML_ERR_FATAL, 1, NULL,
+		rsc_add(res, d->st.doctype_line, d->st.doctype_col, XML_ERR_FATAL, 1, NULL,
 		        "DOCTYPE is not allowed: ResourceSync documents have no document type "
 		        "declaration, and rsconform refuses one outright (no entity is expanded, "
 		        "no file or URL is read).");
-		rc = 0;
-		goto done;
+		rsc_doc_free(d);
+		return 0;
 	}
-	if (doc == NULL) {
+	if (d->doc == NULL) {
 		if (res->n == 0 && res->omitted == 0) {
 			rsc_add(res, 1, 0, XML_ERR_FATAL, 1, NULL, "The document is not well-formed XML.");
 		}
-		rc = 0;
-		goto done;
+		rsc_doc_free(d);
+		return 0;
 	}
 	res->parsed = 1;
-	if (st.nbig > 1) {
-		qsort(st.big, st.nbig, sizeof *st.big, rsc_cmp_bigline);
+	if (d->st.nbig > 1) {
+		qsort(d->st.big, d->st.nbig, sizeof *d->st.big, rsc_cmp_bigline);
 	}
-	if (!rsc_check_root(&st, doc)) {
-		rc = 0;
-		goto done;
+	xmlNodePtr root = xmlDocGetRootElement(d->doc);
+	if (events != NULL && root != NULL && !d->st.oom) {
+		rsc_buf b = {0};
+		rsc_walk(&d->st, root, &b);
+		if (b.oom) {
+			free(b.p);
+			rsc_doc_free(d);
+			return -1;
+		}
+		*events = b.p;
+		*nevents = b.len;
 	}
+	d->root_ok = rsc_check_root(&d->st, d->doc);
+	*out = d;
+	return 0;
+}
 
-	vctxt = xmlSchemaNewValidCtxt((xmlSchemaPtr)(void *)schema);
-	if (vctxt == NULL) {
-		goto done;
+int rsc_doc_validate(uintptr_t schema, rsc_doc *d, int max_errors, rsc_result *res) {
+	memset(res, 0, sizeof *res);
+	res->max = max_errors > 0 ? max_errors : 1;
+	if (!d->root_ok) {
+		return 0;
 	}
-	xmlSchemaSetValidStructuredErrors(vctxt, rsc_valid_error, &st);
-	int v = xmlSchemaValidateDoc(vctxt, doc);
+	rsc_result *prev = d->st.res;
+	d->st.res = res;
+	xmlSchemaValidCtxtPtr vctxt = xmlSchemaNewValidCtxt((xmlSchemaPtr)(void *)schema);
+	if (vctxt == NULL) {
+		d->st.res = prev;
+		return -1;
+	}
+	xmlSchemaSetValidStructuredErrors(vctxt, rsc_valid_error, &d->st);
+	int v = xmlSchemaValidateDoc(vctxt, d->doc);
+	xmlSchemaFreeValidCtxt(vctxt);
+	d->st.res = prev;
 	if (v < 0 && res->n == 0 && res->omitted == 0) {
-		goto done; // internal error, nothing to show for it
+		rsc_result_free(res);
+		return -1;
 	}
 	res->validated = 1;
-	rc = 0;
+	return 0;
+}
 
-done:
-	if (vctxt != NULL) {
-		xmlSchemaFreeValidCtxt(vctxt);
+void rsc_doc_free(rsc_doc *d) {
+	if (d == NULL) {
+		return;
 	}
-	if (doc != NULL) {
-		xmlFreeDoc(doc);
+	if (d->doc != NULL) {
+		xmlFreeDoc(d->doc);
 	}
-	if (ctxt != NULL) {
-		xmlFreeParserCtxt(ctxt);
+	free(d->st.big);
+	free(d->st.offs);
+	free(d);
+}
+
+int rsc_validate(uintptr_t schema, const char *buf, int len, int max_errors, rsc_result *res) {
+	rsc_doc *d = NULL;
+	if (rsc_parse(buf, len, max_errors, res, &d, NULL, NULL) != 0) {
+		return -1;
 	}
-	free(st.big);
+	if (d == NULL) {
+		return 0;
+	}
+	rsc_result vres;
+	int rc = rsc_doc_validate(schema, d, max_errors, &vres);
+	rsc_doc_free(d);
 	if (rc != 0) {
 		rsc_result_free(res);
+		return -1;
 	}
-	return rc;
+	// Append the validation findings to the parse findings, within the cap.
+	for (int k = 0; k < vres.n; k++) {
+		rsc_error *e = &vres.errors[k];
+		rsc_add(res, e->line, e->column, e->level, 0, e->element, e->message);
+	}
+	res->omitted += vres.omitted;
+	res->validated = vres.validated;
+	rsc_result_free(&vres);
+	return 0;
 }

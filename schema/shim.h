@@ -52,4 +52,21 @@ int rsc_validate(uintptr_t schema, const char *buf, int len, int max_errors,
 
 void rsc_result_free(rsc_result *res);
 
+// rsc_doc is a parsed document kept for validation.
+typedef struct rsc_doc rsc_doc;
+
+// rsc_parse parses len bytes at buf. On success (return 0) with a tree,
+// *out holds the document for rsc_doc_validate and rsc_doc_free, and
+// *events a malloc'd buffer of element events (see rsc_walk in shim.c) to
+// free with free(). Parse findings go to res. Returns -1 when it could not
+// run (out of memory).
+int rsc_parse(const char *buf, int len, int max_errors, rsc_result *res, rsc_doc **out,
+              unsigned char **events, size_t *nevents);
+
+// rsc_doc_validate validates a parsed document against schema; findings go
+// to res (root-element problems were reported by rsc_parse).
+int rsc_doc_validate(uintptr_t schema, rsc_doc *d, int max_errors, rsc_result *res);
+
+void rsc_doc_free(rsc_doc *d);
+
 #endif

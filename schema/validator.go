@@ -28,6 +28,8 @@ import (
 	"unsafe"
 
 	"github.com/lestrrat-go/libxml2/xsd"
+
+	rs "github.com/rsconform/rsconform/resourcesync"
 )
 
 // The embedded schemas and the private URIs they are served under. Only
@@ -185,6 +187,11 @@ func (v *Validator) Validate(data []byte) ([]Error, error) {
 	if rc != 0 {
 		return nil, errors.New("schema: libxml2 could not validate the document (out of memory or internal error)")
 	}
+	return convert(&res), nil
+}
+
+// convert copies the findings of a C result into Go, nil when there are none.
+func convert(res *C.rsc_result) []Error {
 	n := int(res.n)
 	out := make([]Error, 0, n+1)
 	if n > 0 {
@@ -207,7 +214,65 @@ func (v *Validator) Validate(data []byte) ([]Error, error) {
 		out = append(out, last)
 	}
 	if len(out) == 0 {
-		return nil, nil
+		return nil
 	}
-	return out, nil
+	return out
+}
+
+// Check parses data once with libxml2, builds its ResourceSync model with
+// resourcesync.Builder from that parse, and validates it against the
+// schemas; model building and validation run concurrently. doc is nil when
+// the document is not well-formed (errs then holds the parser's findings,
+// with Parse set). Findings are capped as for Validate. Safe for concurrent use.
+func (v *Validator) Check(data []byte) (doc *rs.Document, errs []Error, err error) {
+	if v == nil || v.schema == nil {
+		return nil, nil, errors.New("schema: validator not initialised")
+	}
+	if len(data) > math.MaxInt32-1 {
+		return nil, nil, fmt.Errorf("schema: document of %d bytes is too large for libxml2", len(data))
+	}
+	var empty [1]byte
+	ptr := &empty[0]
+	if len(data) > 0 {
+		ptr = &data[0]
+	}
+	var pres C.rsc_result
+	var d *C.rsc_doc
+	var events *C.uchar
+	var nevents C.size_t
+	rc := C.rsc_parse((*C.char)(unsafe.Pointer(ptr)), C.int(len(data)), C.int(MaxErrors), &pres, &d, &events, &nevents)
+	defer C.rsc_result_free(&pres)
+	if rc != 0 {
+		return nil, nil, errors.New("schema: libxml2 could not parse the document (out of memory or internal error)")
+	}
+	errs = convert(&pres)
+	if d == nil {
+		return nil, errs, nil
+	}
+	var vres C.rsc_result
+	var vrc C.int
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		vrc = C.rsc_doc_validate(C.uintptr_t(v.schema.Pointer()), d, C.int(MaxErrors), &vres)
+		C.rsc_doc_free(d)
+	}()
+	buf := C.GoBytes(unsafe.Pointer(events), C.int(nevents))
+	C.free(unsafe.Pointer(events))
+	doc, berr := build(data, buf)
+	<-done
+	defer C.rsc_result_free(&vres)
+	if vrc != 0 {
+		return nil, nil, errors.New("schema: libxml2 could not validate the document (out of memory or internal error)")
+	}
+	if berr != nil {
+		return nil, nil, berr
+	}
+	if verrs := convert(&vres); len(verrs) > 0 {
+		errs = append(errs, verrs...)
+		if len(errs) > MaxErrors+1 {
+			errs = append(errs[:MaxErrors], Error{Message: fmt.Sprintf("%d more errors omitted (only the first %d are reported)", len(errs)-MaxErrors, MaxErrors)})
+		}
+	}
+	return doc, errs, nil
 }

@@ -1,0 +1,303 @@
+package resourcesync
+
+import (
+	"sort"
+	"strings"
+)
+
+// XMLAttr is an attribute as an XML front end reports it: its namespace
+// URI ("" for none) and local name. Namespace declarations are not
+// attributes and must not be passed.
+type XMLAttr struct {
+	Space, Local, Value string
+}
+
+// Builder turns the element events of a well-formed document into a
+// Document. Parse drives it from encoding/xml; rsconform's validator
+// drives it from libxml2's parse, so that what a ResourceSync document
+// means is decided here and only here, whatever parsed the XML.
+//
+// Events come in document order: StartElement with the byte offset of the
+// element's '<' in the document, Text for character data directly inside
+// the current element, EndElement.
+type Builder struct {
+	data  []byte
+	lines []int // byte offsets at which lines start, built on first use
+
+	doc   *Document
+	state []int
+	entry *Entry
+
+	text     strings.Builder
+	textName string
+	textPos  Pos
+}
+
+// state of the element stack
+const (
+	inNone = iota
+	inRoot
+	inEntry
+	inEntryText // <loc>, <lastmod>, <changefreq>, <priority>
+	inSkip      // an element whose content is ignored
+)
+
+// NewBuilder returns a Builder for the document held in data; positions
+// are computed from data.
+func NewBuilder(data []byte) *Builder {
+	return &Builder{data: data, state: []int{inNone}}
+}
+
+// Pos turns a byte offset into a line and column (in bytes, 1-based).
+func (b *Builder) Pos(offset int) Pos {
+	if b.lines == nil {
+		b.lines = lineStarts(b.data)
+	}
+	i := sort.SearchInts(b.lines, offset+1) - 1
+	if i < 0 {
+		i = 0
+	}
+	return Pos{Line: i + 1, Column: offset - b.lines[i] + 1}
+}
+
+func lineStarts(data []byte) []int {
+	n := 1
+	for _, c := range data {
+		if c == '\n' {
+			n++
+		}
+	}
+	out := make([]int, 1, n)
+	for i, c := range data {
+		if c == '\n' {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+// StartElement opens an element at byte offset (of its '<').
+func (b *Builder) StartElement(space, local string, attrs []XMLAttr, offset int) {
+	cur := b.state[len(b.state)-1]
+	next := inSkip
+	pos := b.Pos(offset)
+	switch {
+	case cur == inNone && b.doc == nil:
+		b.doc = b.root(space, local, attrs, pos)
+		next = inRoot
+	case cur == inRoot:
+		next = b.rootChild(space, local, attrs, pos, offset)
+	case cur == inEntry:
+		next = b.entryChild(space, local, attrs, pos, offset)
+		if next == inEntryText {
+			b.text.Reset()
+			b.textName = local
+			b.textPos = pos
+		}
+	}
+	b.state = append(b.state, next)
+}
+
+// Text adds character data directly inside the current element.
+func (b *Builder) Text(s string) {
+	if b.state[len(b.state)-1] == inEntryText {
+		b.text.WriteString(s)
+	}
+}
+
+// EndElement closes the current element.
+func (b *Builder) EndElement() {
+	if len(b.state) <= 1 {
+		return
+	}
+	cur := b.state[len(b.state)-1]
+	b.state = b.state[:len(b.state)-1]
+	switch cur {
+	case inEntryText:
+		b.setText(b.entry, b.textName, strings.TrimSpace(b.text.String()), b.textPos)
+	case inEntry:
+		b.entry = nil
+	}
+}
+
+// Document returns what was built; nil before the root element started.
+func (b *Builder) Document() *Document { return b.doc }
+
+func (b *Builder) root(space, local string, attrs []XMLAttr, pos Pos) *Document {
+	d := &Document{RootSpace: space, RootLocal: local, Pos: pos}
+	if space == SitemapNS {
+		switch local {
+		case "urlset":
+			d.Root = RootURLSet
+		case "sitemapindex":
+			d.Root = RootSitemapIndex
+		}
+	}
+	for _, a := range attrs {
+		d.Extra = append(d.Extra, Attr{Space: a.Space, Local: a.Local, Value: a.Value, Pos: pos})
+	}
+	return d
+}
+
+func (b *Builder) rootChild(space, local string, attrs []XMLAttr, pos Pos, offset int) int {
+	d := b.doc
+	switch {
+	case space == RSNS && local == "md":
+		md := b.md(attrs, pos, offset)
+		if d.Md == nil {
+			d.Md = md
+		} else {
+			d.ExtraMd = append(d.ExtraMd, md)
+		}
+		return inSkip
+	case space == RSNS && local == "ln":
+		d.Links = append(d.Links, b.ln(attrs, pos, offset))
+		return inSkip
+	case space == SitemapNS && (local == "url" || local == "sitemap"):
+		if (local == "url") != (d.Root != RootSitemapIndex) {
+			d.MisplacedEntries = append(d.MisplacedEntries, Element{Space: space, Local: local, Pos: pos})
+		}
+		b.entry = &Entry{Pos: pos}
+		d.Entries = append(d.Entries, b.entry)
+		return inEntry
+	}
+	d.Unknown = append(d.Unknown, Element{Space: space, Local: local, Pos: pos})
+	return inSkip
+}
+
+func (b *Builder) entryChild(space, local string, attrs []XMLAttr, pos Pos, offset int) int {
+	e := b.entry
+	switch {
+	case space == RSNS && local == "md":
+		md := b.md(attrs, pos, offset)
+		if e.Md == nil {
+			e.Md = md
+		} else {
+			e.ExtraMd = append(e.ExtraMd, md)
+		}
+		return inSkip
+	case space == RSNS && local == "ln":
+		e.Links = append(e.Links, b.ln(attrs, pos, offset))
+		return inSkip
+	case space == SitemapNS:
+		switch local {
+		case "loc", "lastmod", "changefreq", "priority":
+			return inEntryText
+		}
+	}
+	e.Unknown = append(e.Unknown, Element{Space: space, Local: local, Pos: pos})
+	return inSkip
+}
+
+func (b *Builder) setText(e *Entry, name, value string, pos Pos) {
+	var v *string
+	var vp *Pos
+	switch name {
+	case "loc":
+		v, vp = &e.Loc, &e.LocPos
+	case "lastmod":
+		v, vp = &e.Lastmod, &e.LastmodPos
+	case "changefreq":
+		v, vp = &e.Changefreq, &e.ChangefreqPos
+	case "priority":
+		v, vp = &e.Priority, &e.PriorityPos
+	default:
+		return
+	}
+	if vp.IsValid() {
+		e.DuplicateChildren = append(e.DuplicateChildren, Element{Space: SitemapNS, Local: name, Pos: pos})
+		return
+	}
+	*v, *vp = value, pos
+}
+
+// attrs sets the ResourceSync attributes of an <rs:md> or <rs:ln> through
+// field and returns the others, with every attribute's position.
+func (b *Builder) attrs(attrs []XMLAttr, pos Pos, offset int, field func(local string) *string) (extra []Attr, at map[string]Pos) {
+	names := tagAttrs(b.data, offset)
+	used := make([]bool, len(names))
+	find := func(a XMLAttr) Pos {
+		for i, n := range names {
+			if used[i] {
+				continue
+			}
+			if (a.Space == "" && n.qname == a.Local) ||
+				(a.Space != "" && strings.HasSuffix(n.qname, ":"+a.Local) && !strings.HasPrefix(n.qname, "xmlns:")) {
+				used[i] = true
+				return b.Pos(n.offset)
+			}
+		}
+		return pos
+	}
+	at = make(map[string]Pos, len(attrs))
+	for _, a := range attrs {
+		apos := find(a)
+		if a.Space == "" {
+			if f := field(a.Local); f != nil {
+				*f = a.Value
+				at[a.Local] = apos
+				continue
+			}
+		}
+		extra = append(extra, Attr{Space: a.Space, Local: a.Local, Value: a.Value, Pos: apos})
+	}
+	return extra, at
+}
+
+func (b *Builder) md(attrs []XMLAttr, pos Pos, offset int) *Md {
+	m := &Md{Pos: pos}
+	m.Extra, m.AttrPos = b.attrs(attrs, pos, offset, m.field)
+	return m
+}
+
+func (b *Builder) ln(attrs []XMLAttr, pos Pos, offset int) *Ln {
+	l := &Ln{Pos: pos}
+	l.Extra, l.AttrPos = b.attrs(attrs, pos, offset, l.field)
+	return l
+}
+
+type tagAttr struct {
+	qname  string
+	offset int
+}
+
+// tagAttrs lists the attributes (namespace declarations included) of the
+// start tag at data[offset] with their byte offsets, in order.
+func tagAttrs(data []byte, offset int) []tagAttr {
+	if offset < 0 || offset >= len(data) || data[offset] != '<' {
+		return nil
+	}
+	var out []tagAttr
+	i := offset + 1
+	for i < len(data) && !isSpace(data[i]) && data[i] != '>' && data[i] != '/' {
+		i++
+	}
+	for i < len(data) {
+		for i < len(data) && isSpace(data[i]) {
+			i++
+		}
+		if i >= len(data) || data[i] == '>' || data[i] == '/' {
+			break
+		}
+		start := i
+		for i < len(data) && data[i] != '=' && !isSpace(data[i]) {
+			i++
+		}
+		out = append(out, tagAttr{qname: string(data[start:i]), offset: start})
+		for i < len(data) && data[i] != '"' && data[i] != '\'' {
+			i++
+		}
+		if i >= len(data) {
+			break
+		}
+		q := data[i]
+		i++
+		for i < len(data) && data[i] != q {
+			i++
+		}
+		i++
+	}
+	return out
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
