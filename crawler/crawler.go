@@ -435,7 +435,9 @@ func downward(rel string) bool {
 // parentOf picks the parent of a node: the first document that leads down
 // to it, in fetch order; "" for a top.
 func (c *crawl) parentOf(n *rules.Node, order map[string]int) string {
-	best, bestOrder := "", len(order)+1
+	// A document that lists this one wins over a page that led to it by
+	// discovery.
+	best, bestRank := "", 2*(len(order)+1)
 	for _, e := range n.In {
 		if e.From == "" || e.From == n.URL || !downward(e.Rel) {
 			continue
@@ -443,8 +445,16 @@ func (c *crawl) parentOf(n *rules.Node, order map[string]int) string {
 		if c.results[e.From] == nil {
 			continue
 		}
-		if o, ok := order[e.From]; ok && o < bestOrder {
-			best, bestOrder = e.From, o
+		o, ok := order[e.From]
+		if !ok {
+			continue
+		}
+		rank := o
+		if e.Rel == "discovery" {
+			rank += len(order) + 1
+		}
+		if rank < bestRank {
+			best, bestRank = e.From, rank
 		}
 	}
 	return best

@@ -1,0 +1,128 @@
+package crawler_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	. "github.com/onsi/gomega"
+
+	"github.com/rsconform/rsconform/crawler"
+	"github.com/rsconform/rsconform/fixtures"
+	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/schema"
+)
+
+var (
+	schemaOnce sync.Once
+	schemaV    *schema.Validator
+	schemaErr  error
+)
+
+// validator is the per-document pipeline the crawls use; the schemas are
+// loaded once and shared.
+func validator() *rules.Validator {
+	schemaOnce.Do(func() { schemaV, schemaErr = schema.New() })
+	Expect(schemaErr).NotTo(HaveOccurred())
+	return &rules.Validator{Schema: schemaV}
+}
+
+// testOptions are fast options for crawls of local servers.
+func testOptions() crawler.Options {
+	return crawler.Options{
+		Validator: validator(),
+		Timeout:   2 * time.Second,
+		Retries:   -1,
+		Backoff:   10 * time.Millisecond,
+		UserAgent: "rsconform/test",
+	}
+}
+
+// serveSite serves a fixture site on 127.0.0.1.
+func serveSite(s *fixtures.Site) *httptest.Server {
+	return httptest.NewServer(s.Handler())
+}
+
+func crawlSite(s *fixtures.Site) (*crawler.Report, string) {
+	srv := serveSite(s)
+	defer srv.Close()
+	opts := testOptions()
+	opts.Packages = s.Packages
+	opts.Sample, opts.SampleSet = s.Sample, true
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	rep, err := crawler.Crawl(ctx, srv.URL+s.Entry, opts)
+	Expect(err).NotTo(HaveOccurred())
+	return rep, srv.URL
+}
+
+// found lists the findings of a report as site wants (URL paths relative
+// to base); graphOnly keeps those of cross-document rules.
+func found(rep *crawler.Report, base string, graphOnly bool) []fixtures.SiteWant {
+	var out []fixtures.SiteWant
+	for _, res := range rep.Results {
+		for _, d := range res.Diagnostics {
+			if graphOnly {
+				if r := rules.Lookup(d.Rule); r == nil || !r.IsGraph() {
+					continue
+				}
+			}
+			out = append(out, fixtures.SiteWant{Path: strings.TrimPrefix(d.Location.Name(), base), Line: d.Location.Line, Rule: d.Rule})
+		}
+	}
+	return out
+}
+
+// compare matches wanted findings with found ones; see fixtures.Compare.
+func compare(want, got []fixtures.SiteWant) (missing, unexpected []string) {
+	count := map[fixtures.SiteWant]int{}
+	for _, w := range want {
+		count[w]++
+	}
+	for _, g := range got {
+		if count[g] > 0 {
+			count[g]--
+			continue
+		}
+		unexpected = append(unexpected, g.String())
+	}
+	for _, w := range want {
+		if count[w] > 0 {
+			missing = append(missing, w.String())
+			count[w]--
+		}
+	}
+	sort.Strings(missing)
+	sort.Strings(unexpected)
+	return missing, unexpected
+}
+
+// describe prints a report for failure messages.
+func describe(rep *crawler.Report, base string) string {
+	var b strings.Builder
+	if rep.EntryError != nil {
+		fmt.Fprintf(&b, "entry error: %v\n", rep.EntryError)
+	}
+	for _, res := range rep.Results {
+		fmt.Fprintf(&b, "%s [%s] %s", strings.TrimPrefix(res.Location, base), res.Kind, res.Status)
+		if res.Error != "" {
+			fmt.Fprintf(&b, " (%s)", res.Error)
+		}
+		b.WriteString("\n")
+		for _, d := range res.Diagnostics {
+			fmt.Fprintf(&b, "  %d:%d %s %s\n", d.Location.Line, d.Location.Column, d.Rule, strings.ReplaceAll(d.Message, base, ""))
+		}
+	}
+	for id, err := range rep.GraphErrors {
+		fmt.Fprintf(&b, "rule %s could not run: %v\n", id, err)
+	}
+	return b.String()
+}
+
+// handlerFunc shortens test servers.
+type handlerFunc = http.HandlerFunc
