@@ -94,8 +94,39 @@ var _ = Describe("The catalogue", func() {
 		}
 	})
 
+	sites, serr := fixtures.Sites()
+	It("has fixture sites", func() { Expect(serr).NotTo(HaveOccurred()) })
 	for _, r := range rules.All() {
 		r := r
+		if r.IsGraph() {
+			// Cross-document rules are tested on fixture sites, crawled by
+			// the crawler's tests (crawler/sites_test.go).
+			It("has a failing and a passing fixture site for "+r.ID, func() {
+				var pass, fail int
+				for _, s := range sites {
+					if s.Dir != r.ID {
+						continue
+					}
+					wants := 0
+					for _, w := range s.Want {
+						if w.Rule == r.ID {
+							wants++
+						}
+					}
+					switch {
+					case s.Pass():
+						pass++
+						Expect(wants).To(BeZero(), "%s is a passing site but wants %s", s.Path(), r.ID)
+					case s.Fail():
+						fail++
+						Expect(wants).To(BeNumerically(">", 0), "%s is a failing site but wants no %s", s.Path(), r.ID)
+					}
+				}
+				Expect(fail).To(BeNumerically(">", 0), "no fixtures/sites/%s/fail-*", r.ID)
+				Expect(pass).To(BeNumerically(">", 0), "no fixtures/sites/%s/pass-*", r.ID)
+			})
+			continue
+		}
 		It("has a failing and a passing fixture for "+r.ID, func() {
 			var pass, fail int
 			for _, f := range all {
@@ -124,11 +155,17 @@ var _ = Describe("The catalogue", func() {
 		})
 	}
 
-	It("has no fixture folder for an unknown rule", func() {
+	It("has no fixture folder for an unknown rule, nor document fixtures for a graph rule", func() {
 		for _, f := range all {
 			if strings.HasPrefix(f.Dir, "RS-") {
-				Expect(rules.Lookup(f.Dir)).NotTo(BeNil(), "fixtures/%s names no rule", f.Dir)
+				r := rules.Lookup(f.Dir)
+				Expect(r).NotTo(BeNil(), "fixtures/%s names no rule", f.Dir)
+				Expect(r.IsGraph()).To(BeFalse(), "fixtures/%s holds documents for a cross-document rule: use fixtures/sites/%s", f.Dir, f.Dir)
 			}
+		}
+		for _, s := range sites {
+			r := rules.Lookup(s.Dir)
+			Expect(r).NotTo(BeNil(), "%s names no rule", s.Path())
 		}
 	})
 })

@@ -47,6 +47,7 @@ var Sections = []SectionInfo{
 	{ID: "14.7", Title: "Collection Membership"},
 	{ID: "14.8", Title: "Republishing Resources"},
 	{ID: "A", Title: "Appendix A: Time Attribute Requirements"},
+	{ID: "Archives 1.2", Title: "Archives: Structure"},
 	{ID: "Archives 2", Title: "Archives: Advertising the Archive capabilities"},
 	{ID: "Archives 2.1", Title: "Archives: Archives in a Capability List"},
 	{ID: "Archives 2.2", Title: "Archives: Linking to Archives"},
