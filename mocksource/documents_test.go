@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -16,23 +17,47 @@ import (
 
 var _ = Describe("Documents served by every built-in scenario", func() {
 	for _, name := range mocksource.BuiltinScenarios() {
-		It("validate with no finding at every step: "+name, Label("Kind:all"), func() {
-			m := startScenario(name, mocksource.Options{IgnoreFaults: true})
-			memo := map[string]bool{}
-			wrong := wrongHashPaths(m.src.Scenario())
-			for {
-				s := m.crawl()
-				m.validateAll(s, memo)
-				m.checkPackages(s, func(loc string) bool { return wrong[m.pathOf(loc)] })
-				checkStructure(m, s)
-				if m.src.Info().Done {
-					break
-				}
-				m.step()
-			}
+		opts := mocksource.Options{IgnoreFaults: true}
+		labels := Labels{"Kind:all"}
+		if name == "large-source" {
+			// The short variant: the same steps over 12,000 resources,
+			// 5,000 to a list. The full one is labelled slow.
+			opts.Resources, opts.MaxEntries = 12000, 5000
+		}
+		It("validate with no finding at every step: "+name, labels, func() {
+			playAndCheck(startScenario(name, opts))
 		})
 	}
+	It("validate with no finding at every step: large-source, 100,000 resources", Label("slow"), func() {
+		skipUnlessSlow()
+		playAndCheck(startScenario("large-source", mocksource.Options{IgnoreFaults: true}))
+	})
 })
+
+// playAndCheck crawls, validates and checks every document at every step.
+func playAndCheck(m *mock) {
+	GinkgoHelper()
+	memo := map[string]bool{}
+	wrong := wrongHashPaths(m.src.Scenario())
+	for {
+		s := m.crawl()
+		m.validateAll(s, memo)
+		m.checkPackages(s, func(loc string) bool { return wrong[m.pathOf(loc)] })
+		checkStructure(m, s)
+		if m.src.Info().Done {
+			break
+		}
+		m.step()
+	}
+}
+
+// skipUnlessSlow skips specs labelled slow unless the label filter asks
+// for them: go test ./mocksource/ -ginkgo.label-filter=slow
+func skipUnlessSlow() {
+	if !strings.Contains(GinkgoLabelFilter(), "slow") {
+		Skip("slow: run with -ginkgo.label-filter=slow")
+	}
+}
 
 // wrongHashPaths are the paths a scenario advertises wrong hashes for.
 func wrongHashPaths(sc *mocksource.Scenario) map[string]bool {

@@ -246,9 +246,25 @@ func (p *scParser) yamlError(err error) error {
 	msg := err.Error()
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
+		if parserProblem(m[2]) {
+			// yaml.v3 reports the parser's errors at the 0-based line of
+			// the enclosing construct (its scanner's are 1-based).
+			n++
+		}
 		return &ScenarioError{File: p.file, Line: n, Msg: m[2]}
 	}
 	return &ScenarioError{File: p.file, Msg: strings.TrimPrefix(msg, "yaml: ")}
+}
+
+// parserProblem tells yaml.v3's parser errors from its scanner errors.
+func parserProblem(msg string) bool {
+	switch msg {
+	case "did not find expected node content", "did not find expected '-' indicator",
+		"did not find expected key", "did not find expected ',' or ']'",
+		"did not find expected ',' or '}'", "found undefined tag handle":
+		return true
+	}
+	return strings.HasPrefix(msg, "did not find expected <")
 }
 
 func (p *scParser) errf(n *yaml.Node, format string, args ...any) error {

@@ -138,7 +138,7 @@ func New(opts Options) (*Source, error) {
 		if err := dry.runStep(st, file); err != nil {
 			return nil, err
 		}
-		if err := dry.checkExpect(st.Expect, file); err != nil {
+		if err := dry.checkExpect(st.Expect, file, cfg.resources-sc.Resources); err != nil {
 			return nil, err
 		}
 	}

@@ -561,16 +561,18 @@ func (w *world) runStep(st *Step, file string) error {
 	return nil
 }
 
-// checkExpect checks a step's expectations against the state.
-func (w *world) checkExpect(e *Expect, file string) error {
+// checkExpect checks a step's expectations against the state. delta is
+// how many more initial resources the Source has than the scenario says
+// (Options.Resources), by which the expected count shifts.
+func (w *world) checkExpect(e *Expect, file string, delta int) error {
 	if e == nil {
 		return nil
 	}
 	fail := func(format string, args ...any) error {
 		return &ScenarioError{File: file, Line: e.Line, Msg: "expect: " + fmt.Sprintf(format, args...)}
 	}
-	if e.Resources != nil && *e.Resources != w.alive {
-		return fail("%d resources expected, the Source has %d", *e.Resources, w.alive)
+	if e.Resources != nil && *e.Resources+delta != w.alive {
+		return fail("%d resources expected, the Source has %d", *e.Resources+delta, w.alive)
 	}
 	for _, p := range e.Present {
 		if id, ok := w.lookup(p); !ok || !w.isAlive(id) {
