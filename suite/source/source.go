@@ -1,0 +1,219 @@
+// Package source is the Ginkgo conformance suite for ResourceSync Sources.
+//
+// It crawls a Source once (crawler.Crawl, with every rule of the
+// catalogue), then presents one Describe per section of the specification
+// and one It per rule: the It fails with the rule's findings (document,
+// line, message), is skipped when nothing in the Source was subject to the
+// rule, and passes otherwise. Labels: Section:12.1, Level:MUST,
+// Kind:changelist, Scope:document|crawl.
+//
+// Run it with `go test ./suite/source -args -source URL` (or
+// RSCONFORM_SOURCE=URL; without either, the suite checks rsconform's own
+// mock Source), or `rsconform suite source URL`.
+package source
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+
+	"github.com/rsconform/rsconform/crawler"
+	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/schema"
+	"github.com/rsconform/rsconform/suite"
+)
+
+// Config says what to crawl and how.
+type Config struct {
+	// Entry is the URL the crawl starts from.
+	Entry string
+	// Maps serve URL prefixes from local folders (crawl --map).
+	Maps []crawler.Mapping
+	Spec rules.Spec
+	// Sample is the number of resources checked per list (crawler.SampleAll, SampleNone).
+	Sample    int
+	SampleSet bool
+	Packages  bool
+	Timeout   time.Duration
+	UserAgent string
+	// Setup, when set, runs before the crawl and may change the config
+	// (the self-test starts the mock Source there).
+	Setup func(*Config) error
+}
+
+// Outcome is the crawl the specs read.
+type Outcome struct {
+	Report *crawler.Report
+	// findings by rule ID; applied says which rules ran on something.
+	findings map[string][]rules.Diagnostic
+	applied  map[string]bool
+}
+
+// Crawl crawls the Source once with every rule of the catalogue.
+func Crawl(ctx context.Context, cfg Config) (*Outcome, error) {
+	if cfg.Setup != nil {
+		if err := cfg.Setup(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Entry == "" {
+		return nil, fmt.Errorf("no Source: give a URL (-source, RSCONFORM_SOURCE or the command's argument)")
+	}
+	sv, err := schema.New()
+	if err != nil {
+		return nil, err
+	}
+	v := &rules.Validator{Config: rules.Config{Spec: cfg.Spec}, Schema: sv}
+	opts := crawler.Options{Validator: v, Maps: cfg.Maps, Sample: cfg.Sample, SampleSet: cfg.SampleSet,
+		Packages: cfg.Packages, Timeout: cfg.Timeout, UserAgent: cfg.UserAgent}
+	rep, err := crawler.Crawl(ctx, cfg.Entry, opts)
+	if err != nil {
+		return nil, err
+	}
+	if rep.EntryError != nil {
+		return nil, fmt.Errorf("the entry point %s could not be used: %v", cfg.Entry, rep.EntryError)
+	}
+	o := &Outcome{Report: rep, findings: map[string][]rules.Diagnostic{}, applied: map[string]bool{}}
+	for _, res := range rep.Results {
+		for _, id := range res.Applied {
+			o.applied[id] = true
+		}
+		for _, d := range res.Diagnostics {
+			o.findings[d.Rule] = append(o.findings[d.Rule], d)
+		}
+	}
+	return o, nil
+}
+
+// Verdict of one rule on a crawl.
+type Verdict int
+
+const (
+	VerdictPass Verdict = iota
+	VerdictFail
+	VerdictSkip // nothing in the Source was subject to the rule
+)
+
+// Judge gives the verdict of a rule and, for Fail and Skip, the message.
+func (o *Outcome) Judge(r *rules.Rule) (Verdict, string) {
+	fs := o.findings[r.ID]
+	if len(fs) > 0 {
+		return VerdictFail, FormatFindings(r, fs)
+	}
+	if !o.applied[r.ID] {
+		return VerdictSkip, fmt.Sprintf("nothing in this Source is subject to %s (no %s)", r.ID, kindsOf(r))
+	}
+	return VerdictPass, ""
+}
+
+// FormatFindings says what the rule requires, where it does not hold and
+// what was found, one finding a line.
+func FormatFindings(r *rules.Rule, fs []rules.Diagnostic) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s [%s, %s]: %s\n", r.ID, r.Section, r.Level, r.Title)
+	if r.Quote != "" {
+		q := r.Quote
+		if len(q) > 300 {
+			q = q[:297] + "..."
+		}
+		fmt.Fprintf(&b, "required: %s\n", q)
+	}
+	fmt.Fprintf(&b, "%d finding(s):\n", len(fs))
+	for i, d := range fs {
+		if i == 50 {
+			fmt.Fprintf(&b, "  ... and %d more\n", len(fs)-50)
+			break
+		}
+		fmt.Fprintf(&b, "  %s: %s: %s\n", d.Location, d.Severity, d.Message)
+	}
+	return b.String()
+}
+
+func kindsOf(r *rules.Rule) string {
+	if len(r.Applies) == 0 {
+		return "document"
+	}
+	var ks []string
+	for _, k := range r.Applies {
+		ks = append(ks, string(k))
+	}
+	if len(ks) > 4 {
+		return strings.Join(ks[:4], ", ") + ", ..."
+	}
+	return strings.Join(ks, ", ")
+}
+
+// DefineSpecs registers the suite's specs in Ginkgo's global suite: a
+// BeforeSuite that crawls, then one Describe per section and one It per
+// rule. It returns an error when a label is not a known typed label or two
+// specs would share a name. Call it before RunSpecs.
+func DefineSpecs(cfg Config) error {
+	type section struct {
+		info  rules.SectionInfo
+		rules []*rules.Rule
+	}
+	var sections []section
+	seen := map[string]bool{}
+	for _, s := range rules.Sections {
+		sec := section{info: s}
+		for _, r := range rules.All() {
+			if r.Section == s.ID {
+				sec.rules = append(sec.rules, r)
+			}
+		}
+		if len(sec.rules) == 0 {
+			continue
+		}
+		for _, r := range sec.rules {
+			if err := suite.CheckLabels(suite.RuleLabels(r), nil); err != nil {
+				return fmt.Errorf("%s: %w", r.ID, err)
+			}
+			name := specName(r)
+			if seen[name] {
+				return fmt.Errorf("two specs named %q", name)
+			}
+			seen[name] = true
+		}
+		sections = append(sections, sec)
+	}
+
+	var once sync.Once
+	var outcome *Outcome
+	var crawlErr error
+	BeforeSuite(func(ctx SpecContext) {
+		once.Do(func() { outcome, crawlErr = Crawl(ctx, cfg) })
+		if crawlErr != nil {
+			Fail("the Source could not be crawled: " + crawlErr.Error())
+		}
+		for _, d := range outcome.Report.Discovered() {
+			GinkgoWriter.Println("discovered", d)
+		}
+		GinkgoWriter.Printf("crawled %d documents, %d resources, %d requests\n",
+			outcome.Report.Stats.Documents, outcome.Report.Stats.Resources, outcome.Report.Stats.Requests)
+	}, NodeTimeout(30*time.Minute))
+
+	for _, sec := range sections {
+		sec := sec
+		Describe(fmt.Sprintf("Section %s %s", sec.info.ID, sec.info.Title), func() {
+			for _, r := range sec.rules {
+				r := r
+				It(specName(r), suite.RuleLabels(r), func() {
+					v, msg := outcome.Judge(r)
+					switch v {
+					case VerdictFail:
+						Fail(msg)
+					case VerdictSkip:
+						Skip(msg)
+					}
+				})
+			}
+		})
+	}
+	return nil
+}
+
+func specName(r *rules.Rule) string { return r.ID + ": " + r.Title }
