@@ -80,6 +80,12 @@ func serveFile(req *http.Request, dir, rel string) *http.Response {
 		Header: http.Header{}, Request: req,
 	}
 	st, err := os.Stat(name)
+	if err == nil && st.IsDir() {
+		// As a static server would: a folder's index.html.
+		name = filepath.Join(name, "index.html")
+		clean = path.Join(clean, "index.html")
+		st, err = os.Stat(name)
+	}
 	if err != nil || st.IsDir() {
 		resp.StatusCode = http.StatusNotFound
 		resp.Status = "404 Not Found"

@@ -1,0 +1,461 @@
+package crawler_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/rsconform/rsconform/crawler"
+	"github.com/rsconform/rsconform/fixtures"
+	"github.com/rsconform/rsconform/rules"
+)
+
+// goodSite is the conforming template, served with extra handlers in
+// front of it.
+func goodSite() *fixtures.Site {
+	s, err := fixtures.Template("good")
+	Expect(err).NotTo(HaveOccurred())
+	return s
+}
+
+// hostile serves the good site, with some paths answered by handlers of
+// the test; it counts the requests per path and keeps the User-Agents.
+type hostile struct {
+	mu     sync.Mutex
+	counts map[string]int
+	agents map[string]bool
+	routes map[string]http.HandlerFunc
+	srv    *httptest.Server
+}
+
+func newHostile(routes map[string]http.HandlerFunc) *hostile {
+	if routes == nil {
+		routes = map[string]http.HandlerFunc{}
+	}
+	h := &hostile{counts: map[string]int{}, agents: map[string]bool{}, routes: routes}
+	site := goodSite().Handler()
+	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.mu.Lock()
+		h.counts[r.URL.Path]++
+		h.agents[r.UserAgent()] = true
+		h.mu.Unlock()
+		if f, ok := h.routes[r.URL.Path]; ok {
+			f(w, r)
+			return
+		}
+		site.ServeHTTP(w, r)
+	}))
+	DeferCleanup(h.srv.Close)
+	return h
+}
+
+func (h *hostile) crawl(entry string, opts crawler.Options) *crawler.Report {
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	rep, err := crawler.Crawl(ctx, h.srv.URL+entry, opts)
+	Expect(err).NotTo(HaveOccurred())
+	return rep
+}
+
+func result(rep *crawler.Report, u string) *rules.Result {
+	for i := range rep.Results {
+		if rep.Results[i].Location == u {
+			return &rep.Results[i]
+		}
+	}
+	return nil
+}
+
+func rulesOf(res *rules.Result) []string {
+	var out []string
+	for _, d := range res.Diagnostics {
+		out = append(out, d.Rule)
+	}
+	return out
+}
+
+var _ = Describe("Crawling hostile and broken Sources", func() {
+	It("ends with an entry error when the host is dead", func() {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		Expect(err).NotTo(HaveOccurred())
+		addr := l.Addr().String()
+		l.Close()
+		start := time.Now()
+		rep, err := crawler.Crawl(context.Background(), "http://"+addr+"/", testOptions())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.EntryError).To(MatchError(ContainSubstring("refused")))
+		Expect(rep.Results).To(HaveLen(1))
+		Expect(rep.Results[0].Status).To(Equal(rules.StatusError))
+		Expect(time.Since(start)).To(BeNumerically("<", 5*time.Second))
+	})
+
+	It("walks the whole Source from a Resource List, up to the top and down again, once per URL", func() {
+		h := newHostile(nil)
+		opts := testOptions()
+		opts.Packages = true
+		rep := h.crawl("/dataset1/resourcelist2.xml", opts)
+		Expect(rep.EntryError).NotTo(HaveOccurred())
+		base := h.srv.URL
+		Expect(found(rep, base, false)).To(BeEmpty(), describe(rep, base))
+		for _, u := range []string{"/.well-known/resourcesync", "/dataset1/capabilitylist.xml", "/dataset1/changelist-old.xml", "/dataset1/part1.zip#manifest.xml"} {
+			Expect(result(rep, base+u)).NotTo(BeNil(), u)
+		}
+		// The hierarchy: the Source Description first, lists under the
+		// Capability List.
+		Expect(rep.Results[0].Location).To(Equal(base + "/.well-known/resourcesync"))
+		Expect(result(rep, base+"/dataset1/capabilitylist.xml").Parent).To(Equal(base + "/.well-known/resourcesync"))
+		Expect(result(rep, base+"/dataset1/resourcelist2.xml").Parent).To(Equal(base + "/dataset1/resourcelist-index.xml"))
+		Expect(result(rep, base+"/dataset1/capabilitylist.xml").Children).To(ContainElement(base + "/dataset1/resourcelist-index.xml"))
+		for p, n := range h.counts {
+			Expect(n).To(Equal(1), "%s fetched %d times", p, n)
+		}
+		Expect(h.agents).To(HaveKey("rsconform/test"))
+		// Lists and manifests are kept without their entries.
+		n := rep.Graph.Node(base + "/dataset1/resourcelist1.xml")
+		Expect(n.Doc.Entries).To(BeEmpty())
+		Expect(n.Entries).To(Equal(2))
+		Expect(n.LocFingerprints).To(HaveLen(2))
+		Expect(rep.Graph.Node(base + "/dataset1/capabilitylist.xml").Doc.Entries).To(HaveLen(4))
+	})
+
+	It("reports a 404 halfway down and goes on", func() {
+		h := newHostile(map[string]http.HandlerFunc{"/dataset1/resourcelist1.xml": http.NotFound})
+		rep := h.crawl("/", testOptions())
+		base := h.srv.URL
+		Expect(result(rep, base+"/dataset1/resourcelist1.xml").Status).To(Equal(rules.StatusError))
+		Expect(rulesOf(result(rep, base+"/dataset1/resourcelist-index.xml"))).To(ContainElement("RS-HTTP-STATUS"))
+		Expect(result(rep, base+"/dataset1/changelist-old.xml").Status).To(Equal(rules.StatusValid))
+	})
+
+	It("gives up on a document whose server does not answer within the time-out", func() {
+		h := newHostile(map[string]http.HandlerFunc{"/dataset1/changelist-index.xml": func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-r.Context().Done():
+			case <-time.After(10 * time.Second):
+			}
+		}})
+		opts := testOptions()
+		opts.Timeout = 500 * time.Millisecond
+		start := time.Now()
+		rep := h.crawl("/", opts)
+		Expect(time.Since(start)).To(BeNumerically("<", 5*time.Second))
+		res := result(rep, h.srv.URL+"/dataset1/changelist-index.xml")
+		Expect(res.Status).To(Equal(rules.StatusError))
+		Expect(res.Error).To(ContainSubstring("--timeout"))
+		Expect(result(rep, h.srv.URL+"/dataset1/resourcelist1.xml").Status).To(Equal(rules.StatusValid))
+	})
+
+	It("gives up on a slow-drip body at the time-out", func() {
+		h := newHostile(map[string]http.HandlerFunc{"/dataset1/changelist-archive.xml": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/xml")
+			w.WriteHeader(http.StatusOK)
+			for i := 0; i < 200; i++ {
+				if _, err := w.Write([]byte(" ")); err != nil {
+					return
+				}
+				w.(http.Flusher).Flush()
+				select {
+				case <-r.Context().Done():
+					return
+				case <-time.After(50 * time.Millisecond):
+				}
+			}
+		}})
+		opts := testOptions()
+		opts.Timeout = 700 * time.Millisecond
+		start := time.Now()
+		rep := h.crawl("/", opts)
+		Expect(time.Since(start)).To(BeNumerically("<", 5*time.Second))
+		res := result(rep, h.srv.URL+"/dataset1/changelist-archive.xml")
+		Expect(res.Status).To(Equal(rules.StatusError))
+		Expect(res.Error).To(ContainSubstring("did not arrive within"))
+	})
+
+	It("stops a redirect loop at the entry point", func() {
+		h := newHostile(map[string]http.HandlerFunc{
+			"/a.xml": func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/b.xml", http.StatusFound) },
+			"/b.xml": func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/a.xml", http.StatusFound) },
+		})
+		rep := h.crawl("/a.xml", testOptions())
+		Expect(rep.EntryError).To(MatchError(ContainSubstring("redirect")))
+		Expect(rulesOf(result(rep, h.srv.URL+"/a.xml"))).To(ContainElement("RS-HTTP-REDIRECTS"))
+	})
+
+	It("ends an up-link cycle", func() {
+		doc := func(up, capability string) string {
+			return `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+  <rs:ln rel="up" href="` + up + `"/>
+  <rs:md capability="` + capability + `"/>
+</urlset>
+`
+		}
+		serve := func(body string) http.HandlerFunc {
+			return func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/xml")
+				fmt.Fprint(w, strings.ReplaceAll(body, "BASE", "http://"+r.Host))
+			}
+		}
+		h := newHostile(map[string]http.HandlerFunc{
+			"/cycle/a.xml": serve(doc("BASE/cycle/b.xml", "capabilitylist")),
+			"/cycle/b.xml": serve(doc("BASE/cycle/a.xml", "capabilitylist")),
+		})
+		rep := h.crawl("/cycle/a.xml", testOptions())
+		Expect(rep.EntryError).NotTo(HaveOccurred())
+		Expect(rulesOf(result(rep, h.srv.URL+"/cycle/a.xml"))).To(ContainElement("RS-UP-TARGET"))
+		Expect(h.counts["/cycle/a.xml"]).To(Equal(1))
+		Expect(h.counts["/cycle/b.xml"]).To(Equal(1))
+	})
+
+	It("stops downloading a huge package at the limit without holding it", func() {
+		h := newHostile(map[string]http.HandlerFunc{"/dataset1/part1.zip": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/zip")
+			w.Header().Set("Content-Length", "2147483648")
+			chunk := make([]byte, 64<<10)
+			for i := 0; i < (2<<30)/len(chunk); i++ {
+				if _, err := w.Write(chunk); err != nil {
+					return
+				}
+			}
+		}})
+		opts := testOptions()
+		opts.Packages = true
+		opts.MaxPackageBytes = 1 << 20
+		opts.TempDir = GinkgoT().TempDir()
+		rep := h.crawl("/", opts)
+		res := result(rep, h.srv.URL+"/dataset1/part1.zip")
+		Expect(res.Status).To(Equal(rules.StatusError))
+		Expect(res.Error).To(ContainSubstring("larger than the limit"))
+		Expect(rep.Stats.Bytes).To(BeNumerically("<", 16<<20))
+		left, _ := os.ReadDir(opts.TempDir)
+		Expect(left).To(BeEmpty(), "the spilled package is removed")
+	})
+
+	It("refuses a ZIP with 100,000 entries", func() {
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		for i := 0; i < 100000; i++ {
+			_, err := zw.CreateHeader(&zip.FileHeader{Name: fmt.Sprintf("f%d", i), Method: zip.Store})
+			Expect(err).NotTo(HaveOccurred())
+		}
+		Expect(zw.Close()).To(Succeed())
+		data := buf.Bytes()
+		h := newHostile(map[string]http.HandlerFunc{"/dataset1/part1.zip": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/zip")
+			w.Write(data)
+		}})
+		opts := testOptions()
+		opts.Packages = true
+		rep := h.crawl("/", opts)
+		res := result(rep, h.srv.URL+"/dataset1/part1.zip")
+		Expect(res.Status).To(Equal(rules.StatusError))
+		Expect(res.Error).To(ContainSubstring("100000 entries"))
+	})
+
+	It("refuses a ZIP bomb by its compression ratio", func() {
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		fw, err := zw.Create("manifest.xml")
+		Expect(err).NotTo(HaveOccurred())
+		fw.Write(bytes.Repeat([]byte{' '}, 64<<20))
+		Expect(zw.Close()).To(Succeed())
+		data := buf.Bytes()
+		h := newHostile(map[string]http.HandlerFunc{"/dataset1/part1.zip": func(w http.ResponseWriter, r *http.Request) {
+			w.Write(data)
+		}})
+		opts := testOptions()
+		opts.Packages = true
+		rep := h.crawl("/", opts)
+		res := result(rep, h.srv.URL+"/dataset1/part1.zip")
+		Expect(res.Status).To(Equal(rules.StatusError))
+		Expect(res.Error).To(ContainSubstring("ZIP bomb"))
+	})
+
+	It("reports HTML where XML was expected, and goes on", func() {
+		h := newHostile(map[string]http.HandlerFunc{"/dataset1/changelist-index.xml": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, "<!DOCTYPE html>\n<html><head><title>Oops</title></head><body><p>Not found<br></body></html>\n")
+		}})
+		rep := h.crawl("/", testOptions())
+		res := result(rep, h.srv.URL+"/dataset1/changelist-index.xml")
+		Expect(rulesOf(res)).To(ContainElements("RS-XML-WELLFORMED", "RS-HTTP-CONTENT-TYPE"))
+		Expect(result(rep, h.srv.URL+"/dataset1/changelist-old.xml").Status).To(Equal(rules.StatusValid))
+	})
+
+	It("reads gzip Content-Encoding", func() {
+		site := goodSite().Handler()
+		h := newHostile(nil)
+		h.routes["/dataset1/capabilitylist.xml"] = func(w http.ResponseWriter, r *http.Request) {
+			rec := httptest.NewRecorder()
+			site.ServeHTTP(rec, r)
+			var z bytes.Buffer
+			zw := gzip.NewWriter(&z)
+			zw.Write(rec.Body.Bytes())
+			zw.Close()
+			w.Header().Set("Content-Type", "application/xml")
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Write(z.Bytes())
+		}
+		rep := h.crawl("/", testOptions())
+		Expect(result(rep, h.srv.URL+"/dataset1/capabilitylist.xml").Status).To(Equal(rules.StatusValid))
+		Expect(result(rep, h.srv.URL+"/dataset1/changelist-old.xml")).NotTo(BeNil())
+	})
+
+	It("honours Retry-After", func() {
+		var mu sync.Mutex
+		tries := 0
+		h := newHostile(nil)
+		site := goodSite().Handler()
+		h.routes["/dataset1/changelist1.xml"] = func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			tries++
+			first := tries == 1
+			mu.Unlock()
+			if first {
+				w.Header().Set("Retry-After", "1")
+				w.WriteHeader(http.StatusServiceUnavailable)
+				return
+			}
+			site.ServeHTTP(w, r)
+		}
+		opts := testOptions()
+		opts.Retries = 2
+		start := time.Now()
+		rep := h.crawl("/", opts)
+		Expect(time.Since(start)).To(BeNumerically(">=", time.Second))
+		Expect(tries).To(Equal(2))
+		Expect(result(rep, h.srv.URL+"/dataset1/changelist1.xml").Status).To(Equal(rules.StatusValid))
+	})
+
+	It("keeps to its budgets", func() {
+		h := newHostile(nil)
+		opts := testOptions()
+		opts.MaxDocuments = 3
+		rep := h.crawl("/", opts)
+		skipped := 0
+		for _, r := range rep.Results {
+			if r.Status == rules.StatusSkipped && strings.Contains(r.Error, "--max-documents") {
+				skipped++
+			}
+		}
+		Expect(skipped).To(BeNumerically(">", 0))
+		Expect(rep.Stats.Documents).To(BeNumerically("<=", 6)) // 3 documents and the discovery probes
+
+		opts = testOptions()
+		opts.MaxBytes = 3000
+		rep = h.crawl("/", opts)
+		Expect(rep.Stats.Bytes).To(BeNumerically("<", 3000+8192))
+		budget := 0
+		for _, r := range rep.Results {
+			if strings.Contains(r.Error, "--max-bytes") {
+				budget++
+			}
+		}
+		Expect(budget).To(BeNumerically(">", 0), describe(rep, h.srv.URL))
+	})
+
+	It("visits other hosts only when allowed", func() {
+		other := httptest.NewServer(goodSite().Handler())
+		defer other.Close()
+		port := other.URL[strings.LastIndex(other.URL, ":")+1:]
+		foreign := "http://localhost:" + port + "/dataset1/changelist-old.xml"
+		h := newHostile(nil)
+		h.routes["/dataset1/changelist-archive.xml"] = func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/xml")
+			fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+  <rs:ln rel="up" href="http://%s/dataset1/capabilitylist.xml"/>
+  <rs:md capability="changelist-archive"/>
+  <url><loc>%s</loc></url>
+</urlset>
+`, r.Host, foreign)
+		}
+		rep := h.crawl("/", testOptions())
+		res := result(rep, foreign)
+		Expect(res).NotTo(BeNil())
+		Expect(res.Status).To(Equal(rules.StatusSkipped))
+		Expect(res.Error).To(ContainSubstring("--allow-host"))
+
+		opts := testOptions()
+		opts.AllowHosts = []string{"localhost"}
+		rep = h.crawl("/", opts)
+		Expect(result(rep, foreign).Status).To(Equal(rules.StatusValid), describe(rep, h.srv.URL))
+	})
+
+	It("limits the rate per host", func() {
+		h := newHostile(nil)
+		opts := testOptions()
+		opts.Rate = 40
+		start := time.Now()
+		rep := h.crawl("/", opts)
+		n := rep.Stats.Requests
+		Expect(n).To(BeNumerically(">", 10))
+		Expect(time.Since(start)).To(BeNumerically(">=", time.Duration(n-1)*time.Second/40))
+	})
+})
+
+var _ = Describe("Crawling a build output with --map", func() {
+	It("serves a URL prefix from a folder, without a server", func() {
+		dir := GinkgoT().TempDir()
+		write := func(name, body string) {
+			p := filepath.Join(dir, filepath.FromSlash(name))
+			Expect(os.MkdirAll(filepath.Dir(p), 0o755)).To(Succeed())
+			Expect(os.WriteFile(p, []byte(body), 0o644)).To(Succeed())
+		}
+		good := goodSite()
+		for _, f := range good.Files() {
+			if strings.Contains(f, ".zip/") {
+				continue
+			}
+			body, err := fetchFrom(good, f)
+			Expect(err).NotTo(HaveOccurred())
+			write(f, strings.ReplaceAll(body, "http://127.0.0.1:1", "https://build.example.org"))
+		}
+		m, err := crawler.ParseMapping("https://build.example.org/=" + dir)
+		Expect(err).NotTo(HaveOccurred())
+		opts := testOptions()
+		opts.Maps = []crawler.Mapping{m}
+		opts.Transport = refuseTransport{}
+		rep, err := crawler.Crawl(context.Background(), "https://build.example.org/", opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.EntryError).NotTo(HaveOccurred())
+		Expect(result(rep, "https://build.example.org/dataset1/changelist-old.xml").Status).To(Equal(rules.StatusValid), describe(rep, ""))
+		Expect(rep.Discovered()).To(HaveLen(3))
+	})
+})
+
+// fetchFrom returns what a site serves at a path, as served at
+// http://127.0.0.1:1.
+func fetchFrom(s *fixtures.Site, p string) (string, error) {
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1:1"+p, nil)
+	if p == "/index.html" {
+		req = httptest.NewRequest(http.MethodGet, "http://127.0.0.1:1/", nil)
+	}
+	s.Handler().ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		return "", fmt.Errorf("%s: %d", p, rec.Code)
+	}
+	return rec.Body.String(), nil
+}
+
+// refuseTransport fails every request that reaches it: a --map crawl must
+// not touch the network.
+type refuseTransport struct{}
+
+func (refuseTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	return nil, fmt.Errorf("network request to %s in a --map test", r.URL)
+}
