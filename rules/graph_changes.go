@@ -61,7 +61,7 @@ var ChangeIndexContiguous = &Rule{
 	Title: "The Change Lists of an index follow each other in time without gaps, from the index's from on",
 	Quote: "A Change List Index must enumerate Change Lists in forward chronological order.",
 	Doc: "The index's from says that \"all changes that occurred to the set of resources at the Source since the datetime expressed ... are included in the document\" (section 7), and its Change Lists are what it includes: so the first starts no later than the index's from, and each starts no later than the until of the one before it. " +
-		"A gap leaves changes unreported; a Change List that starts before the one it follows breaks the forward chronological order. Overlaps are allowed. " +
+		"A gap leaves changes unreported; overlaps are allowed. The order of the entries is RS-CLI-ORDER. " +
 		"The interval of each Change List is read from the Change List itself when it was fetched, else from its index entry. Change Dump Indexes are built \"in a manner similar\" (13.1) and checked alike.",
 	CheckGraph: func(p *GraphPass) error {
 		for _, n := range p.Graph.docs() {
@@ -84,8 +84,7 @@ var ChangeIndexContiguous = &Rule{
 				}
 				switch {
 				case cur.from.Before(prev.from):
-					p.ReportRelated(n.URL, cur.fromPos, []Location{loc(n.URL, prev.fromPos)},
-						"%s starts at %s, before %s listed above it: the index is not in forward chronological order", cur.url, cur.ownFrom, prev.url)
+					// Out of order: RS-CLI-ORDER reports it from the index.
 				case !prev.open && !prev.until.IsZero() && cur.from.After(prev.until):
 					p.ReportRelated(n.URL, cur.fromPos, []Location{loc(n.URL, prev.fromPos)},
 						"%s starts at %s but %s ends at %s: the changes in between are in no %s", cur.url, cur.ownFrom, prev.url, prev.until.UTC().Format(time.RFC3339), n.Kind.Base().Title())
@@ -100,17 +99,17 @@ var ChangeIndexContiguous = &Rule{
 // the Change List is open <until> must not be provided."
 var ChangeIndexOpen = &Rule{
 	ID: "RS-CLI-OPEN", Section: "12.2", Level: Must,
-	Title: "An index entry carries until exactly when its Change List is closed, and only the last Change List is open",
+	Title: "An index entry carries until exactly when its Change List is closed",
 	Quote: "If the Change List is closed the use of <until> is required. If the Change List is open <until> must not be provided.",
 	Doc: "Whether a Change List is closed is read from the Change List itself (section 12.1: \"When a document carries the until attribute, this indicates that the document will not be updated anymore\"), so this needs the crawl. " +
-		"Entries without <rs:md> are not checked for until (the element is recommended, not mandatory). An open Change List anywhere but last would keep receiving changes that belong after those of the Change Lists that follow it, so only the last may be open. Change Dump Indexes are checked alike.",
+		"Entries without <rs:md> are not checked (the element is recommended, not mandatory). Change Dump Indexes are checked alike. That only the last entry may announce an open Change List is a fact of the index alone: RS-CLI-OPEN-LAST.",
 	CheckGraph: func(p *GraphPass) error {
 		for _, n := range p.Graph.docs() {
 			if !isChangeIndex(n.Kind) {
 				continue
 			}
 			ivs := childIntervals(p.Graph, n)
-			for i, iv := range ivs {
+			for _, iv := range ivs {
 				e := iv.entry
 				t := p.Graph.Node(iv.url)
 				if parsed(t) && t.Doc.Md != nil && e.Md != nil {
@@ -122,9 +121,6 @@ var ChangeIndexOpen = &Rule{
 					case !ownUntil && entryUntil:
 						p.ReportRelated(n.URL, e.Md.AttrPosition("until"), []Location{loc(t.URL, t.Doc.Md.Pos)}, "%s is open (it has no until), so its entry must not give until", t.URL)
 					}
-				}
-				if iv.known && iv.open && i < len(ivs)-1 {
-					p.Reportf(n.URL, iv.fromPos, "%s is open but is not the last %s of the index: only the last may be open", iv.url, n.Kind.Base().Title())
 				}
 			}
 		}

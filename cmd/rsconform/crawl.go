@@ -1,0 +1,239 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/rsconform/rsconform/crawler"
+	"github.com/rsconform/rsconform/reporter"
+	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/schema"
+)
+
+func init() {
+	register("crawl", "crawl a live Source from any entry point", runCrawl)
+}
+
+const crawlUsage = `Usage: rsconform crawl [flags] URL
+
+Walks a ResourceSync Source from any entry point and checks every document
+it finds, then the relations between them (up and index links, what the
+Capability List announces, index intervals, dumps and their packages).
+
+The entry point may be:
+  a site root        discovery by /.well-known/resourcesync, robots.txt
+                     Sitemap directives, HTML <link rel="resourcesync"> and
+                     HTTP Link: <...>; rel="resourcesync" (section 6.3)
+  a Source Description, a Capability List, or any capability document
+                     up links are followed to the top, then the walk goes down
+
+Walk: Source Description > Capability Lists > capability documents > index
+children > archives > dump packages (--packages) > resources (--sample).
+
+Examples:
+  rsconform crawl https://example.com/
+  rsconform crawl --packages --sample all https://example.com/dataset1/capabilitylist.xml
+  rsconform crawl --format json -o crawl.json --max-documents 200 https://example.com/.well-known/resourcesync
+  rsconform crawl --map https://example.com/=build/site https://example.com/   (a build output, no server)
+  rsconform crawl --allow-host cdn.example.com --rate 2 --timeout 10s https://example.com/
+
+Exit codes: 0 no failing finding; 1 failing findings (errors, or warnings with
+--strict); 2 the entry point is unreachable or leads to no ResourceSync
+document, or bad usage. Documents further down that cannot be fetched are
+reported with status error.
+
+Flags:
+`
+
+// multiValue collects a repeatable flag; commas separate values too.
+type multiValue []string
+
+func (m *multiValue) String() string { return strings.Join(*m, ",") }
+func (m *multiValue) Set(v string) error {
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			*m = append(*m, s)
+		}
+	}
+	return nil
+}
+
+// mapValue collects --map URL=DIR (a comma may be in a path: no splitting).
+type mapValue []crawler.Mapping
+
+func (m *mapValue) String() string { return fmt.Sprint(len(*m)) }
+func (m *mapValue) Set(v string) error {
+	mp, err := crawler.ParseMapping(v)
+	if err != nil {
+		return err
+	}
+	*m = append(*m, mp)
+	return nil
+}
+
+// parseSample reads --sample: a count, all, or 0.
+func parseSample(s string) (int, error) {
+	if strings.EqualFold(s, "all") {
+		return crawler.SampleAll, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("--sample %q: want a number of resources per list, all or 0", s)
+	}
+	return n, nil
+}
+
+func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fset := flag.NewFlagSet("crawl", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	var rf reportFlags
+	rf.register(fset)
+	var opts crawler.Options
+	var hosts multiValue
+	var maps mapValue
+	fset.IntVar(&opts.MaxDocuments, "max-documents", 1000, "fetch at most `N` ResourceSync documents")
+	fset.Int64Var(&opts.MaxBytes, "max-bytes", 1<<30, "download at most `BYTES` in all")
+	fset.IntVar(&opts.Concurrency, "concurrency", 4, "requests in flight at once")
+	fset.Float64Var(&opts.Rate, "rate", 10, "requests per second to one host (0: no limit)")
+	fset.DurationVar(&opts.Timeout, "timeout", 30*time.Second, "time-out of one request, body included")
+	retries := fset.Int("retries", 2, "retries of a request that failed on the network or got 429/502/503/504 (back-off, Retry-After honoured)")
+	fset.IntVar(&opts.MaxRedirects, "max-redirects", 5, "redirects followed per request")
+	sample := fset.String("sample", "10", "resources fetched per Resource List or open Change List to check length, hash, type, lastmod: `N`, all or 0")
+	fset.BoolVar(&opts.Packages, "packages", false, "download dump packages (ZIP) and check them against their manifests")
+	fset.Int64Var(&opts.MaxPackageBytes, "max-package-size", 1<<30, "download of one package, in `BYTES`")
+	fset.Int64Var(&opts.MaxUncompressed, "max-package-uncompressed", 4<<30, "uncompressed size of one package, in `BYTES` (ZIP bombs)")
+	fset.Float64Var(&opts.MaxRatio, "max-package-ratio", 200, "compression ratio of one ZIP entry over 1 MiB (ZIP bombs)")
+	fset.IntVar(&opts.MaxPackageEntries, "max-package-entries", 50000, "entries of one ZIP file")
+	fset.Var(&hosts, "allow-host", "also fetch from `HOST` (repeatable; * for any host); by default only the entry point's host")
+	fset.Var(&maps, "map", "serve the URLs under `URL=DIR` from a local folder (repeatable)")
+	progress := fset.String("progress", "auto", "progress on standard error: auto (when it is a terminal), always, never")
+	fset.Usage = func() {
+		fmt.Fprint(fset.Output(), crawlUsage)
+		fset.PrintDefaults()
+	}
+	args, err := parseFlags(fset, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fset.SetOutput(stdout)
+			fset.Usage()
+			return 0
+		}
+		return 2
+	}
+	if len(args) != 1 {
+		fmt.Fprintln(stderr, "rsconform crawl: give one entry point URL (see --help)")
+		return 2
+	}
+	cfg, err := rf.config()
+	if err != nil {
+		fmt.Fprintln(stderr, "rsconform crawl:", err)
+		return 2
+	}
+	if opts.Sample, err = parseSample(*sample); err != nil {
+		fmt.Fprintln(stderr, "rsconform crawl:", err)
+		return 2
+	}
+	opts.SampleSet = true
+	opts.Retries = *retries
+	if *retries == 0 {
+		opts.Retries = -1
+	}
+	opts.AllowHosts = hosts
+	opts.Maps = maps
+	opts.UserAgent = "rsconform/" + toolVersion()
+	if opts.Concurrency <= 0 || opts.MaxDocuments <= 0 || opts.MaxBytes <= 0 || opts.Timeout <= 0 || opts.Rate < 0 {
+		fmt.Fprintln(stderr, "rsconform crawl: --concurrency, --max-documents, --max-bytes and --timeout must be positive, --rate not negative")
+		return 2
+	}
+	sv, err := schema.New()
+	if err != nil {
+		fmt.Fprintln(stderr, "rsconform crawl: the XML Schemas failed to load:", err)
+		return 2
+	}
+	opts.Validator = &rules.Validator{Config: cfg, Schema: sv}
+	var bar *progressbar.ProgressBar
+	if showProgress(*progress, stderr) {
+		bar = newCrawlBar(stderr)
+		opts.Progress = func(s crawler.Stats) {
+			bar.Describe(fmt.Sprintf("%d documents, %d resources, %d packages, %d findings", s.Documents, s.Resources, s.Packages, s.Findings))
+			bar.Set64(s.Bytes)
+		}
+	}
+	rep, tally, closeReport, err := rf.openReport(stdout)
+	if err != nil {
+		fmt.Fprintln(stderr, "rsconform crawl:", err)
+		return 2
+	}
+	report, err := crawler.Crawl(ctx, args[0], opts)
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		closeReport()
+		fmt.Fprintln(stderr, "rsconform crawl:", err)
+		return 2
+	}
+	for _, res := range report.Results {
+		tally.Add(res)
+		if err := rep.Write(res); err != nil {
+			fmt.Fprintln(stderr, "rsconform crawl: writing the report:", err)
+			return 2
+		}
+	}
+	if err := closeReport(); err != nil {
+		fmt.Fprintln(stderr, "rsconform crawl: writing the report:", err)
+		return 2
+	}
+	for id, err := range report.GraphErrors {
+		fmt.Fprintf(stderr, "rsconform crawl: rule %s could not run: %v\n", id, err)
+	}
+	if report.EntryError != nil {
+		fmt.Fprintln(stderr, "rsconform crawl: the entry point is unusable:", report.EntryError)
+		return reporter.ExitNoVerdict
+	}
+	if found := report.Discovered(); len(found) > 0 && (rf.verbose || isTerminal(stderr)) {
+		fmt.Fprintf(stderr, "discovery: %s\n", strings.Join(found, "; "))
+	}
+	// Documents that could not be fetched are in the report; only the
+	// entry point decides exit code 2.
+	s := tally.Summary()
+	s.Errors = 0
+	return reporter.ExitCode(s, rf.strict)
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
+
+func showProgress(mode string, stderr io.Writer) bool {
+	switch mode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	return isTerminal(stderr)
+}
+
+func newCrawlBar(w io.Writer) *progressbar.ProgressBar {
+	return progressbar.NewOptions64(-1,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionShowBytes(true),
+		progressbar.OptionSetDescription("crawling"),
+		progressbar.OptionSpinnerType(14),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionSetWidth(20),
+	)
+}
