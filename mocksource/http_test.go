@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -467,5 +468,27 @@ var _ = Describe("A million resources", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(d.Entries).To(HaveLen(50000))
 		Expect(m.pathOf(d.Entries[49999].Loc)).To(Equal("/res/0999999.txt"))
+	})
+})
+
+var _ = Describe("Serve", func() {
+	It("serves on a listener until the context is done", func() {
+		sc, err := mocksource.LoadScenario("incremental-changelist")
+		Expect(err).NotTo(HaveOccurred())
+		src, err := mocksource.New(mocksource.Options{Scenario: sc})
+		Expect(err).NotTo(HaveOccurred())
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		Expect(err).NotTo(HaveOccurred())
+		src.SetBaseURL("http://" + ln.Addr().String())
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- src.Serve(ctx, ln) }()
+		resp, err := http.Get("http://" + ln.Addr().String() + "/.well-known/resourcesync")
+		Expect(err).NotTo(HaveOccurred())
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		Expect(string(b)).To(ContainSubstring("http://" + ln.Addr().String() + "/dataset1/capabilitylist.xml"))
+		cancel()
+		Eventually(done).WithTimeout(5 * time.Second).Should(Receive(BeNil()))
 	})
 })

@@ -77,9 +77,9 @@ func (r *renderer) encode(d *rs.Document) []byte {
 	return buf.Bytes()
 }
 
-// newDoc makes a document of kind k with its up link (to the Capability
-// List) and, for capability documents, the archives link.
-func (r *renderer) newDoc(k rs.Kind, fam int) *rs.Document {
+// newDoc makes a document of kind k with its up link to the Capability
+// List.
+func (r *renderer) newDoc(k rs.Kind) *rs.Document {
 	d := rs.NewDocument(k)
 	d.AddLink("up", r.url(pathCapList))
 	return d
@@ -180,7 +180,7 @@ func (r *renderer) snapDoc(fam, n, page int) ([]byte, bool) {
 	items := r.snapItems(fam, s)
 	pages := pagesFor(items, r.w.maxEntries)
 	if page == 0 && pages > 1 {
-		d := r.newDoc(famKind[fam].Index(), fam)
+		d := r.newDoc(famKind[fam].Index())
 		r.archivesLink(d, fam)
 		d.Md.At = dt(s.at)
 		for p := 1; p <= pages; p++ {
@@ -196,7 +196,7 @@ func (r *renderer) snapDoc(fam, n, page int) ([]byte, bool) {
 		}
 		lo, hi = (page-1)*r.w.maxEntries, min(page*r.w.maxEntries, items)
 	}
-	d := r.newDoc(famKind[fam], fam)
+	d := r.newDoc(famKind[fam])
 	if page > 0 {
 		d.AddLink("index", r.url(root))
 	}
@@ -259,7 +259,7 @@ func (r *renderer) rdManifestDoc(n, k int) ([]byte, []vinfo, bool) {
 	if k < 1 || k > r.snapItems(famRD, s) {
 		return nil, nil, false
 	}
-	d := r.newDoc(rs.ResourceDumpManifest, famRD)
+	d := r.newDoc(rs.ResourceDumpManifest)
 	d.Md.At = dt(s.at)
 	lo, hi := (k-1)*r.w.pkgSize, min(k*r.w.pkgSize, s.count)
 	vis := make([]vinfo, 0, max(hi-lo, 0))
@@ -292,7 +292,7 @@ func (r *renderer) seriesRoot(fam int) []byte {
 	if len(vis) == 1 {
 		return r.segmentDoc(fam, vis[0], false)
 	}
-	d := r.newDoc(famKind[fam].Index(), fam)
+	d := r.newDoc(famKind[fam].Index())
 	r.archivesLink(d, fam)
 	d.Md.From = dt(vis[0].from)
 	if last := vis[len(vis)-1]; last.closed {
@@ -326,7 +326,7 @@ func (r *renderer) seriesNumbered(fam, n int) ([]byte, bool) {
 }
 
 func (r *renderer) segmentDoc(fam int, sg *segment, inIndex bool) []byte {
-	d := r.newDoc(famKind[fam], fam)
+	d := r.newDoc(famKind[fam])
 	if inIndex {
 		d.AddLink("index", r.url(famRoot(fam)))
 	}
@@ -389,7 +389,7 @@ func (r *renderer) cdManifestDoc(j int) ([]byte, []*change, bool) {
 		return nil, nil, false
 	}
 	pk := r.w.pkgs[j-1]
-	d := r.newDoc(rs.ChangeDumpManifest, famCD)
+	d := r.newDoc(rs.ChangeDumpManifest)
 	d.Md.From = dt(pk.from)
 	d.Md.Until = dt(pk.until)
 	cs := make([]*change, 0, pk.hi-pk.lo)
@@ -435,7 +435,7 @@ func (r *renderer) archiveDoc(fam, page int) ([]byte, bool) {
 	kind := rs.Kind(famName[fam] + "-archive")
 	pages := pagesFor(len(entries), r.w.maxEntries)
 	if page == 0 && pages > 1 {
-		d := r.newDoc(kind.Index(), fam)
+		d := r.newDoc(kind.Index())
 		for p := 1; p <= pages; p++ {
 			d.AddEntry(r.url(famArchivePage(fam, p)))
 		}
@@ -448,7 +448,7 @@ func (r *renderer) archiveDoc(fam, page int) ([]byte, bool) {
 		}
 		lo, hi = (page-1)*r.w.maxEntries, min(page*r.w.maxEntries, len(entries))
 	}
-	d := r.newDoc(kind, fam)
+	d := r.newDoc(kind)
 	if page > 0 {
 		d.AddLink("index", r.url(famArchive(fam)))
 	}

@@ -601,12 +601,11 @@ func (w *world) wrongHash(p string) bool {
 // resources, computed a chunk at a time on first use; nothing is
 // allocated for chunks never asked for.
 type metaCache struct {
-	seed   int64
-	types  []string
 	n      int
-	start  time.Time
 	chunks []atomic.Pointer[[metaChunk]meta]
-	w      *world // for paths and types; immutable parts only
+	// w gives paths, types and keys of initial resources: only the
+	// fields set at construction, never changed, are read.
+	w *world
 }
 
 const metaChunk = 1024

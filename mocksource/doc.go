@@ -1,0 +1,113 @@
+// Package mocksource is a complete ResourceSync Source (ANSI/NISO
+// Z39.99-2017, with the Archives 0.9.1 draft) served over HTTP and driven
+// by scenarios played on a virtual clock, so that runs are deterministic:
+// two Sources of the same scenario (and base URL) serve the same bytes at
+// every step. It is the Source rsconform tests Destinations against.
+//
+// # Using it
+//
+//	sc, err := mocksource.LoadScenario("incremental-changelist") // or a YAML file
+//	src, err := mocksource.New(mocksource.Options{Scenario: sc})
+//	srv := httptest.NewServer(src.Handler())   // or src.Serve(ctx, listener)
+//	info, err := src.Step()                    // play the next step
+//	want := src.Expected()                     // what a synchronised Destination holds
+//	log := src.Log()                           // what was asked for
+//
+// Every document is written through the resourcesync model. Every hash is
+// the true md5 and sha-256 of what is served (unless a wrong-hash fault is
+// armed), every length the Content-Length, every datetime in UTC with Z.
+//
+// # What is served
+//
+// Paths are relative to the base URL (Options.BaseURL, or the request's
+// Host):
+//
+//	/.well-known/resourcesync                 Source Description
+//	/dataset1/capabilitylist.xml              Capability List (capabilities appear once they exist)
+//	/dataset1/resourcelist.xml                current Resource List, or its index beyond MaxEntries
+//	/dataset1/resourcelist/N-P.xml            list P of Resource List N's index
+//	/dataset1/resourcelist/N.xml              archived Resource List N
+//	/dataset1/resourcedump.xml                current Resource Dump (same layout)
+//	/dataset1/resourcedump-pkg/N-K.zip        package K of Resource Dump N, manifest.xml inside
+//	/dataset1/resourcedump-pkg/N-K-manifest.xml  the copy of its manifest (rel="contents")
+//	/dataset1/changelist.xml                  the open Change List, or the Change List Index
+//	/dataset1/changelist/N.xml                Change List N (closed ones carry until)
+//	/dataset1/changedump.xml                  the open Change Dump, or the Change Dump Index
+//	/dataset1/changedump/N.xml                Change Dump N
+//	/dataset1/changedump-pkg/J.zip            Change Dump package J, and J-manifest.xml
+//	/dataset1/{resourcelist,resourcedump,changelist,changedump}-archive.xml   the Archives
+//	/res/NNNNNNN.ext                          resources; created ones at the scenario's paths
+//	/moved/...                                where redirect faults point: the same content
+//	/robots.txt, /info/*.html                 Sitemap directive (6.3.4) and describedby targets
+//
+// Documents are application/xml, packages application/zip. Resources carry
+// Content-Length, Content-Type, Last-Modified, a strong ETag and a Link to
+// the Capability List (6.3.3), answer If-None-Match and If-Modified-Since
+// with 304, and answer 404 (or 410) once deleted. Capability documents
+// link to their archive with rel="archives" once it has an entry.
+//
+// Bodies are never stored: a body is a function of the seed, the path, the
+// version and the media type, 50 to 2,000 bytes, generated on each request.
+// Initial resources cost nothing until touched; their hashes are computed
+// a thousand at a time on first use. A million resources (a Resource List
+// Index of twenty lists) need no more than their listing.
+//
+// # Scenarios
+//
+// A scenario is YAML (errors name the file and line, e.g.
+// `scenario.yaml:12: unknown action "udpate"`):
+//
+//	name: example                    # required
+//	description: what it checks
+//	seed: 7                          # content and bulk choices derive from it (default 1)
+//	start: 2026-01-01T00:00:00Z      # the virtual clock's start (this is the default)
+//	resources:
+//	  count: 100                     # initial resources (default 100)
+//	  types: [text/plain, text/html] # assigned in turn (default text/plain, text/html, application/json)
+//	max-entries: 50000               # entries per document before an index
+//	package-size: 1000               # resources per Resource Dump package
+//	retain-changelists: 0            # Change Lists the index keeps (0: all); older ones only in the archive
+//	retain-changedumps: 0            # the same for Change Dumps
+//	deleted-status: 404              # or 410
+//	steps:
+//	  - name: a step                 # optional
+//	    after: 1h                    # since the previous step (or at: an absolute datetime); 90s, 15m, 2d
+//	    actions:
+//	      - create: /res/new.html              # type from the extension, or {path: ..., type: ...}
+//	      - create: {count: 5, type: text/csv} # bulk, at generated paths
+//	      - update: /res/0000001.html          # or {count: 10}: distinct live resources chosen by the seed
+//	      - delete: {count: 2}
+//	      - publish-resourcelist               # a new snapshot; the previous one is archived
+//	      - publish-resourcedump
+//	      - close-changelist                   # the open list gets until; the next one opens
+//	      - publish-changedump                 # a package of the changes since the last one
+//	      - close-changedump
+//	      - fault: {match: "/res/*", status: 503, retry-after: 30s, times: 2}
+//	      - fault: {match: /dataset1/changelist.xml, latency: 2s}
+//	      - fault: {match: /res/0000003.txt, wrong-hash: true}
+//	      - clear-faults                       # or clear-faults: "/res/*"
+//	    expect: {resources: 104, present: [/res/new.html], absent: [/res/0000002.json]}
+//
+// Faults match a path or a path.Match pattern ("/**" at the end matches
+// below); their effects are status (400-599, with retry-after), latency,
+// truncate (bytes sent of a full Content-Length, then the connection
+// closes), malformed (XML cut in half), redirect (301-308, to location or
+// /moved/PATH), drop (the connection closes without a response) and
+// wrong-hash (lists and manifests advertise a wrong hash for the resource);
+// times limits how many requests a transport fault fires for.
+//
+// expect marks a checkpoint: the expected Destination state is computed
+// from the resource state (Expected, GET /_rsconform/expected); the counts
+// and paths given are checked when the Source is built (New plays the
+// whole scenario once on a throwaway state, so an impossible step is an
+// error with its line before anything is served).
+//
+// # Control API
+//
+//	POST /_rsconform/step      play the next step: {"step":1,"steps":3,"time":"…","changes":3,"done":false,…}
+//	GET  /_rsconform/expected  {"/res/0000001.html": {"sha256":"…","length":812,"type":"text/html"}, …}
+//	GET  /_rsconform/log       the request log (?since=SEQ): method, path, status, virtual time, faults, headers
+//	GET  /_rsconform/status    scenario, step, virtual time, base URL
+//
+// AutoAdvance plays steps on a real-time cadence.
+package mocksource
