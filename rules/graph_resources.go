@@ -35,6 +35,25 @@ func claims(g *Graph, fn func(n *Node, e Edge, from *Node)) {
 	}
 }
 
+// hasChangeList reports whether the Capability List above a document
+// (its up link) lists a Change List.
+func hasChangeList(g *Graph, n *Node) bool {
+	up := n.Doc.Link("up")
+	if up == nil {
+		return false
+	}
+	cl := g.target(n.URL, up.Href)
+	if !parsed(cl) || cl.Kind != rs.CapabilityList {
+		return false
+	}
+	for _, e := range cl.Doc.Entries {
+		if e.Md != nil && rs.Capability(e.Md.Capability) == rs.CapChangeList {
+			return true
+		}
+	}
+	return false
+}
+
 // changedSince reports whether the resource was modified (Last-Modified)
 // after the snapshot of the Resource List that lists it ended (completed,
 // else at): its representation may then rightly differ from the entry.
@@ -60,17 +79,19 @@ var RepStatus = &Rule{
 	ID: "RS-REP-STATUS", Section: "10.1", Level: Should,
 	Title: "Listed resources can be retrieved",
 	Quote: "A Resource List is introduced to list and describe the resources that a Source makes available for synchronization.",
-	Doc: "Checked on the resources the crawl samples (--sample): from Resource Lists, and from an open Change List the last change of each resource unless it is a deletion. " +
-		"A resource may have gone since the list was made, so this is a warning; a network failure or time-out is not reported.",
+	Doc: "Checked on the resources the crawl samples (--sample): from an open Change List the last change of each resource unless it is a deletion (the Change List includes every change up to now, so the resource is there), and from a Resource List whose Capability List has no Change List (else the resource may rightly have been deleted since the snapshot). " +
+		"Archived lists are not sampled. A network failure or time-out is not reported.",
 	CheckGraph: func(p *GraphPass) error {
 		for _, n := range p.Graph.Sorted() {
 			if n.Role != RoleResource || !httpFailed(n) {
 				continue
 			}
 			for _, e := range n.In {
-				if parsed(p.Graph.Node(e.From)) {
-					p.Reportf(e.From, e.Pos, "the resource %s answers HTTP %d %s", n.URL, n.StatusCode, http.StatusText(n.StatusCode))
+				from := p.Graph.Node(e.From)
+				if !parsed(from) || from.Kind == rs.ResourceList && hasChangeList(p.Graph, from) {
+					continue
 				}
+				p.Reportf(e.From, e.Pos, "the resource %s answers HTTP %d %s", n.URL, n.StatusCode, http.StatusText(n.StatusCode))
 			}
 		}
 		return nil
@@ -162,14 +183,14 @@ var RepLastmod = &Rule{
 	ID: "RS-REP-LASTMOD", Section: "7", Level: Info,
 	Title: "<lastmod> agrees with the Last-Modified header of the resource",
 	Quote: "<lastmod> -- An element that conveys the last modification time of the resource with the URI provided in <loc>, as defined in RFC 2616, Sec. 14.29.",
-	Doc:   "Section 7 notes that \"there is significant variation in practices for the use and maintenance of last modification times\", so a difference is only a hint. Last-Modified has a precision of a second; so is the comparison.",
+	Doc:   "Section 7 notes that \"there is significant variation in practices for the use and maintenance of last modification times\", so a difference is only a hint. Last-Modified has a precision of a second; so is the comparison. A resource modified after its Resource List's snapshot ended is not checked.",
 	CheckGraph: func(p *GraphPass) error {
 		claims(p.Graph, func(n *Node, e Edge, from *Node) {
 			if e.Lastmod == "" {
 				return
 			}
 			lm, err := http.ParseTime(n.Header.Get("Last-Modified"))
-			if err != nil {
+			if err != nil || changedSince(n, from) {
 				return
 			}
 			t, ok := instant(e.Lastmod)

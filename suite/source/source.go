@@ -43,6 +43,8 @@ type Config struct {
 	// Setup, when set, runs before the crawl and may change the config
 	// (the self-test starts the mock Source there).
 	Setup func(*Config) error
+	// Outcome, when set, is a crawl already done: the suite does not crawl.
+	Outcome *Outcome
 }
 
 // Outcome is the crawl the specs read.
@@ -185,7 +187,13 @@ func DefineSpecs(cfg Config) error {
 	var outcome *Outcome
 	var crawlErr error
 	BeforeSuite(func(ctx SpecContext) {
-		once.Do(func() { outcome, crawlErr = Crawl(ctx, cfg) })
+		once.Do(func() {
+			if cfg.Outcome != nil {
+				outcome = cfg.Outcome
+				return
+			}
+			outcome, crawlErr = Crawl(ctx, cfg)
+		})
 		if crawlErr != nil {
 			Fail("the Source could not be crawled: " + crawlErr.Error())
 		}

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/onsi/ginkgo/v2"
+
+	"github.com/rsconform/rsconform/crawler"
+	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/suite/source"
+)
+
+func init() {
+	register("suite", "run a Ginkgo conformance suite (source or destination) with JUnit output", runSuite)
+}
+
+const suiteUsage = `Usage:
+  rsconform suite source [flags] URL
+  rsconform suite destination [flags] -- CMD ARGS...
+
+Runs a conformance suite with Ginkgo and reports one spec per requirement,
+grouped by section, with typed labels to filter on: Section:12.1,
+Level:MUST|SHOULD|INFO, Kind:changelist, Scope:document|crawl, and for
+Destinations Scenario:NAME.
+
+  source       crawls the Source once (any entry point: site root, Source
+               Description, Capability List, capability document) and runs one
+               spec per rule of the catalogue
+  destination  plays every built-in mock Source scenario against the
+               Destination command (placeholders {source} and {dir}), one spec
+               per step requirement
+
+Examples:
+  rsconform suite source https://example.com/.well-known/resourcesync
+  rsconform suite source --label-filter 'Level:MUST' --junit-report junit.xml https://example.com/
+  rsconform suite source --map https://example.com/=build/site https://example.com/.well-known/resourcesync
+  rsconform suite destination --junit-report junit.xml -- ./my-harvester --source {source} --out {dir}
+
+The same suites run with: go test ./suite/source -args -source URL
+
+Exit codes: 0 every spec passed (or was skipped), 1 a spec failed, 2 usage error.
+
+Flags:
+`
+
+// suiteT is the testing.T Ginkgo reports a failure to, outside 'go test'.
+type suiteT struct{ failed bool }
+
+func (t *suiteT) Fail() { t.failed = true }
+
+func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fset := flag.NewFlagSet("suite", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	labelFilter := fset.String("label-filter", "", "run only specs matching this Ginkgo label `EXPRESSION`, e.g. 'Level:MUST && Section:12.1'")
+	junit := fset.String("junit-report", "", "write a JUnit report to `FILE`")
+	noColor := fset.Bool("no-color", false, "no colour in the console output")
+	verbose := fset.Bool("v", false, "list every spec, not only failures")
+	spec := fset.String("spec", "1.1", "spec version: 1.1 or 1.0")
+	var maps multiFlag
+	fset.Var(&maps, "map", "serve `URL=DIR` from a local folder (repeatable)")
+	packages := fset.Bool("packages", false, "download dump packages and check them")
+	sample := fset.String("sample", "10", "resources checked per list: a number, all, or 0")
+	timeout := fset.Duration("timeout", 30*time.Second, "timeout of one request")
+	fset.Usage = func() { fmt.Fprint(fset.Output(), suiteUsage); fset.PrintDefaults() }
+	if len(args) > 0 && (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+		fset.SetOutput(stdout)
+		fset.Usage()
+		return 0
+	}
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, "rsconform suite: say which suite: source or destination (see --help)")
+		return 2
+	}
+	which := args[0]
+	rest, err := parseFlags(fset, args[1:])
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fset.SetOutput(stdout)
+			fset.Usage()
+			return 0
+		}
+		return 2
+	}
+	suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
+	suiteConfig.LabelFilter = *labelFilter
+	reporterConfig.JUnitReport = *junit
+	reporterConfig.NoColor = *noColor
+	reporterConfig.Verbose = *verbose
+	switch which {
+	case "source":
+		if len(rest) != 1 {
+			fmt.Fprintln(stderr, "rsconform suite source: give one URL (see --help)")
+			return 2
+		}
+		sp, err := rules.ParseSpec(*spec)
+		if err != nil {
+			fmt.Fprintln(stderr, "rsconform suite source:", err)
+			return 2
+		}
+		cfg := source.Config{Entry: rest[0], Spec: sp, Packages: *packages, Timeout: *timeout,
+			UserAgent: "rsconform/" + toolVersion()}
+		switch strings.ToLower(*sample) {
+		case "all":
+			cfg.Sample, cfg.SampleSet = crawler.SampleAll, true
+		default:
+			var n int
+			if _, err := fmt.Sscanf(*sample, "%d", &n); err != nil || n < 0 {
+				fmt.Fprintln(stderr, "rsconform suite source: --sample takes a number, all or 0")
+				return 2
+			}
+			cfg.Sample, cfg.SampleSet = n, true
+		}
+		for _, m := range maps {
+			mp, err := crawler.ParseMapping(m)
+			if err != nil {
+				fmt.Fprintln(stderr, "rsconform suite source:", err)
+				return 2
+			}
+			cfg.Maps = append(cfg.Maps, mp)
+		}
+		fmt.Fprintf(stderr, "rsconform suite source: crawling %s ...\n", cfg.Entry)
+		outcome, err := source.Crawl(ctx, cfg)
+		if err != nil {
+			fmt.Fprintln(stderr, "rsconform suite source:", err)
+			return 2
+		}
+		cfg.Outcome = outcome
+		if err := source.DefineSpecs(cfg); err != nil {
+			fmt.Fprintln(stderr, "rsconform suite source:", err)
+			return 2
+		}
+		t := &suiteT{}
+		if !ginkgo.RunSpecs(t, "ResourceSync Source conformance: "+rest[0], suiteConfig, reporterConfig) || t.failed {
+			return 1
+		}
+		return 0
+	}
+	fmt.Fprintf(stderr, "rsconform suite: unknown suite %q (see --help)\n", which)
+	return 2
+}
+
+// multiFlag collects a repeatable string flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }

@@ -1,0 +1,329 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	rs "github.com/rsconform/rsconform/resourcesync"
+)
+
+// Values of the metadata and link attributes of section 7 and Table 3:
+// length, type, encoding, change, and the hash algorithm tokens.
+// Where each attribute may appear is in attrs_place.go, links in
+// attrs_links.go, time intervals in attrs_time.go, and elements in
+// attrs_elements.go.
+
+// attrValue is one occurrence of a ResourceSync attribute on an <rs:md> or
+// an <rs:ln>, with where it stands.
+type attrValue struct {
+	value string
+	pos   rs.Pos
+	elem  string    // "<rs:md>" or "<rs:ln>"
+	entry *rs.Entry // nil at the top level
+}
+
+// attrValues lists every occurrence of attribute name on the <rs:md>
+// (when onMd) and <rs:ln> (when onLn) elements of d, in document order
+// within each element kind, top level first.
+func attrValues(d *rs.Document, name string, onMd, onLn bool) []attrValue {
+	var out []attrValue
+	if onMd {
+		for _, ref := range allMd(d) {
+			if v, ok := ref.md.Get(name); ok {
+				out = append(out, attrValue{v, ref.md.AttrPosition(name), "<rs:md>", ref.entry})
+			}
+		}
+	}
+	if onLn {
+		for _, ref := range allLn(d) {
+			if v, ok := ref.ln.Get(name); ok {
+				out = append(out, attrValue{v, ref.ln.AttrPosition(name), "<rs:ln>", ref.entry})
+			}
+		}
+	}
+	return out
+}
+
+// 7: "length – ... The value of the length attribute should be equal to
+// the value of the Content-Length header in the HTTP response and must be
+// computed as defined in RFC 2616, Sec. 4.4."
+var LengthSyntax = &Rule{
+	ID: "RS-LENGTH-SYNTAX", Section: "7", Level: Must,
+	Title: "length is a non-negative integer (a Content-Length value)",
+	Quote: "length – The value of the attribute conveys the content length of a resource representation returned when the URI in <loc> is dereferenced. The value of the length attribute should be equal to the value of the Content-Length header in the HTTP response and must be computed as defined in RFC 2616, Sec. 4.4.",
+	Doc: "Checked on <rs:md> and <rs:ln>. A Content-Length value is 1*DIGIT (RFC 2616, Sec. 14.13): decimal digits only, a number of octets. " +
+		"A sign, a decimal point, a unit (\"4 kB\"), digit grouping (\"8,876\") or surrounding white space make the value something a Destination cannot compare with the Content-Length it receives. " +
+		"There is no upper bound (Example 27 has length=\"9788456778\"). Whether the value matches the HTTP response is checked by crawling (RS-REP-LENGTH).",
+	Check: func(p *Pass) error {
+		for _, a := range attrValues(p.Doc, "length", true, true) {
+			if msg := attrLengthProblem(a.value); msg != "" {
+				p.Reportf(a.pos, "length %q on %s %s", truncateValue(a.value), a.elem, msg)
+			}
+		}
+		return nil
+	},
+}
+
+func attrLengthProblem(v string) string {
+	if v == "" {
+		return "is empty: the length is a number of octets, e.g. length=\"8876\""
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < '0' || c > '9' {
+			return fmt.Sprintf("is not a non-negative integer (character %q at position %d): write the number of octets in decimal digits only, as in a Content-Length header", c, i+1)
+		}
+	}
+	return ""
+}
+
+// 7: "type – The value of the attribute conveys the Media Type of a
+// resource representation returned when the URI in <loc> is dereferenced.
+// Registered values are listed in the IANA MIME Media Type registry."
+var TypeSyntax = &Rule{
+	ID: "RS-TYPE-SYNTAX", Section: "7", Level: Must,
+	Title: "type is a media type: type/subtype with optional parameters",
+	Quote: "type – The value of the attribute conveys the Media Type of a resource representation returned when the URI in <loc> is dereferenced. Registered values are listed in the IANA MIME Media Type registry.",
+	Doc: "Checked on <rs:md> and <rs:ln>. Table 3 takes type from RFC 4287, where it is a media type: type \"/\" subtype *(\";\" parameter), the type, subtype and parameter names being tokens (RFC 2045, Sec. 5.1; RFC 6838, Sec. 4.2), a parameter value a token or a quoted string. " +
+		"White space is accepted around \";\" only. Matching is case-insensitive and values are not looked up in the registry (Example 27 uses the experimental application/x-tiff-diff); RS-TYPE-TOPLEVEL hints at top-level types IANA does not know.",
+	Check: func(p *Pass) error {
+		for _, a := range attrValues(p.Doc, "type", true, true) {
+			if _, msg := attrMediaType(a.value); msg != "" {
+				p.Reportf(a.pos, "type %q on %s %s", truncateValue(a.value), a.elem, msg)
+			}
+		}
+		return nil
+	},
+}
+
+// attrRegisteredTopLevelTypes are the top-level media types of the IANA
+// Media Types registry.
+var attrRegisteredTopLevelTypes = map[string]bool{
+	"application": true, "audio": true, "example": true, "font": true, "haptics": true, "image": true,
+	"message": true, "model": true, "multipart": true, "text": true, "video": true,
+}
+
+var TypeTopLevel = &Rule{
+	ID: "RS-TYPE-TOPLEVEL", Section: "7", Level: Info,
+	Title: "type uses a top-level media type registered with IANA",
+	Quote: TypeSyntax.Quote,
+	Doc: "The registered top-level types are application, audio, example, font, haptics, image, message, model, multipart, text and video. " +
+		"Another top-level type is usually a slip (\"aplication/pdf\", \"pdf/application\") or a private x- type; the specification only says where registered values are listed, so this is a hint, not an error. " +
+		"Values RS-TYPE-SYNTAX rejects are not considered here.",
+	Check: func(p *Pass) error {
+		for _, a := range attrValues(p.Doc, "type", true, true) {
+			top, msg := attrMediaType(a.value)
+			if msg != "" || attrRegisteredTopLevelTypes[strings.ToLower(top)] {
+				continue
+			}
+			p.Reportf(a.pos, "type %q on %s has top-level type %q, which IANA does not register (registered: application, audio, example, font, haptics, image, message, model, multipart, text, video): a Destination may not recognise the media type", truncateValue(a.value), a.elem, top)
+		}
+		return nil
+	},
+}
+
+// attrIsTokenChar reports whether c may appear in an RFC 2045 token: any
+// printable US-ASCII character except space and tspecials.
+func attrIsTokenChar(c byte) bool {
+	if c <= ' ' || c >= 0x7f {
+		return false
+	}
+	return !strings.ContainsRune(`()<>@,;:\"/[]?=`, rune(c))
+}
+
+// attrToken returns the length of the RFC 2045 token at the start of s.
+func attrToken(s string) int {
+	i := 0
+	for i < len(s) && attrIsTokenChar(s[i]) {
+		i++
+	}
+	return i
+}
+
+// attrMediaType parses a media type and returns its top-level type, or a
+// message saying why the value is not a media type.
+func attrMediaType(v string) (top, problem string) {
+	if v == "" {
+		return "", "is empty: a media type is type/subtype, e.g. type=\"text/html\""
+	}
+	n := attrToken(v)
+	if n == 0 {
+		return "", fmt.Sprintf("does not start with a type token (character %q at position 1): a media type is type/subtype, e.g. text/html", v[0])
+	}
+	top, rest := v[:n], v[n:]
+	if rest == "" {
+		return "", "has no subtype: a media type is type/subtype, e.g. text/html"
+	}
+	if rest[0] != '/' {
+		return "", fmt.Sprintf("has %q after the type where \"/\" is expected: a media type is type/subtype, e.g. text/html", rest[0])
+	}
+	rest = rest[1:]
+	if n = attrToken(rest); n == 0 {
+		return "", "has no subtype after \"/\""
+	}
+	rest = rest[n:]
+	for {
+		rest = strings.TrimLeft(rest, " \t")
+		if rest == "" {
+			return top, ""
+		}
+		if rest[0] != ';' {
+			return "", fmt.Sprintf("has %q where \";\" and a parameter are expected", rest[0])
+		}
+		rest = strings.TrimLeft(rest[1:], " \t")
+		if n = attrToken(rest); n == 0 {
+			return "", "has a \";\" not followed by a parameter name=value"
+		}
+		rest = rest[n:]
+		if rest == "" || rest[0] != '=' {
+			return "", "has a parameter without \"=value\""
+		}
+		rest = rest[1:]
+		if rest != "" && rest[0] == '"' {
+			end := attrQuotedEnd(rest)
+			if end < 0 {
+				return "", "has an unterminated quoted parameter value"
+			}
+			rest = rest[end:]
+			continue
+		}
+		if n = attrToken(rest); n == 0 {
+			return "", "has a parameter with an empty value"
+		}
+		rest = rest[n:]
+	}
+}
+
+// attrQuotedEnd returns the length of the quoted string (RFC 822
+// quoted-string) at the start of s, or -1 when it is not terminated.
+func attrQuotedEnd(s string) int {
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// 7: "encoding – The value of the attribute conveys what content codings
+// have been applied to the resource. The value of the encoding attribute
+// should be equal to the value of the content-encoding header in the HTTP
+// response, as defined in RFC 2616, Sec. 14.11."
+var EncodingSyntax = &Rule{
+	ID: "RS-ENCODING-SYNTAX", Section: "7", Level: Must,
+	Title: "encoding is a comma-separated list of content-coding tokens",
+	Quote: "encoding – The value of the attribute conveys what content codings have been applied to the resource. The value of the encoding attribute should be equal to the value of the content-encoding header in the HTTP response, as defined in RFC 2616, Sec. 14.11.",
+	Doc: "Checked on <rs:md> and <rs:ln>. The value is a Content-Encoding field value, 1#content-coding (RFC 2616, Sec. 14.11 and 3.5): one or more tokens separated by commas, white space allowed around the commas, e.g. \"gzip\" or \"deflate, gzip\". " +
+		"The SHOULD of the quote (equal to the header) is about the HTTP response and is checked by crawling; the syntax is what makes the value a list of content codings at all, so a value that is not one is an error. " +
+		"The coding names themselves are not looked up (the IANA HTTP Content Coding registry is open).",
+	Check: func(p *Pass) error {
+		for _, a := range attrValues(p.Doc, "encoding", true, true) {
+			if msg := attrEncodingProblem(a.value); msg != "" {
+				p.Reportf(a.pos, "encoding %q on %s %s", truncateValue(a.value), a.elem, msg)
+			}
+		}
+		return nil
+	},
+}
+
+func attrEncodingProblem(v string) string {
+	codings := 0
+	for _, part := range strings.Split(v, ",") {
+		part = strings.Trim(part, " \t")
+		if part == "" {
+			continue // RFC 2616 #rule: null elements are allowed
+		}
+		if n := attrToken(part); n != len(part) {
+			return fmt.Sprintf("is not a list of content codings: %q contains %q, which a token cannot (write codings such as gzip, separated by commas)", part, part[n])
+		}
+		codings++
+	}
+	if codings == 0 {
+		return "names no content coding: write e.g. encoding=\"gzip\""
+	}
+	return ""
+}
+
+// attrChangeValues are the values of change (sections 7, 12.1, 13.2).
+var attrChangeValues = []string{"created", "updated", "deleted"}
+
+// 7: "change – The value of the attribute conveys the type of change that
+// a resource underwent. Values defined in this specification are created,
+// updated, and deleted"; 12.1: "The value of the change attribute is
+// created, updated, or deleted."
+var ChangeValue = &Rule{
+	ID: "RS-CHANGE-VALUE", Section: "7", Level: Must,
+	Title: "change is created, updated or deleted",
+	Quote: "change – The value of the attribute conveys the type of change that a resource underwent. Values defined in this specification are created, updated, and deleted, which convey the creation, update, and deletion of a resource, respectively.",
+	Doc: "12.1 closes the list for Change Lists (\"The value of the change attribute is created, updated, or deleted\") and 13.2 for Change Dump Manifests (\"The change attribute value may be created, updated, or deleted\"); a Destination cannot act on another value. Values are case-sensitive. " +
+		"Checked wherever change appears; whether change belongs there is RS-CHANGE-PLACE, whether it is present where mandatory is RS-CL-CHANGE and RS-CDM-CHANGE.",
+	Check: func(p *Pass) error {
+		for _, a := range attrValues(p.Doc, "change", true, false) {
+			if contains(attrChangeValues, a.value) {
+				continue
+			}
+			msg := fmt.Sprintf("change %q is not a defined value: the change is created, updated or deleted", truncateValue(a.value))
+			for _, c := range attrChangeValues {
+				if strings.EqualFold(strings.TrimSpace(a.value), c) {
+					msg += fmt.Sprintf(" (values are case-sensitive and without spaces: did you mean %q?)", c)
+				}
+			}
+			p.Reportf(a.pos, "%s", msg)
+		}
+		return nil
+	},
+}
+
+// attrHashAlgorithms are the names of the IANA "Hash Function Textual
+// Names" registry, to which the tokens of the specification's examples
+// (md5, sha-256) belong.
+var attrHashAlgorithms = map[string]bool{
+	"md2": true, "md5": true, "sha-1": true, "sha-224": true, "sha-256": true,
+	"sha-384": true, "sha-512": true, "shake128": true, "shake256": true,
+}
+
+var HashAlgorithm = &Rule{
+	ID: "RS-HASH-ALGORITHM", Section: "7", Level: Should,
+	Title: "hash algorithm tokens are names a Destination can identify (md5, sha-1, sha-256, sha-512, ...)",
+	Quote: "The attribute value is expressed in the form of a whitespace-delimited list of hash values. Each hash value is represented by a hex-encoded digest and is preceded by a token that identifies the utilized hash algorithm, e.g., md5:, sha-256:.",
+	Doc: "The token must identify the algorithm to the Destination that verifies the digest. rsconform knows the names of the IANA \"Hash Function Textual Names\" registry, to which the examples of section 7 belong: md2, md5, sha-1, sha-224, sha-256, sha-384, sha-512, shake128, shake256 (compared case-insensitively). " +
+		"Section 7 only gives examples (\"e.g., md5:, sha-256:\"), so another token is not an error (RS-HASH-SYNTAX accepts any token with a hex digest), but a Destination will most likely not know how to verify it and will have to ignore the fixity information: a warning. " +
+		"Common spellings such as sha256 or SHA1 get a suggestion. Tokens RS-HASH-SYNTAX rejects are not considered here.",
+	Check: func(p *Pass) error {
+		for _, a := range attrValues(p.Doc, "hash", true, true) {
+			for _, tok := range strings.Fields(a.value) {
+				if hashTokenProblem(tok) != "" {
+					continue
+				}
+				alg := tok[:strings.IndexByte(tok, ':')]
+				if attrHashAlgorithms[strings.ToLower(alg)] {
+					continue
+				}
+				msg := fmt.Sprintf("hash algorithm %q on %s is not a registered hash function name (md5, sha-1, sha-256, sha-512, ...): a Destination may not be able to verify the digest", truncateValue(alg), a.elem)
+				if s := attrHashSuggestion(alg); s != "" {
+					msg += fmt.Sprintf("; did you mean %q?", s)
+				}
+				p.Reportf(a.pos, "%s", msg)
+			}
+		}
+		return nil
+	},
+}
+
+// attrHashSuggestion proposes a registered name for a common misspelling:
+// sha256 for sha-256, SHA_1 for sha-1, md-5 for md5.
+func attrHashSuggestion(alg string) string {
+	norm := strings.NewReplacer("-", "", "_", "", " ", "").Replace(strings.ToLower(alg))
+	for name := range attrHashAlgorithms {
+		if strings.ReplaceAll(name, "-", "") == norm {
+			return name
+		}
+	}
+	return ""
+}
+
+func init() {
+	register(LengthSyntax, TypeSyntax, TypeTopLevel, EncodingSyntax, ChangeValue, HashAlgorithm)
+}

@@ -1,0 +1,107 @@
+package rules
+
+import (
+	"testing"
+
+	rs "github.com/rsconform/rsconform/resourcesync"
+)
+
+// Table tests for the value grammars of the attribute rules; the fixtures
+// under fixtures/RS-*/ cover the rules end to end.
+
+func TestAttrMediaType(t *testing.T) {
+	for _, tc := range []struct {
+		in  string
+		top string // "" when the value must be refused
+	}{
+		{"text/html", "text"},
+		{"text/html; charset=UTF-8", "text"},
+		{"text/html;charset=\"utf-8\"", "text"},
+		{`application/xml; profile="a;b\"c"`, "application"},
+		{"application/vnd.ms-excel", "application"},
+		{"image/svg+xml", "image"},
+		{"application/x-tiff-diff", "application"},
+		{"", ""},
+		{"html", ""},
+		{"text/", ""},
+		{"/html", ""},
+		{"text/html;", ""},
+		{"text/html; charset", ""},
+		{"text/html; charset=", ""},
+		{"text/html; charset=\"utf-8", ""},
+		{"text /html", ""},
+		{"text/html text/plain", ""},
+		{"text/html, text/plain", ""},
+		{"text/html/x", ""},
+	} {
+		top, problem := attrMediaType(tc.in)
+		if tc.top == "" && problem == "" {
+			t.Errorf("attrMediaType(%q) accepted the value", tc.in)
+		}
+		if tc.top != "" && (problem != "" || top != tc.top) {
+			t.Errorf("attrMediaType(%q) = %q, %q; want top %q and no problem", tc.in, top, problem, tc.top)
+		}
+	}
+}
+
+func TestAttrValueGrammars(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		check func(string) string
+		ok    []string
+		bad   []string
+	}{
+		{"length", attrLengthProblem, []string{"0", "8876", "9788456778", "007"}, []string{"", "-1", "+1", "1.0", "8,876", " 1", "1e3"}},
+		{"encoding", attrEncodingProblem, []string{"gzip", "deflate, gzip", "br,zstd", "x-gzip", "gzip,"}, []string{"", ",", "gzip deflate", "gzip;q=1", "a/b"}},
+		{"pri", attrPriProblem, []string{"1", "02", "999999", "0999999"}, []string{"", "0", "000", "1000000", "99999999999999999999", "1.5", "-1", "high"}},
+		{"priority", attrPriorityProblem, []string{"0", "0.0", "1", "1.0", ".5", "0.", "+0.3", "-0"}, []string{"", ".", "1.01", "2", "-0.1", "high", "1e-1", "0,5", "50%"}},
+		{"rel", attrRelProblem, []string{"up", "UP", "describedby", "archives", "latest-version", "resourcesync", "http://www.openarchives.org/rs/terms/patch", "urn:x:y", "tag:example.com,2013:rel"}, []string{"", "mirror", "patch", " up", "up index", "http:///x", "rels/x"}},
+	} {
+		for _, v := range tc.ok {
+			if msg := tc.check(v); msg != "" {
+				t.Errorf("%s %q refused: %s", tc.name, v, msg)
+			}
+		}
+		for _, v := range tc.bad {
+			if tc.check(v) == "" {
+				t.Errorf("%s %q accepted", tc.name, v)
+			}
+		}
+	}
+}
+
+func TestAttrSurelyBefore(t *testing.T) {
+	dt := func(s string) rs.Datetime {
+		d, err := rs.ParseDatetime(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"2013-01-03T08:59:59Z", "2013-01-03T09:00:00Z", true},
+		{"2013-01-03T09:00:00Z", "2013-01-03T09:00:00Z", false},
+		{"2013-01-03T09:00:00.5Z", "2013-01-03T09:00:00.6Z", true},
+		{"2013-01-03", "2013-01-03T18:00:00Z", false}, // the day contains the instant
+		{"2013-01-02", "2013-01-03T00:00:00Z", true},
+		{"2013-01-03T18:00:00Z", "2013-01-03", false},
+		{"2013", "2013-06-01", false},
+		{"2012", "2013-01-01T00:00:00Z", true},
+		{"2013-01-03T10:00:00+01:00", "2013-01-03T09:00:00Z", false}, // the same instant
+	} {
+		if got := attrSurelyBefore(dt(tc.a), dt(tc.b)); got != tc.want {
+			t.Errorf("attrSurelyBefore(%s, %s) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+func TestAttrHashSuggestion(t *testing.T) {
+	for in, want := range map[string]string{"sha256": "sha-256", "SHA1": "sha-1", "md-5": "md5", "sha_512": "sha-512", "crc32": ""} {
+		if got := attrHashSuggestion(in); got != want {
+			t.Errorf("attrHashSuggestion(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

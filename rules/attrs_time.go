@@ -1,0 +1,107 @@
+package rules
+
+import (
+	"time"
+
+	rs "github.com/rsconform/rsconform/resourcesync"
+)
+
+// Consistency of the time attributes of section 7: intervals run forward,
+// and the datetime of a change lies within the document's interval.
+
+// attrPeriodEnd is the end (exclusive) of the period a W3C Datetime
+// denotes: "2013-01-03" is the whole day, "2013-01-03T09:00Z" the whole
+// minute. A value with fractional seconds denotes an instant.
+func attrPeriodEnd(d rs.Datetime) time.Time {
+	switch d.Granularity {
+	case rs.GranYear:
+		return d.Time.AddDate(1, 0, 0)
+	case rs.GranMonth:
+		return d.Time.AddDate(0, 1, 0)
+	case rs.GranDay:
+		return d.Time.AddDate(0, 0, 1)
+	case rs.GranMinute:
+		return d.Time.Add(time.Minute)
+	case rs.GranSecond:
+		return d.Time.Add(time.Second)
+	}
+	return d.Time.Add(time.Nanosecond)
+}
+
+// attrSurelyBefore reports whether every instant a denotes is before every
+// instant b denotes, so that no reading of the two values puts a at or
+// after b.
+func attrSurelyBefore(a, b rs.Datetime) bool { return !attrPeriodEnd(a).After(b.Time) }
+
+// attrTime parses attribute name of m; ok is false when it is absent or
+// unparsable (RS-TIME-W3C reports that).
+func attrTime(m *rs.Md, name string) (rs.Datetime, bool) {
+	d, present, err := m.Time(name)
+	return d, present && err == nil
+}
+
+// 7: "The combination of the datetimes provided in the at and completed
+// attributes expresses an interval"; from and until bound the changes a
+// document includes.
+var TimeInterval = &Rule{
+	ID: "RS-TIME-INTERVAL", Section: "7", Level: Must,
+	Title: "completed is not before at, and until is not before from",
+	Quote: "The combination of the datetimes provided in the at and completed attributes expresses an interval during which resources may have changed beyond the state they had at the datetime expressed in the at attribute.",
+	Doc: "at is when the snapshot process started and completed when it completed; from and until bound the changes a document includes (\"all changes that occurred ... since the datetime expressed (and up until the datetime expressed in the until attribute, if it exists)\"). An interval that ends before it starts cannot be interpreted. " +
+		"Checked on every <rs:md>, top-level and in entries. Equal values are accepted. A value with a coarse granularity denotes its whole period (\"2013-01-03\" is the whole day), so it is reported only when no reading of the two values is in order. Unparsable values are left to RS-TIME-W3C.",
+	Check: func(p *Pass) error {
+		for _, ref := range allMd(p.Doc) {
+			for _, pair := range [][2]string{{"at", "completed"}, {"from", "until"}} {
+				start, ok1 := attrTime(ref.md, pair[0])
+				end, ok2 := attrTime(ref.md, pair[1])
+				if !ok1 || !ok2 || !attrSurelyBefore(end, start) {
+					continue
+				}
+				p.ReportRelated(ref.md.AttrPosition(pair[1]), []rs.Pos{ref.md.AttrPosition(pair[0])},
+					"%s %q is before %s %q: the interval ends before it starts", pair[1], end.Raw, pair[0], start.Raw)
+			}
+		}
+		return nil
+	},
+}
+
+// 7: "datetime -- ... The value must be equal to or after the from
+// datetime, and before or equal to the until datetime if specified."
+var DatetimeInterval = &Rule{
+	ID: "RS-DATETIME-INTERVAL", Section: "7", Level: Must,
+	Applies: attrChangeKinds, Specs: []Spec{Spec11},
+	Title: "Each datetime lies within the from/until interval of the document",
+	Quote: "This attribute may be used in Change Lists (Section 12.1) and Change Dump Manifests (Section 13.2). The value must be equal to or after the from datetime, and before or equal to the until datetime if specified.",
+	Doc: "from and until are those of the top-level <rs:md>. A value with a coarse granularity denotes its whole period (until=\"2013-01-03\" is the whole day), so a datetime is reported only when it is before from, or after until, under every reading. " +
+		"<lastmod> is not checked: section 7 says it may fall outside from and until (under the 1.0 profile, which has no datetime, this rule does not run). Unparsable values are left to RS-TIME-W3C.",
+	Check: func(p *Pass) error {
+		top := p.Doc.Md
+		if top == nil {
+			return nil
+		}
+		from, hasFrom := attrTime(top, "from")
+		until, hasUntil := attrTime(top, "until")
+		if !hasFrom && !hasUntil {
+			return nil
+		}
+		for _, ref := range allMd(p.Doc) {
+			if ref.entry == nil {
+				continue
+			}
+			dt, ok := attrTime(ref.md, "datetime")
+			if !ok {
+				continue
+			}
+			pos := ref.md.AttrPosition("datetime")
+			switch {
+			case hasFrom && attrSurelyBefore(dt, from):
+				p.ReportRelated(pos, []rs.Pos{top.AttrPosition("from")}, "datetime %q is before the document's from %q: a %s covers the changes from its from onwards", dt.Raw, from.Raw, p.Kind.Title())
+			case hasUntil && attrSurelyBefore(until, dt):
+				p.ReportRelated(pos, []rs.Pos{top.AttrPosition("until")}, "datetime %q is after the document's until %q: a %s covers the changes up to its until", dt.Raw, until.Raw, p.Kind.Title())
+			}
+		}
+		return nil
+	},
+}
+
+func init() { register(TimeInterval, DatetimeInterval) }
