@@ -460,11 +460,46 @@ func (c *crawl) walk(u string, d *rs.Document) {
 			}
 		}
 	case k == rs.ResourceList || k == rs.ChangeList:
+		if c.archived(u) {
+			// An archived list describes the past: what the Source serves
+			// now may rightly differ.
+			break
+		}
 		for _, e := range c.sample(d) {
 			c.enqueue(task{url: resolve(e.Loc), role: rules.RoleResource,
 				edge: rules.Edge{From: u, Rel: "loc", Pos: locPos(e), Md: e.Md, Lastmod: e.Lastmod}})
 		}
 	}
+}
+
+// archived reports whether the document at u was reached from an archive
+// (directly, or through an index an archive lists).
+func (c *crawl) archived(u string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	seen := map[string]bool{}
+	var walk func(u string, depth int) bool
+	walk = func(u string, depth int) bool {
+		n := c.graph.Node(u)
+		if n == nil || depth > 3 || seen[u] {
+			return false
+		}
+		seen[u] = true
+		for _, e := range n.In {
+			if e.Rel != "loc" {
+				continue
+			}
+			from := c.graph.Node(e.From)
+			if from == nil {
+				continue
+			}
+			if from.Kind.IsArchive() || (from.Kind.IsIndex() && walk(e.From, depth+1)) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(u, 0)
 }
 
 func locPos(e *rs.Entry) rs.Pos {

@@ -117,17 +117,17 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fset.Var(&hosts, "allow-host", "also fetch from `HOST` (repeatable; * for any host); by default only the entry point's host")
 	fset.Var(&maps, "map", "serve the URLs under `URL=DIR` from a local folder (repeatable)")
 	progress := fset.String("progress", "auto", "progress on standard error: auto (when it is a terminal), always, never")
-	fset.Usage = func() {
-		fmt.Fprint(fset.Output(), crawlUsage)
-		fset.PrintDefaults()
-	}
+	// Parse reports a bad flag on stderr; --help goes to stdout, once.
+	fset.Usage = func() {}
 	args, err := parseFlags(fset, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fset.SetOutput(stdout)
-			fset.Usage()
+			fmt.Fprint(stdout, crawlUsage)
+			fset.PrintDefaults()
 			return 0
 		}
+		fmt.Fprintln(stderr, "rsconform crawl: see --help")
 		return 2
 	}
 	if len(args) != 1 {
