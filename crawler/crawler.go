@@ -55,7 +55,7 @@ type Options struct {
 	// Timeout bounds one request, body included (default 30 s).
 	Timeout time.Duration
 	// Retries is how often a request that failed on the network or was
-	// answered 429, 502, 503 or 504 is tried again (default 2; -1 none).
+	// answered 429, 500, 502, 503 or 504 is tried again (default 2; -1 none).
 	Retries int
 	// Backoff is the first wait before a retry, doubled each time
 	// (default 500 ms); Retry-After replaces it, up to MaxRetryWait

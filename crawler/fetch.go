@@ -97,10 +97,11 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// retryable reports whether a status is worth asking again.
+// retryable reports whether a status is worth asking again: overload and
+// the transient server errors (a 500 is often one).
 func retryable(status int) bool {
 	switch status {
-	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
 		return true
 	}
 	return false

@@ -35,7 +35,7 @@ var ArchivesLink = &Rule{
 			want := rs.Kind(string(base) + "-archive")
 			for _, l := range n.Doc.LinksByRel("archives") {
 				t := p.Graph.target(n.URL, l.Href)
-				if t == nil || t.Skipped != "" || t.FetchError != "" && t.Doc == nil {
+				if unknownTarget(t) {
 					continue
 				}
 				if !parsed(t) || t.Kind.Base() != want {
@@ -67,7 +67,7 @@ var ArchiveTarget = &Rule{
 					continue
 				}
 				t := p.Graph.target(n.URL, e.Loc)
-				if t == nil || t.Skipped != "" || t.FetchError != "" && t.Doc == nil {
+				if unknownTarget(t) {
 					continue
 				}
 				if !parsed(t) || t.Kind.Capability() != want {

@@ -32,7 +32,7 @@ var UpTarget = &Rule{
 				want = rs.SourceDescription
 			}
 			t := p.Graph.target(n.URL, up.Href)
-			if t == nil || t.Skipped != "" || t.FetchError != "" && t.Doc == nil {
+			if unknownTarget(t) {
 				continue
 			}
 			if !parsed(t) || t.Kind.Base() != want {
@@ -67,7 +67,7 @@ var IndexTarget = &Rule{
 					continue
 				}
 				t := p.Graph.target(n.URL, l.Href)
-				if t == nil || t.Skipped != "" || t.FetchError != "" && t.Doc == nil {
+				if unknownTarget(t) {
 					continue
 				}
 				want := n.Kind.Base().Index()
@@ -112,7 +112,7 @@ var ListedKind = &Rule{
 					continue
 				}
 				t := p.Graph.target(n.URL, e.Loc)
-				if t == nil || t.Skipped != "" || t.Role != RoleDocument && !parsed(t) || t.FetchError != "" && t.Doc == nil {
+				if unknownTarget(t) {
 					continue
 				}
 				var ok bool

@@ -35,7 +35,7 @@ var DumpContents = &Rule{
 			for _, e := range n.Doc.Entries {
 				for _, l := range e.LinksByRel("contents") {
 					c := p.Graph.target(n.URL, l.Href)
-					if c == nil || c.Skipped != "" || c.FetchError != "" && c.Doc == nil {
+					if unknownTarget(c) {
 						continue
 					}
 					if !parsed(c) || c.Kind != want {

@@ -17,6 +17,13 @@ func parsed(n *Node) bool {
 	return n != nil && n.Skipped == "" && n.FetchError == "" && n.Doc != nil && n.Kind != rs.KindUnknown
 }
 
+// unknownTarget reports whether nothing can be said of what a link leads
+// to: not fetched, fetch failed (RS-HTTP-STATUS), or not XML
+// (RS-XML-WELLFORMED reports it on the document itself).
+func unknownTarget(t *Node) bool {
+	return t == nil || t.Skipped != "" || t.Doc == nil
+}
+
 // target is the node a link or <loc> of the document at from points to.
 func (g *Graph) target(from, href string) *Node {
 	u := ResolveRef(from, href)

@@ -106,7 +106,7 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fset.IntVar(&opts.Concurrency, "concurrency", 4, "requests in flight at once")
 	fset.Float64Var(&opts.Rate, "rate", 10, "requests per second to one host (0: no limit)")
 	fset.DurationVar(&opts.Timeout, "timeout", 30*time.Second, "time-out of one request, body included")
-	retries := fset.Int("retries", 2, "retries of a request that failed on the network or got 429/502/503/504 (back-off, Retry-After honoured)")
+	retries := fset.Int("retries", 2, "retries of a request that failed on the network or got 429/500/502/503/504 (back-off, Retry-After honoured)")
 	fset.IntVar(&opts.MaxRedirects, "max-redirects", 5, "redirects followed per request")
 	sample := fset.String("sample", "10", "resources fetched per Resource List or open Change List to check length, hash, type, lastmod: `N`, all or 0")
 	fset.BoolVar(&opts.Packages, "packages", false, "download dump packages (ZIP) and check them against their manifests")
