@@ -133,7 +133,7 @@ func checkStructure(m *mock, s *site) {
 				prev = t
 			}
 		}
-		if k == rs.ChangeListIndex || k == rs.ChangeDumpIndex || k.Base() == rs.ChangeListArchive || k.Base() == rs.ChangeDumpArchive {
+		if k == rs.ChangeListIndex || k == rs.ChangeDumpIndex || k == rs.ChangeListArchive || k == rs.ChangeDumpArchive {
 			// Forward chronological order, contiguous intervals.
 			var prevUntil string
 			for i, e := range d.Entries {
@@ -271,5 +271,84 @@ var _ = Describe("Virtual time", func() {
 		Expect(in.Steps).To(Equal(3))
 		Expect(in.Changes).To(Equal(3))
 		Expect(m.src.Now()).To(Equal(in.Time))
+	})
+})
+
+// tinyLimits exercises every index: at most 4 entries per document.
+const tinyLimits = `name: tiny-limits
+description: every document beyond its limit
+seed: 5
+max-entries: 4
+package-size: 2
+resources: {count: 8}
+steps:
+  - after: 1h
+    actions:
+      - update: {count: 7}
+      - publish-changedump
+      - publish-resourcedump
+      - publish-resourcelist
+  - after: 1h
+    actions:
+      - update: {count: 2}
+      - publish-changedump
+      - close-changedump
+      - publish-resourcelist
+      - close-changelist
+  - after: 1h
+    actions:
+      - create: {count: 2}
+      - publish-changedump
+      - close-changedump
+      - publish-resourcelist
+      - publish-resourcelist
+      - publish-resourcedump
+      - close-changelist
+  - after: 1h
+    actions:
+      - update: {count: 1}
+      - publish-changedump
+      - close-changedump
+      - publish-changedump
+      - publish-resourcelist
+      - close-changelist
+    expect: {resources: 10}
+`
+
+var _ = Describe("Limits", func() {
+	It("split every kind of document into indexes, and Change Lists roll over at the limit", func() {
+		sc, err := mocksource.ParseScenario("tiny.yaml", []byte(tinyLimits))
+		Expect(err).NotTo(HaveOccurred())
+		m := startMock(mocksource.Options{Scenario: sc})
+		playAndCheck(m)
+		s := m.crawl()
+		kinds := map[rs.Kind]int{}
+		for _, p := range s.sortedDocs() {
+			d := s.parsed[p]
+			kinds[d.Kind()]++
+			if d.Kind() != rs.CapabilityList { // never an index (section 9)
+				Expect(len(d.Entries)).To(BeNumerically("<=", 4), p)
+			}
+		}
+		for _, k := range []rs.Kind{rs.ResourceListIndex, rs.ResourceDumpIndex, rs.ChangeListIndex, rs.ChangeDumpIndex,
+			rs.ResourceListArchiveIndex, rs.ChangeListArchiveIndex, rs.ChangeDumpArchive, rs.ResourceDumpArchive} {
+			Expect(kinds).To(HaveKey(k))
+		}
+		// 7 + 2 + 2 + 1 changes, 4 to a list: the first list rolled over
+		// within the first step, before any close-changelist.
+		_, body := m.get("/dataset1/changelist/1.xml")
+		d, err := rs.ParseBytes(body)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(d.Entries).To(HaveLen(4))
+		Expect(d.Md.Until).To(Equal("2026-01-01T01:00:00Z"))
+		// The 7 changes of the first step went into 2 packages.
+		_, body = m.get("/dataset1/changedump/1.xml")
+		d, err = rs.ParseBytes(body)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(d.Entries).To(HaveLen(3))
+		Expect(d.Entries[0].Md.From).To(Equal("2026-01-01T00:00:00Z"))
+		Expect(d.Entries[0].Md.Until).To(Equal("2026-01-01T01:00:00Z"))
+		Expect(d.Entries[1].Md.From).To(Equal("2026-01-01T01:00:00Z"))
+		Expect(d.Entries[1].Md.Until).To(Equal("2026-01-01T01:00:00Z"))
 	})
 })

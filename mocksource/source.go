@@ -115,6 +115,8 @@ func New(opts Options) (*Source, error) {
 	if cfg.pkgSize <= 0 {
 		cfg.pkgSize = DefaultPackageSize
 	}
+	// A Resource Dump Manifest lists a package and has no index.
+	cfg.pkgSize = min(cfg.pkgSize, cfg.maxEntries)
 	if len(cfg.types) == 0 {
 		cfg.types = DefaultTypes
 	}

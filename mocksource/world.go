@@ -502,22 +502,30 @@ func (w *world) apply(a *Action, salt uint64) error {
 		w.cl.closeOpen(w.now)
 		w.bump(famCL, famDesc)
 	case OpPublishChangeDump:
-		if w.cdSeq == len(w.changes) {
-			return nil // nothing changed since the last package
+		// One package per maxEntries changes (a manifest has no index).
+		// Intervals are contiguous: a package ends where the next one's
+		// first change is, the last one now.
+		for w.cdSeq < len(w.changes) {
+			if o := w.cd.open(); o.hi-o.lo >= w.maxEntries {
+				w.cd.closeOpen(w.cdFrom)
+			}
+			lo, hi := w.cdSeq, min(w.cdSeq+w.maxEntries, len(w.changes))
+			until := w.now
+			if hi < len(w.changes) {
+				until = w.changes[hi].at
+			}
+			w.pkgs = append(w.pkgs, &cdPackage{n: len(w.pkgs) + 1, from: w.cdFrom, until: until, lo: lo, hi: hi})
+			w.cdSeq, w.cdFrom = hi, until
+			w.cd.open().hi = len(w.pkgs)
+			w.bump(famCD, famDesc)
 		}
-		if o := w.cd.open(); o.hi-o.lo >= w.maxEntries {
-			w.cd.closeOpen(w.now)
-		}
-		pk := &cdPackage{n: len(w.pkgs) + 1, from: w.cdFrom, until: w.now, lo: w.cdSeq, hi: len(w.changes)}
-		w.pkgs = append(w.pkgs, pk)
-		w.cdSeq, w.cdFrom = len(w.changes), w.now
-		w.cd.open().hi = len(w.pkgs)
-		w.bump(famCD, famDesc)
 	case OpCloseChangeDump:
 		if o := w.cd.open(); o.hi == o.lo {
 			return fmt.Errorf("close-changedump: the open Change Dump has no package yet (publish-changedump first)")
 		}
-		w.cd.closeOpen(w.now)
+		// The closed Change Dump covers what its packages cover; changes
+		// not packaged yet go to the next one.
+		w.cd.closeOpen(w.cdFrom)
 		w.bump(famCD, famDesc)
 	case OpFault:
 		f := &armedFault{Fault: a.Fault}
