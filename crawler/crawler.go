@@ -296,11 +296,11 @@ func (c *crawl) enqueue(t task) bool {
 		if t.edge.Rel != "" {
 			n.In = append(n.In, t.edge)
 		}
-		if t.edge.Rel != "discovery" || t.edge.From == "" || !strings.HasSuffix(t.edge.From, "/robots.txt") {
+		// A document that links to a URL robots.txt named makes it a
+		// ResourceSync document, not a plain Sitemap.
+		if t.edge.Rel != "discovery" {
 			delete(c.plain, t.url)
 		}
-		// A URL probed for discovery that turns out to be reached as a
-		// document as well stays a document.
 		return false
 	}
 	n := &rules.Node{URL: t.url, Kind: rs.KindUnknown, Role: t.role}

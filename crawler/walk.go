@@ -11,7 +11,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"net/url"
 	"strings"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -631,13 +630,4 @@ func robotsSitemaps(data []byte) []robotsSitemap {
 		}
 	}
 	return out
-}
-
-// hostOf is the host of a URL, or "".
-func hostOf(u string) string {
-	p, err := url.Parse(u)
-	if err != nil {
-		return ""
-	}
-	return p.Host
 }
