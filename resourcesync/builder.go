@@ -213,7 +213,7 @@ func (b *Builder) setText(e *Entry, name, value string, pos Pos) {
 
 // attrs sets the ResourceSync attributes of an <rs:md> or <rs:ln> through
 // field and returns the others, with every attribute's position.
-func (b *Builder) attrs(attrs []XMLAttr, pos Pos, offset int, field func(local string) *string) (extra []Attr, at map[string]Pos) {
+func (b *Builder) attrs(attrs []XMLAttr, pos Pos, offset int, field func(local string) (*string, int), info *attrInfo) (extra []Attr) {
 	names := tagAttrs(b.data, offset)
 	used := make([]bool, len(names))
 	find := func(a XMLAttr) Pos {
@@ -229,30 +229,29 @@ func (b *Builder) attrs(attrs []XMLAttr, pos Pos, offset int, field func(local s
 		}
 		return pos
 	}
-	at = make(map[string]Pos, len(attrs))
 	for _, a := range attrs {
 		apos := find(a)
 		if a.Space == "" {
-			if f := field(a.Local); f != nil {
+			if f, i := field(a.Local); f != nil {
 				*f = a.Value
-				at[a.Local] = apos
+				info.set(i, apos)
 				continue
 			}
 		}
 		extra = append(extra, Attr{Space: a.Space, Local: a.Local, Value: a.Value, Pos: apos})
 	}
-	return extra, at
+	return extra
 }
 
 func (b *Builder) md(attrs []XMLAttr, pos Pos, offset int) *Md {
 	m := &Md{Pos: pos}
-	m.Extra, m.AttrPos = b.attrs(attrs, pos, offset, m.field)
+	m.Extra = b.attrs(attrs, pos, offset, m.field, &m.attrs)
 	return m
 }
 
 func (b *Builder) ln(attrs []XMLAttr, pos Pos, offset int) *Ln {
 	l := &Ln{Pos: pos}
-	l.Extra, l.AttrPos = b.attrs(attrs, pos, offset, l.field)
+	l.Extra = b.attrs(attrs, pos, offset, l.field, &l.attrs)
 	return l
 }
 

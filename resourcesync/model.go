@@ -108,9 +108,9 @@ func (e *Entry) Link(rel string) *Ln { return firstLink(e.Links, rel) }
 func (e *Entry) LinksByRel(rel string) []*Ln { return linksByRel(e.Links, rel) }
 
 // Md is an <rs:md> element. Every field holds the attribute's value exactly
-// as written; an absent attribute is "". AttrPos records where each
-// attribute stands, by its name (it also tells a present but empty
-// attribute from an absent one).
+// as written; an absent attribute is "". Parsed elements also record where
+// each attribute stands (AttrPosition) and which are present, so that a
+// present but empty attribute is told from an absent one (Get, Has).
 type Md struct {
 	Pos Pos
 
@@ -129,8 +129,8 @@ type Md struct {
 
 	// Extra holds attributes ResourceSync does not define on <rs:md>,
 	// including prefixed ones.
-	Extra   []Attr
-	AttrPos map[string]Pos
+	Extra []Attr
+	attrs attrInfo
 }
 
 // Ln is an <rs:ln> element; fields as for Md.
@@ -147,8 +147,29 @@ type Ln struct {
 	Pri      string
 	Encoding string
 
-	Extra   []Attr
-	AttrPos map[string]Pos
+	Extra []Attr
+	attrs attrInfo
+}
+
+// attrInfo records which ResourceSync attributes a parsed element has and
+// where they stand, by the attribute's index in mdAttrs or lnAttrs.
+type attrInfo struct {
+	present uint16
+	pos     [12]struct{ line, col int32 }
+}
+
+func (a *attrInfo) set(i int, p Pos) {
+	a.present |= 1 << i
+	a.pos[i].line, a.pos[i].col = int32(p.Line), int32(p.Column)
+}
+
+func (a *attrInfo) has(i int) bool { return a.present&(1<<i) != 0 }
+
+func (a *attrInfo) position(i int, def Pos) Pos {
+	if i < 0 || !a.has(i) {
+		return def
+	}
+	return Pos{Line: int(a.pos[i].line), Column: int(a.pos[i].col)}
 }
 
 // mdAttrs and lnAttrs are the attributes ResourceSync defines, in the order
@@ -163,58 +184,58 @@ var (
 func MdAttributes() []string { return append([]string(nil), mdAttrs...) }
 func LnAttributes() []string { return append([]string(nil), lnAttrs...) }
 
-func (m *Md) field(name string) *string {
+func (m *Md) field(name string) (*string, int) {
 	switch name {
 	case "capability":
-		return &m.Capability
+		return &m.Capability, 0
 	case "at":
-		return &m.At
+		return &m.At, 1
 	case "completed":
-		return &m.Completed
+		return &m.Completed, 2
 	case "from":
-		return &m.From
+		return &m.From, 3
 	case "until":
-		return &m.Until
+		return &m.Until, 4
 	case "change":
-		return &m.Change
+		return &m.Change, 5
 	case "datetime":
-		return &m.Datetime
+		return &m.Datetime, 6
 	case "hash":
-		return &m.Hash
+		return &m.Hash, 7
 	case "length":
-		return &m.Length
+		return &m.Length, 8
 	case "type":
-		return &m.Type
+		return &m.Type, 9
 	case "path":
-		return &m.Path
+		return &m.Path, 10
 	case "encoding":
-		return &m.Encoding
+		return &m.Encoding, 11
 	}
-	return nil
+	return nil, -1
 }
 
-func (l *Ln) field(name string) *string {
+func (l *Ln) field(name string) (*string, int) {
 	switch name {
 	case "rel":
-		return &l.Rel
+		return &l.Rel, 0
 	case "href":
-		return &l.Href
+		return &l.Href, 1
 	case "type":
-		return &l.Type
+		return &l.Type, 2
 	case "length":
-		return &l.Length
+		return &l.Length, 3
 	case "hash":
-		return &l.Hash
+		return &l.Hash, 4
 	case "modified":
-		return &l.Modified
+		return &l.Modified, 5
 	case "path":
-		return &l.Path
+		return &l.Path, 6
 	case "pri":
-		return &l.Pri
+		return &l.Pri, 7
 	case "encoding":
-		return &l.Encoding
+		return &l.Encoding, 8
 	}
-	return nil
+	return nil, -1
 }
 
 // Get returns the value of a ResourceSync attribute of <rs:md> and whether
@@ -223,14 +244,14 @@ func (m *Md) Get(name string) (string, bool) {
 	if m == nil {
 		return "", false
 	}
-	f := m.field(name)
+	f, i := m.field(name)
 	if f == nil {
 		return "", false
 	}
-	if _, ok := m.AttrPos[name]; ok {
+	if *f != "" {
 		return *f, true
 	}
-	return *f, *f != ""
+	return "", m.attrs.has(i) // present but empty
 }
 
 // Has reports whether the ResourceSync attribute name is present.
@@ -239,10 +260,8 @@ func (m *Md) Has(name string) bool { _, ok := m.Get(name); return ok }
 // AttrPosition is where attribute name stands, or where the element stands
 // when the attribute is absent or the position unknown.
 func (m *Md) AttrPosition(name string) Pos {
-	if p, ok := m.AttrPos[name]; ok {
-		return p
-	}
-	return m.Pos
+	_, i := m.field(name)
+	return m.attrs.position(i, m.Pos)
 }
 
 // Time parses the datetime attribute name (at, completed, from, until,
@@ -262,14 +281,14 @@ func (l *Ln) Get(name string) (string, bool) {
 	if l == nil {
 		return "", false
 	}
-	f := l.field(name)
+	f, i := l.field(name)
 	if f == nil {
 		return "", false
 	}
-	if _, ok := l.AttrPos[name]; ok {
+	if *f != "" {
 		return *f, true
 	}
-	return *f, *f != ""
+	return "", l.attrs.has(i) // present but empty
 }
 
 // Has reports whether the ResourceSync attribute name is present.
@@ -277,10 +296,8 @@ func (l *Ln) Has(name string) bool { _, ok := l.Get(name); return ok }
 
 // AttrPosition is where attribute name stands, or where the element stands.
 func (l *Ln) AttrPosition(name string) Pos {
-	if p, ok := l.AttrPos[name]; ok {
-		return p
-	}
-	return l.Pos
+	_, i := l.field(name)
+	return l.attrs.position(i, l.Pos)
 }
 
 func firstLink(links []*Ln, rel string) *Ln {
@@ -298,6 +315,79 @@ func linksByRel(links []*Ln, rel string) []*Ln {
 		if l.Rel == rel {
 			out = append(out, l)
 		}
+	}
+	return out
+}
+
+// StripPositions returns a copy of d without positions (and without the
+// records of unknown elements, which Write does not write), for comparing
+// documents by content: StripPositions(Parse(Write(d))) equals
+// StripPositions(d).
+func StripPositions(d *Document) *Document {
+	c := *d
+	c.Pos = Pos{}
+	c.Unknown, c.MisplacedEntries = nil, nil
+	c.Extra = stripAttrs(d.Extra)
+	c.Md = stripMd(d.Md)
+	c.ExtraMd = nil
+	for _, m := range d.ExtraMd {
+		c.ExtraMd = append(c.ExtraMd, stripMd(m))
+	}
+	c.Links = stripLns(d.Links)
+	c.Entries = nil
+	for _, e := range d.Entries {
+		x := *e
+		x.Pos, x.LocPos, x.LastmodPos, x.ChangefreqPos, x.PriorityPos = Pos{}, Pos{}, Pos{}, Pos{}, Pos{}
+		x.Unknown, x.DuplicateChildren = nil, nil
+		x.Md = stripMd(e.Md)
+		x.ExtraMd = nil
+		for _, m := range e.ExtraMd {
+			x.ExtraMd = append(x.ExtraMd, stripMd(m))
+		}
+		x.Links = stripLns(e.Links)
+		c.Entries = append(c.Entries, &x)
+	}
+	return &c
+}
+
+func stripMd(m *Md) *Md {
+	if m == nil {
+		return nil
+	}
+	x := *m
+	x.Pos = Pos{}
+	x.attrs = attrInfo{present: presence(mdAttrs, func(n string) bool { return m.Has(n) })}
+	x.Extra = stripAttrs(m.Extra)
+	return &x
+}
+
+func stripLns(ls []*Ln) []*Ln {
+	var out []*Ln
+	for _, l := range ls {
+		x := *l
+		x.Pos = Pos{}
+		x.attrs = attrInfo{present: presence(lnAttrs, func(n string) bool { return l.Has(n) })}
+		x.Extra = stripAttrs(l.Extra)
+		out = append(out, &x)
+	}
+	return out
+}
+
+func presence(names []string, has func(string) bool) uint16 {
+	var p uint16
+	for i, n := range names {
+		if has(n) {
+			p |= 1 << i
+		}
+	}
+	return p
+}
+
+func stripAttrs(a []Attr) []Attr {
+	var out []Attr
+	for _, x := range a {
+		x.Pos = Pos{}
+		out = append(out, x)
 	}
 	return out
 }

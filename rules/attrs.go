@@ -25,17 +25,17 @@ type attrValue struct {
 // attrValues lists every occurrence of attribute name on the <rs:md>
 // (when onMd) and <rs:ln> (when onLn) elements of d, in document order
 // within each element kind, top level first.
-func attrValues(d *rs.Document, name string, onMd, onLn bool) []attrValue {
+func attrValues(p *Pass, name string, onMd, onLn bool) []attrValue {
 	var out []attrValue
 	if onMd {
-		for _, ref := range allMd(d) {
+		for _, ref := range p.mds() {
 			if v, ok := ref.md.Get(name); ok {
 				out = append(out, attrValue{v, ref.md.AttrPosition(name), "<rs:md>", ref.entry})
 			}
 		}
 	}
 	if onLn {
-		for _, ref := range allLn(d) {
+		for _, ref := range p.lns() {
 			if v, ok := ref.ln.Get(name); ok {
 				out = append(out, attrValue{v, ref.ln.AttrPosition(name), "<rs:ln>", ref.entry})
 			}
@@ -55,7 +55,7 @@ var LengthSyntax = &Rule{
 		"A sign, a decimal point, a unit (\"4 kB\"), digit grouping (\"8,876\") or surrounding white space make the value something a Destination cannot compare with the Content-Length it receives. " +
 		"There is no upper bound (Example 27 has length=\"9788456778\"). Whether the value matches the HTTP response is checked by crawling (RS-REP-LENGTH).",
 	Check: func(p *Pass) error {
-		for _, a := range attrValues(p.Doc, "length", true, true) {
+		for _, a := range attrValues(p, "length", true, true) {
 			if msg := attrLengthProblem(a.value); msg != "" {
 				p.Reportf(a.pos, "length %q on %s %s", truncateValue(a.value), a.elem, msg)
 			}
@@ -86,7 +86,7 @@ var TypeSyntax = &Rule{
 	Doc: "Checked on <rs:md> and <rs:ln>. Table 3 takes type from RFC 4287, where it is a media type: type \"/\" subtype *(\";\" parameter), the type, subtype and parameter names being tokens (RFC 2045, Sec. 5.1; RFC 6838, Sec. 4.2), a parameter value a token or a quoted string. " +
 		"White space is accepted around \";\" only. Matching is case-insensitive and values are not looked up in the registry (Example 27 uses the experimental application/x-tiff-diff); RS-TYPE-TOPLEVEL hints at top-level types IANA does not know.",
 	Check: func(p *Pass) error {
-		for _, a := range attrValues(p.Doc, "type", true, true) {
+		for _, a := range attrValues(p, "type", true, true) {
 			if _, msg := attrMediaType(a.value); msg != "" {
 				p.Reportf(a.pos, "type %q on %s %s", truncateValue(a.value), a.elem, msg)
 			}
@@ -110,7 +110,7 @@ var TypeTopLevel = &Rule{
 		"Another top-level type is usually a slip (\"aplication/pdf\", \"pdf/application\") or a private x- type; the specification only says where registered values are listed, so this is a hint, not an error. " +
 		"Values RS-TYPE-SYNTAX rejects are not considered here.",
 	Check: func(p *Pass) error {
-		for _, a := range attrValues(p.Doc, "type", true, true) {
+		for _, a := range attrValues(p, "type", true, true) {
 			top, msg := attrMediaType(a.value)
 			if msg != "" || attrRegisteredTopLevelTypes[strings.ToLower(top)] {
 				continue
@@ -219,7 +219,7 @@ var EncodingSyntax = &Rule{
 		"The SHOULD of the quote (equal to the header) is about the HTTP response and is checked by crawling; the syntax is what makes the value a list of content codings at all, so a value that is not one is an error. " +
 		"The coding names themselves are not looked up (the IANA HTTP Content Coding registry is open).",
 	Check: func(p *Pass) error {
-		for _, a := range attrValues(p.Doc, "encoding", true, true) {
+		for _, a := range attrValues(p, "encoding", true, true) {
 			if msg := attrEncodingProblem(a.value); msg != "" {
 				p.Reportf(a.pos, "encoding %q on %s %s", truncateValue(a.value), a.elem, msg)
 			}
@@ -260,7 +260,7 @@ var ChangeValue = &Rule{
 	Doc: "12.1 closes the list for Change Lists (\"The value of the change attribute is created, updated, or deleted\") and 13.2 for Change Dump Manifests (\"The change attribute value may be created, updated, or deleted\"); a Destination cannot act on another value. Values are case-sensitive. " +
 		"Checked wherever change appears; whether change belongs there is RS-CHANGE-PLACE, whether it is present where mandatory is RS-CL-CHANGE and RS-CDM-CHANGE.",
 	Check: func(p *Pass) error {
-		for _, a := range attrValues(p.Doc, "change", true, false) {
+		for _, a := range attrValues(p, "change", true, false) {
 			if contains(attrChangeValues, a.value) {
 				continue
 			}
@@ -292,7 +292,7 @@ var HashAlgorithm = &Rule{
 		"Section 7 only gives examples (\"e.g., md5:, sha-256:\"), so another token is not an error (RS-HASH-SYNTAX accepts any token with a hex digest), but a Destination will most likely not know how to verify it and will have to ignore the fixity information: a warning. " +
 		"Common spellings such as sha256 or SHA1 get a suggestion. Tokens RS-HASH-SYNTAX rejects are not considered here.",
 	Check: func(p *Pass) error {
-		for _, a := range attrValues(p.Doc, "hash", true, true) {
+		for _, a := range attrValues(p, "hash", true, true) {
 			for _, tok := range strings.Fields(a.value) {
 				if hashTokenProblem(tok) != "" {
 					continue

@@ -43,12 +43,12 @@ var HashSyntax = &Rule{
 				seen[alg] = true
 			}
 		}
-		for _, ref := range allMd(p.Doc) {
+		for _, ref := range p.mds() {
 			if v, ok := ref.md.Get("hash"); ok {
 				check(v, ref.md.AttrPosition("hash"))
 			}
 		}
-		for _, ref := range allLn(p.Doc) {
+		for _, ref := range p.lns() {
 			if v, ok := ref.ln.Get("hash"); ok {
 				check(v, ref.ln.AttrPosition("hash"))
 			}
@@ -56,6 +56,13 @@ var HashSyntax = &Rule{
 		return nil
 	},
 }
+
+var isHex = func() (t [256]bool) {
+	for _, c := range "0123456789abcdefABCDEF" {
+		t[c] = true
+	}
+	return
+}()
 
 func hashTokenProblem(tok string) string {
 	i := strings.IndexByte(tok, ':')
@@ -67,9 +74,8 @@ func hashTokenProblem(tok string) string {
 		return "has no digest after the algorithm token"
 	}
 	for j := 0; j < len(digest); j++ {
-		c := digest[j]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return fmt.Sprintf("is not hex-encoded (character %q at position %d of the digest)", c, j+1)
+		if !isHex[digest[j]] {
+			return fmt.Sprintf("is not hex-encoded (character %q at position %d of the digest)", digest[j], j+1)
 		}
 	}
 	if n, ok := digestHexLen[strings.ToLower(alg)]; ok && len(digest) != n {

@@ -46,24 +46,27 @@ func (c Config) withDefaults() Config {
 // Run applies the selected rules of the catalogue to one input and returns
 // the result for the document at location.
 func Run(location string, in Input, cfg Config) Result {
-	return runRules(All(), location, in, cfg)
+	return runRules(All(), location, in, cfg, nil)
 }
 
-func runRules(rules []*Rule, location string, in Input, cfg Config) Result {
+// runRules applies the selected rules (those keep accepts, all when keep
+// is nil) to one input.
+func runRules(rules []*Rule, location string, in Input, cfg Config, keep func(*Rule) bool) Result {
 	cfg = cfg.withDefaults()
 	res := Result{Location: location, Kind: rs.KindUnknown}
 	if in.Doc != nil {
 		res.Kind = in.Doc.Kind()
 	}
+	index := &docIndex{}
 	for _, r := range rules {
 		if !cfg.Select.Selects(r.ID) || !r.AppliesTo(res.Kind, cfg.Spec) {
 			continue
 		}
-		if r.IsGraph() || (in.Doc == nil && !r.Input) {
+		if r.IsGraph() || (in.Doc == nil && !r.Input) || (keep != nil && !keep(r)) {
 			continue
 		}
 		p := &Pass{Rule: r, Doc: in.Doc, Kind: res.Kind, Spec: cfg.Spec, Limits: cfg.Limits,
-			Location: location, Input: &in,
+			Location: location, Input: &in, index: index,
 			report: func(d Diagnostic) { res.Diagnostics = append(res.Diagnostics, d) }}
 		res.Applied = append(res.Applied, r.ID)
 		if err := safeCheck(r, p); err != nil {
@@ -148,19 +151,36 @@ func (v *Validator) ValidateBytes(ctx context.Context, location string, data []b
 		in.Syntax = se
 		return Run(location, in, v.Config)
 	}
-	checker, _ := v.Schema.(SchemaChecker)
+	starter, _ := v.Schema.(SchemaStarter)
 	// A DOCTYPE never reaches libxml2: the Go parser refuses it.
 	useSchema := v.Schema != nil && v.schemaSelected() && !rs.HasDoctype(data)
-	if useSchema && checker != nil {
-		doc, errs, err := checker.Check(data)
+	if useSchema && starter != nil {
+		doc, perrs, wait, err := starter.Start(data)
 		if err != nil {
 			res := Run(location, in, v.Config)
 			res.Status, res.Error = StatusError, "schema validation failed to run: "+err.Error()
 			return res
 		}
 		if doc != nil {
-			in.Doc, in.Schema, in.SchemaRan = doc, errs, true
-			return Run(location, in, v.Config)
+			// The document rules run while libxml2 validates; the input
+			// rules (RS-XSD) once it is done.
+			in.Doc = doc
+			res := runRules(All(), location, in, v.Config, func(r *Rule) bool { return !r.Input })
+			errs, err := wait()
+			if err != nil {
+				res.Status, res.Error = StatusError, "schema validation failed to run: "+err.Error()
+				res.Finish()
+				return res
+			}
+			in.Schema, in.SchemaRan = errs, true
+			more := runRules(All(), location, in, v.Config, func(r *Rule) bool { return r.Input })
+			res.Diagnostics = append(res.Diagnostics, more.Diagnostics...)
+			res.Applied = append(res.Applied, more.Applied...)
+			if more.Status == StatusError {
+				res.Status, res.Error = StatusError, joinErr(res.Error, more.Error)
+			}
+			res.Finish()
+			return res
 		}
 		// Not well-formed: prefer the Go parser's message; fall back to
 		// libxml2's when only libxml2 objects.
@@ -168,8 +188,8 @@ func (v *Validator) ValidateBytes(ctx context.Context, location string, data []b
 			return v.syntaxResult(location, gerr)
 		}
 		se := &rs.SyntaxError{Pos: rs.Pos{Line: 1, Column: 1}, Msg: "not well-formed XML"}
-		if len(errs) > 0 {
-			se = &rs.SyntaxError{Pos: rs.Pos{Line: errs[0].Line, Column: errs[0].Column}, Msg: errs[0].Message}
+		if len(perrs) > 0 {
+			se = &rs.SyntaxError{Pos: rs.Pos{Line: perrs[0].Line, Column: perrs[0].Column}, Msg: perrs[0].Message}
 		}
 		in.Syntax = se
 		return Run(location, in, v.Config)
@@ -207,10 +227,12 @@ func (v *Validator) syntaxResult(location string, err error) Result {
 	return Run(location, Input{Syntax: se}, v.Config)
 }
 
-// SchemaChecker is a SchemaValidator that also builds the model from its
-// own parse (one parse instead of two); *schema.Validator implements it.
-type SchemaChecker interface {
-	Check(data []byte) (*rs.Document, []schema.Error, error)
+// SchemaStarter is a SchemaValidator that also builds the model from its
+// own parse (one parse instead of two) and validates in the background
+// while the caller works on the model; *schema.Validator implements it.
+// See schema.Validator.Start.
+type SchemaStarter interface {
+	Start(data []byte) (doc *rs.Document, perrs []schema.Error, wait func() ([]schema.Error, error), err error)
 }
 
 func (v *Validator) schemaSelected() bool {

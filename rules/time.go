@@ -19,7 +19,7 @@ var TimeSyntax = &Rule{
 	Quote: "The attribute value is expressed as a W3C Datetime and the use of a complete date and time expressed in UTC using the format YYYY-MM-DDThh:mm:ss[.s]Z is recommended.",
 	Doc:   "The W3C Datetime note allows six forms: YYYY, YYYY-MM, YYYY-MM-DD, and date with hh:mm, hh:mm:ss or hh:mm:ss.s followed by a time zone designator (Z or ±hh:mm), which is required whenever a time is given.",
 	Check: func(p *Pass) error {
-		forEachDatetime(p.Doc, func(name, value string, pos rs.Pos) {
+		forEachDatetime(p, func(name, value string, pos rs.Pos) {
 			if _, err := rs.ParseDatetime(value); err != nil {
 				p.Reportf(pos, "%s: %v", name, err)
 			}
@@ -37,7 +37,7 @@ var TimeUTC = &Rule{
 		var first rs.Pos
 		var firstMsg string
 		n := 0
-		forEachDatetime(p.Doc, func(name, value string, pos rs.Pos) {
+		forEachDatetime(p, func(name, value string, pos rs.Pos) {
 			d, err := rs.ParseDatetime(value)
 			if err != nil || d.IsUTCZ() {
 				return
@@ -62,15 +62,16 @@ var TimeUTC = &Rule{
 }
 
 // forEachDatetime calls fn for every datetime-valued item of the document.
-func forEachDatetime(d *rs.Document, fn func(name, value string, pos rs.Pos)) {
-	for _, ref := range allMd(d) {
+func forEachDatetime(p *Pass, fn func(name, value string, pos rs.Pos)) {
+	d := p.Doc
+	for _, ref := range p.mds() {
 		for _, a := range []string{"at", "completed", "from", "until", "datetime"} {
 			if v, ok := ref.md.Get(a); ok {
 				fn(a, v, ref.md.AttrPosition(a))
 			}
 		}
 	}
-	for _, ref := range allLn(d) {
+	for _, ref := range p.lns() {
 		if v, ok := ref.ln.Get("modified"); ok {
 			fn("modified", v, ref.ln.AttrPosition("modified"))
 		}

@@ -225,11 +225,29 @@ func convert(res *C.rsc_result) []Error {
 // the document is not well-formed (errs then holds the parser's findings,
 // with Parse set). Findings are capped as for Validate. Safe for concurrent use.
 func (v *Validator) Check(data []byte) (doc *rs.Document, errs []Error, err error) {
+	doc, perrs, wait, err := v.Start(data)
+	if err != nil || wait == nil {
+		return doc, perrs, err
+	}
+	verrs, err := wait()
+	if err != nil {
+		return nil, nil, err
+	}
+	return doc, verrs, nil
+}
+
+// Start is Check in two halves: it parses data, starts the validation in
+// the background and returns the model at once, so that the caller can
+// work on it (run rules) while libxml2 validates; wait returns every
+// finding (the parser's and the validator's). When the document is not
+// well-formed, doc and wait are nil and perrs holds the parser's findings.
+// wait must be called exactly once when it is not nil.
+func (v *Validator) Start(data []byte) (doc *rs.Document, perrs []Error, wait func() ([]Error, error), err error) {
 	if v == nil || v.schema == nil {
-		return nil, nil, errors.New("schema: validator not initialised")
+		return nil, nil, nil, errors.New("schema: validator not initialised")
 	}
 	if len(data) > math.MaxInt32-1 {
-		return nil, nil, fmt.Errorf("schema: document of %d bytes is too large for libxml2", len(data))
+		return nil, nil, nil, fmt.Errorf("schema: document of %d bytes is too large for libxml2", len(data))
 	}
 	var empty [1]byte
 	ptr := &empty[0]
@@ -241,38 +259,48 @@ func (v *Validator) Check(data []byte) (doc *rs.Document, errs []Error, err erro
 	var events *C.uchar
 	var nevents C.size_t
 	rc := C.rsc_parse((*C.char)(unsafe.Pointer(ptr)), C.int(len(data)), C.int(MaxErrors), &pres, &d, &events, &nevents)
-	defer C.rsc_result_free(&pres)
+	perrs = convert(&pres)
+	C.rsc_result_free(&pres)
 	if rc != 0 {
-		return nil, nil, errors.New("schema: libxml2 could not parse the document (out of memory or internal error)")
+		return nil, nil, nil, errors.New("schema: libxml2 could not parse the document (out of memory or internal error)")
 	}
-	errs = convert(&pres)
 	if d == nil {
-		return nil, errs, nil
+		return nil, perrs, nil, nil
 	}
-	var vres C.rsc_result
-	var vrc C.int
-	done := make(chan struct{})
+	type outcome struct {
+		errs []Error
+		err  error
+	}
+	result := make(chan outcome, 1)
 	go func() {
-		defer close(done)
-		vrc = C.rsc_doc_validate(C.uintptr_t(v.schema.Pointer()), d, C.int(MaxErrors), &vres)
+		var vres C.rsc_result
+		vrc := C.rsc_doc_validate(C.uintptr_t(v.schema.Pointer()), d, C.int(MaxErrors), &vres)
 		C.rsc_doc_free(d)
+		if vrc != 0 {
+			result <- outcome{err: errors.New("schema: libxml2 could not validate the document (out of memory or internal error)")}
+			return
+		}
+		verrs := convert(&vres)
+		C.rsc_result_free(&vres)
+		result <- outcome{errs: verrs}
 	}()
 	buf := C.GoBytes(unsafe.Pointer(events), C.int(nevents))
 	C.free(unsafe.Pointer(events))
 	doc, berr := build(data, buf)
-	<-done
-	defer C.rsc_result_free(&vres)
-	if vrc != 0 {
-		return nil, nil, errors.New("schema: libxml2 could not validate the document (out of memory or internal error)")
+	wait = func() ([]Error, error) {
+		o := <-result
+		if o.err != nil {
+			return nil, o.err
+		}
+		all := append(perrs, o.errs...)
+		if len(all) > MaxErrors+1 {
+			all = append(all[:MaxErrors], Error{Message: fmt.Sprintf("%d more errors omitted (only the first %d are reported)", len(all)-MaxErrors, MaxErrors)})
+		}
+		return all, nil
 	}
 	if berr != nil {
-		return nil, nil, berr
+		wait() // let the validation finish before reporting
+		return nil, nil, nil, berr
 	}
-	if verrs := convert(&vres); len(verrs) > 0 {
-		errs = append(errs, verrs...)
-		if len(errs) > MaxErrors+1 {
-			errs = append(errs[:MaxErrors], Error{Message: fmt.Sprintf("%d more errors omitted (only the first %d are reported)", len(errs)-MaxErrors, MaxErrors)})
-		}
-	}
-	return doc, errs, nil
+	return doc, perrs, wait, nil
 }
