@@ -722,7 +722,7 @@ func checkResourcePath(p string) string {
 			return fmt.Sprintf("path %q is under %s, which the Source reserves", p, r)
 		}
 	}
-	if p == "/robots.txt" || strings.HasSuffix(p, "/") || strings.Contains(p, "//") || strings.Contains(p, "/./") || strings.Contains(p, "/../") || strings.HasSuffix(p, "/..") || strings.HasSuffix(p, "/.") {
+	if p == "/robots.txt" || p == "/_rsconform" || strings.HasSuffix(p, "/") || strings.Contains(p, "//") || strings.Contains(p, "/./") || strings.Contains(p, "/../") || strings.HasSuffix(p, "/..") || strings.HasSuffix(p, "/.") {
 		return fmt.Sprintf("path %q is not a plain resource path", p)
 	}
 	for i := 0; i < len(p); i++ {

@@ -120,6 +120,8 @@ var _ = Describe("Scenarios", func() {
 			"scenario.yaml:5: fault needs match"),
 		Entry("a reserved path", "name: x\nsteps:\n  - after: 1h\n    actions:\n      - create: /dataset1/x.txt\n",
 			"scenario.yaml:5: create: path \"/dataset1/x.txt\" is under /dataset1/"),
+		Entry("the control API's path", "name: x\nsteps:\n  - after: 1h\n    actions:\n      - create: {path: /_rsconform, type: text/plain}\n",
+			"scenario.yaml:5: create: path \"/_rsconform\" is not a plain resource path"),
 		Entry("a path with an unknown type", "name: x\nsteps:\n  - after: 1h\n    actions:\n      - create: /res/x.weird\n",
 			"scenario.yaml:5: create: cannot tell the media type"),
 		Entry("both path and count", "name: x\nsteps:\n  - after: 1h\n    actions:\n      - delete: {path: /res/0000001.html, count: 2}\n",
