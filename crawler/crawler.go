@@ -400,6 +400,9 @@ func (c *crawl) report() *Report {
 			res = &rules.Result{Location: u, Kind: rs.KindUnknown}
 			if n := c.graph.Node(u); n != nil {
 				res.Kind = n.Kind
+				if n.Role == rules.RolePackage {
+					res.Kind = rs.KindPackage
+				}
 			}
 			c.results[u] = res
 		}

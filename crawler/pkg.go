@@ -81,7 +81,7 @@ func (c *crawl) packageResult(t task, setFacts func(*rules.Node), body *rules.Bo
 		setFacts(n)
 		n.Body, n.Package = body, facts
 		c.stats.Packages++
-		res := &rules.Result{Location: t.url, Kind: rs.KindUnknown, Status: rules.StatusValid}
+		res := &rules.Result{Location: t.url, Kind: rs.KindPackage, Status: rules.StatusValid}
 		if facts.Problem != "" {
 			res.Status, res.Error = rules.StatusError, facts.Problem
 		}
@@ -241,10 +241,7 @@ func (c *crawl) manifestDocument(pkgURL, loc string, zf *zip.File) *rs.Document 
 		case err != nil:
 			res = rules.ErrorResult(loc, "cannot read manifest.xml from the package: "+err.Error())
 		default:
-			res = c.v.ValidateBytes(c.ctx, loc, data)
-			if d, perr := rs.ParseBytes(data); perr == nil {
-				doc = d
-			}
+			res, doc = c.v.ValidateDoc(c.ctx, loc, data)
 		}
 	}
 	kind := rs.KindUnknown

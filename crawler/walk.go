@@ -178,12 +178,8 @@ func (c *crawl) processDocument(t task) {
 		c.discoveryPage(t, facts, r.Header, data)
 		return
 	default:
-		res = c.v.ValidateBytes(c.ctx, t.url, data)
-		// The Validator parsed the document already; the walk needs the
-		// model too (see the crawler's notes on a ValidateDoc API).
-		if d, perr := rs.ParseBytes(data); perr == nil {
-			doc = d
-		}
+		// The walk reads the model the Validator built: one parse.
+		res, doc = c.v.ValidateDoc(c.ctx, t.url, data)
 	}
 	kind := rs.KindUnknown
 	if doc != nil {

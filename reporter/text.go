@@ -38,6 +38,10 @@ type textReporter struct {
 	o   Options
 	sum Summary
 	st  textStyles
+	// depth of each document in a crawl's hierarchy, by location: a
+	// document is printed indented under its parent (crawls write parents
+	// before children).
+	depth map[string]int
 }
 
 // textStyles are the colours of the text format; each is switched on or
@@ -131,8 +135,26 @@ func (t *textReporter) Write(r rules.Result) error {
 	t.sum.Add(r)
 	var b strings.Builder
 	t.document(&b, r)
-	_, err := io.WriteString(t.w, b.String())
+	out := b.String()
+	if d := t.depthOf(r); d > 0 {
+		pad := strings.Repeat("  ", d)
+		out = pad + strings.ReplaceAll(strings.TrimSuffix(out, "\n"), "\n", "\n"+pad) + "\n"
+	}
+	_, err := io.WriteString(t.w, out)
 	return err
+}
+
+// depthOf is how deep r sits under the documents already written.
+func (t *textReporter) depthOf(r rules.Result) int {
+	if t.depth == nil {
+		t.depth = map[string]int{}
+	}
+	d := 0
+	if pd, ok := t.depth[r.Parent]; ok && r.Parent != "" {
+		d = pd + 1
+	}
+	t.depth[r.Location] = d
+	return d
 }
 
 func (t *textReporter) Flush() error {

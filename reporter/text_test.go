@@ -150,3 +150,27 @@ var _ = Describe("The text format", func() {
 		Expect(string(render("text", sampleOptions, r))).To(ContainSubstring("  b.xml:3:4  error"))
 	})
 })
+
+var _ = Describe("The text format of a crawl", func() {
+	It("indents each document under its parent, as a tree", func() {
+		var buf bytes.Buffer
+		rep, err := reporter.New("text", &buf, reporter.Options{Color: "never"})
+		Expect(err).NotTo(HaveOccurred())
+		for _, r := range []rules.Result{
+			{Location: "http://x/sd.xml", Kind: "description", Status: rules.StatusValid},
+			{Location: "http://x/cl.xml", Kind: "capabilitylist", Status: rules.StatusValid, Parent: "http://x/sd.xml"},
+			{Location: "http://x/rl.xml", Kind: "resourcelist", Status: rules.StatusInvalid, Parent: "http://x/cl.xml",
+				Diagnostics: []rules.Diagnostic{{Rule: "RS-LINK-UP", Severity: rules.SeverityError, Section: "6.2", Message: "m", Location: rules.Location{URL: "http://x/rl.xml", Line: 2, Column: 1}}}},
+			{Location: "http://x/cd.xml", Kind: "changedump", Status: rules.StatusValid, Parent: "http://x/cl.xml"},
+		} {
+			Expect(rep.Write(r)).To(Succeed())
+		}
+		Expect(rep.Flush()).To(Succeed())
+		lines := strings.Split(buf.String(), "\n")
+		Expect(lines[0]).To(HavePrefix("✓ http://x/sd.xml"))
+		Expect(lines[1]).To(HavePrefix("  ✓ http://x/cl.xml"))
+		Expect(lines[2]).To(HavePrefix("    ✗ http://x/rl.xml"))
+		Expect(lines[3]).To(HavePrefix("      2:1"), "a finding is indented with its document")
+		Expect(lines[4]).To(HavePrefix("    ✓ http://x/cd.xml"))
+	})
+})

@@ -64,6 +64,9 @@ type Kind string
 
 const (
 	KindUnknown Kind = "unknown"
+	// KindPackage is not a document: reports use it for the ZIP packages
+	// of Resource and Change Dumps. KindOf never returns it.
+	KindPackage Kind = "package"
 
 	SourceDescription      Kind = "description"
 	SourceDescriptionIndex Kind = "description-index"

@@ -139,17 +139,25 @@ func (v *Validator) ValidateReader(ctx context.Context, location string, r io.Re
 // parser's located message, so that a document reads the same whatever
 // validated it.
 func (v *Validator) ValidateBytes(ctx context.Context, location string, data []byte) Result {
+	res, _ := v.ValidateDoc(ctx, location, data)
+	return res
+}
+
+// ValidateDoc is ValidateBytes that also returns the parsed document (nil
+// when the document could not be parsed), for callers that walk it (the
+// crawler): the document is parsed once.
+func (v *Validator) ValidateDoc(ctx context.Context, location string, data []byte) (Result, *rs.Document) {
 	if err := ctx.Err(); err != nil {
-		return ErrorResult(location, err.Error())
+		return ErrorResult(location, err.Error()), nil
 	}
 	limits := v.Config.Limits.WithDefaults()
 	if int64(len(data)) > limits.MaxBytes {
-		return Run(location, Input{TooLarge: &rs.LimitError{What: "document", Limit: limits.MaxBytes}}, v.Config)
+		return Run(location, Input{TooLarge: &rs.LimitError{What: "document", Limit: limits.MaxBytes}}, v.Config), nil
 	}
 	var in Input
 	if se := rs.CheckEncoding(data); se != nil {
 		in.Syntax = se
-		return Run(location, in, v.Config)
+		return Run(location, in, v.Config), in.Doc
 	}
 	starter, _ := v.Schema.(SchemaStarter)
 	// A DOCTYPE never reaches libxml2: the Go parser refuses it.
@@ -159,7 +167,7 @@ func (v *Validator) ValidateBytes(ctx context.Context, location string, data []b
 		if err != nil {
 			res := Run(location, in, v.Config)
 			res.Status, res.Error = StatusError, "schema validation failed to run: "+err.Error()
-			return res
+			return res, in.Doc
 		}
 		if doc != nil {
 			// The document rules run while libxml2 validates; the input
@@ -170,7 +178,7 @@ func (v *Validator) ValidateBytes(ctx context.Context, location string, data []b
 			if err != nil {
 				res.Status, res.Error = StatusError, "schema validation failed to run: "+err.Error()
 				res.Finish()
-				return res
+				return res, in.Doc
 			}
 			in.Schema, in.SchemaRan = errs, true
 			more := runRules(All(), location, in, v.Config, func(r *Rule) bool { return r.Input })
@@ -180,19 +188,19 @@ func (v *Validator) ValidateBytes(ctx context.Context, location string, data []b
 				res.Status, res.Error = StatusError, joinErr(res.Error, more.Error)
 			}
 			res.Finish()
-			return res
+			return res, in.Doc
 		}
 		// Not well-formed: prefer the Go parser's message; fall back to
 		// libxml2's when only libxml2 objects.
 		if _, gerr := rs.ParseBytes(data); gerr != nil {
-			return v.syntaxResult(location, gerr)
+			return v.syntaxResult(location, gerr), nil
 		}
 		se := &rs.SyntaxError{Pos: rs.Pos{Line: 1, Column: 1}, Msg: "not well-formed XML"}
 		if len(perrs) > 0 {
 			se = &rs.SyntaxError{Pos: rs.Pos{Line: perrs[0].Line, Column: perrs[0].Column}, Msg: perrs[0].Message}
 		}
 		in.Syntax = se
-		return Run(location, in, v.Config)
+		return Run(location, in, v.Config), in.Doc
 	}
 	var schemaErr error
 	var wg sync.WaitGroup
@@ -207,7 +215,7 @@ func (v *Validator) ValidateBytes(ctx context.Context, location string, data []b
 	doc, err := rs.ParseBytes(data)
 	wg.Wait()
 	if err != nil {
-		return v.syntaxResult(location, err)
+		return v.syntaxResult(location, err), nil
 	}
 	in.Doc = doc
 	res := Run(location, in, v.Config)
@@ -215,7 +223,7 @@ func (v *Validator) ValidateBytes(ctx context.Context, location string, data []b
 		res.Status = StatusError
 		res.Error = joinErr(res.Error, "schema validation failed to run: "+schemaErr.Error())
 	}
-	return res
+	return res, in.Doc
 }
 
 // syntaxResult is the result of a document the Go parser refused.

@@ -117,6 +117,8 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fset.Var(&hosts, "allow-host", "also fetch from `HOST` (repeatable; * for any host); by default only the entry point's host")
 	fset.Var(&maps, "map", "serve the URLs under `URL=DIR` from a local folder (repeatable)")
 	progress := fset.String("progress", "auto", "progress on standard error: auto (when it is a terminal), always, never")
+	mock := fset.Bool("mock", false, "crawl rsconform's own mock Source, started in-process on 127.0.0.1 (no URL needed)")
+	scenario := fset.String("scenario", "showcase", "with --mock: the scenario `NAME|FILE` to play to its end before the crawl (see 'rsconform mock --list')")
 	// Parse reports a bad flag on stderr; --help goes to stdout, once.
 	fset.Usage = func() {}
 	args, err := parseFlags(fset, args)
@@ -130,8 +132,22 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "rsconform crawl: see --help")
 		return 2
 	}
+	if *mock {
+		if len(args) != 0 {
+			fmt.Fprintln(stderr, "rsconform crawl: --mock crawls the mock Source: give no URL")
+			return 2
+		}
+		entry, stop, err := startMock(ctx, *scenario)
+		if err != nil {
+			fmt.Fprintln(stderr, "rsconform crawl --mock:", err)
+			return 2
+		}
+		defer stop()
+		fmt.Fprintf(stderr, "rsconform crawl: mock Source (scenario %s, played to its end) at %s\n", *scenario, entry)
+		args = []string{entry}
+	}
 	if len(args) != 1 {
-		fmt.Fprintln(stderr, "rsconform crawl: give one entry point URL (see --help)")
+		fmt.Fprintln(stderr, "rsconform crawl: give one entry point URL, or --mock (see --help)")
 		return 2
 	}
 	cfg, err := rf.config()

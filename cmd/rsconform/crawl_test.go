@@ -1,0 +1,46 @@
+package main
+
+import (
+	"encoding/json"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/rsconform/rsconform/reporter"
+)
+
+var _ = Describe("rsconform crawl --mock", func() {
+	It("crawls the embedded mock Source, every kind of document, with no finding", func() {
+		code, out, errs := cli("crawl", "--mock", "--packages", "--format", "json")
+		Expect(code).To(Equal(0), errs)
+		var rep reporter.JSONReport
+		Expect(json.Unmarshal([]byte(out), &rep)).To(Succeed())
+		kinds := map[string]int{}
+		for _, d := range rep.Documents {
+			kinds[d.Kind]++
+			Expect(d.Findings).To(BeEmpty(), "%s: %v", d.Location, d.Findings)
+		}
+		for _, k := range []string{"description", "capabilitylist", "resourcelist-index", "resourcelist",
+			"resourcedump", "package", "resourcedump-manifest", "changelist-index", "changelist",
+			"changedump-index", "changedump", "changedump-manifest",
+			"resourcelist-archive", "resourcedump-archive", "changelist-archive", "changedump-archive"} {
+			Expect(kinds).To(HaveKey(k))
+		}
+		Expect(rep.Summary.Errors + rep.Summary.Warnings + rep.Summary.Infos).To(BeZero())
+	})
+
+	It("refuses a URL with --mock and an unknown scenario", func() {
+		code, _, _ := cli("crawl", "--mock", "http://example.com/")
+		Expect(code).To(Equal(2))
+		code, _, errs := cli("crawl", "--mock", "--scenario", "no-such-scenario")
+		Expect(code).To(Equal(2))
+		Expect(errs).To(ContainSubstring("no-such-scenario"))
+	})
+
+	It("lists the mock's scenarios", func() {
+		code, out, _ := cli("mock", "--list")
+		Expect(code).To(Equal(0))
+		Expect(out).To(ContainSubstring("showcase"))
+		Expect(out).To(ContainSubstring("incremental-changelist"))
+	})
+})
