@@ -56,6 +56,30 @@ func (d Datetime) IsUTCZ() bool {
 
 func (d Datetime) String() string { return d.Raw }
 
+// End is the end (exclusive) of the period the value denotes: "2013" is the
+// whole year, "2013-01-03" the whole day, "2013-01-03T09:00Z" the whole
+// minute, a value with seconds the whole second; a value with fractional
+// seconds denotes an instant.
+func (d Datetime) End() time.Time {
+	switch d.Granularity {
+	case GranYear:
+		return d.Time.AddDate(1, 0, 0)
+	case GranMonth:
+		return d.Time.AddDate(0, 1, 0)
+	case GranDay:
+		return d.Time.AddDate(0, 0, 1)
+	case GranMinute:
+		return d.Time.Add(time.Minute)
+	case GranSecond:
+		return d.Time.Add(time.Second)
+	}
+	return d.Time.Add(time.Nanosecond)
+}
+
+// SurelyBefore reports whether every instant d denotes is before every
+// instant o denotes: no reading of the two values puts d at or after o.
+func (d Datetime) SurelyBefore(o Datetime) bool { return !d.End().After(o.Time) }
+
 // DatetimeError says why a value is not a W3C Datetime; Offset is the byte
 // offset in the value where it goes wrong.
 type DatetimeError struct {

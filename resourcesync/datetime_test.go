@@ -52,6 +52,24 @@ var _ = Describe("W3C Datetime", func() {
 		Entry("lower-case z", "2013-01-03T09:00:00z", "time zone designator"),
 		Entry("time on a month", "2013-01T09:00Z", "expected '-' after the month"),
 	)
+	DescribeTable("SurelyBefore: no reading of coarse values puts the first at or after the second",
+		func(a, b string, want bool) {
+			da, err := rs.ParseDatetime(a)
+			Expect(err).NotTo(HaveOccurred())
+			db, err := rs.ParseDatetime(b)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(da.SurelyBefore(db)).To(Equal(want))
+		},
+		Entry("2013-01-03T08:59:59Z before 2013-01-03T09:00:00Z", "2013-01-03T08:59:59Z", "2013-01-03T09:00:00Z", true),
+		Entry("2013-01-03T09:00:00Z before 2013-01-03T09:00:00Z", "2013-01-03T09:00:00Z", "2013-01-03T09:00:00Z", false),
+		Entry("2013-01-03T09:00:00.5Z before 2013-01-03T09:00:00.6Z", "2013-01-03T09:00:00.5Z", "2013-01-03T09:00:00.6Z", true),
+		Entry("2013-01-03 before 2013-01-03T18:00:00Z", "2013-01-03", "2013-01-03T18:00:00Z", false),
+		Entry("2013-01-02 before 2013-01-03T00:00:00Z", "2013-01-02", "2013-01-03T00:00:00Z", true),
+		Entry("2013-01-03T18:00:00Z before 2013-01-03", "2013-01-03T18:00:00Z", "2013-01-03", false),
+		Entry("2013 before 2013-06-01", "2013", "2013-06-01", false),
+		Entry("2012 before 2013-01-01T00:00:00Z", "2012", "2013-01-01T00:00:00Z", true),
+		Entry("2013-01-03T10:00:00+01:00 before 2013-01-03T09:00:00Z", "2013-01-03T10:00:00+01:00", "2013-01-03T09:00:00Z", false),
+	)
 	It("formats times in the recommended UTC form", func() {
 		t := time.Date(2013, 1, 3, 10, 0, 0, 0, time.FixedZone("x", 3600))
 		Expect(rs.FormatDatetime(t)).To(Equal("2013-01-03T09:00:00Z"))

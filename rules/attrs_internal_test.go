@@ -2,8 +2,6 @@ package rules
 
 import (
 	"testing"
-
-	rs "github.com/rsconform/rsconform/resourcesync"
 )
 
 // Table tests for the value grammars of the attribute rules; the fixtures
@@ -66,34 +64,6 @@ func TestAttrValueGrammars(t *testing.T) {
 			if tc.check(v) == "" {
 				t.Errorf("%s %q accepted", tc.name, v)
 			}
-		}
-	}
-}
-
-func TestAttrSurelyBefore(t *testing.T) {
-	dt := func(s string) rs.Datetime {
-		d, err := rs.ParseDatetime(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return d
-	}
-	for _, tc := range []struct {
-		a, b string
-		want bool
-	}{
-		{"2013-01-03T08:59:59Z", "2013-01-03T09:00:00Z", true},
-		{"2013-01-03T09:00:00Z", "2013-01-03T09:00:00Z", false},
-		{"2013-01-03T09:00:00.5Z", "2013-01-03T09:00:00.6Z", true},
-		{"2013-01-03", "2013-01-03T18:00:00Z", false}, // the day contains the instant
-		{"2013-01-02", "2013-01-03T00:00:00Z", true},
-		{"2013-01-03T18:00:00Z", "2013-01-03", false},
-		{"2013", "2013-06-01", false},
-		{"2012", "2013-01-01T00:00:00Z", true},
-		{"2013-01-03T10:00:00+01:00", "2013-01-03T09:00:00Z", false}, // the same instant
-	} {
-		if got := attrSurelyBefore(dt(tc.a), dt(tc.b)); got != tc.want {
-			t.Errorf("attrSurelyBefore(%s, %s) = %v, want %v", tc.a, tc.b, got, tc.want)
 		}
 	}
 }

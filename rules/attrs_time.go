@@ -1,37 +1,12 @@
 package rules
 
 import (
-	"time"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
 )
 
 // Consistency of the time attributes of section 7: intervals run forward,
 // and the datetime of a change lies within the document's interval.
-
-// attrPeriodEnd is the end (exclusive) of the period a W3C Datetime
-// denotes: "2013-01-03" is the whole day, "2013-01-03T09:00Z" the whole
-// minute. A value with fractional seconds denotes an instant.
-func attrPeriodEnd(d rs.Datetime) time.Time {
-	switch d.Granularity {
-	case rs.GranYear:
-		return d.Time.AddDate(1, 0, 0)
-	case rs.GranMonth:
-		return d.Time.AddDate(0, 1, 0)
-	case rs.GranDay:
-		return d.Time.AddDate(0, 0, 1)
-	case rs.GranMinute:
-		return d.Time.Add(time.Minute)
-	case rs.GranSecond:
-		return d.Time.Add(time.Second)
-	}
-	return d.Time.Add(time.Nanosecond)
-}
-
-// attrSurelyBefore reports whether every instant a denotes is before every
-// instant b denotes, so that no reading of the two values puts a at or
-// after b.
-func attrSurelyBefore(a, b rs.Datetime) bool { return !attrPeriodEnd(a).After(b.Time) }
 
 // attrTime parses attribute name of m; ok is false when it is absent or
 // unparsable (RS-TIME-W3C reports that).
@@ -54,7 +29,7 @@ var TimeInterval = &Rule{
 			for _, pair := range [][2]string{{"at", "completed"}, {"from", "until"}} {
 				start, ok1 := attrTime(ref.md, pair[0])
 				end, ok2 := attrTime(ref.md, pair[1])
-				if !ok1 || !ok2 || !attrSurelyBefore(end, start) {
+				if !ok1 || !ok2 || !end.SurelyBefore(start) {
 					continue
 				}
 				p.ReportRelated(ref.md.AttrPosition(pair[1]), []rs.Pos{ref.md.AttrPosition(pair[0])},
@@ -94,9 +69,9 @@ var DatetimeInterval = &Rule{
 			}
 			pos := ref.md.AttrPosition("datetime")
 			switch {
-			case hasFrom && attrSurelyBefore(dt, from):
+			case hasFrom && dt.SurelyBefore(from):
 				p.ReportRelated(pos, []rs.Pos{top.AttrPosition("from")}, "datetime %q is before the document's from %q: a %s covers the changes from its from onwards", dt.Raw, from.Raw, p.Kind.Title())
-			case hasUntil && attrSurelyBefore(until, dt):
+			case hasUntil && until.SurelyBefore(dt):
 				p.ReportRelated(pos, []rs.Pos{top.AttrPosition("until")}, "datetime %q is after the document's until %q: a %s covers the changes up to its until", dt.Raw, until.Raw, p.Kind.Title())
 			}
 		}

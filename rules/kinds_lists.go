@@ -56,7 +56,7 @@ var ChangeListIndexOrder = &Rule{
 	Doc: "Checked on the from the index's own entries give (<sitemap><rs:md from=\"...\"/>): each must not be earlier than the from of an entry listed before it. Entries without from are skipped. " +
 		"Change Dump Indexes are built \"in a manner similar to what was described in 12.2\" (13.1) and checked alike. Entries without <rs:md from> are not ordered here; gaps between the Change Lists are RS-CLI-CONTIGUOUS's (crawl).",
 	Check: func(p *Pass) error {
-		kindsCheckOrder(p, func(e *rs.Entry) (time.Time, rs.Pos, bool) { return kindsMdInstant(e.Md, "from") },
+		checkForwardOrder(p, func(e *rs.Entry) (time.Time, rs.Pos, bool) { return kindsMdInstant(e.Md, "from") },
 			"from", "an index must enumerate its "+kindsChildTitle(p.Kind)+"s in forward chronological order")
 		return nil
 	},
@@ -106,48 +106,6 @@ func kindsMdInstant(md *rs.Md, attr string) (time.Time, rs.Pos, bool) {
 	return d.Time, pos, ok
 }
 
-// kindsPeriodEnd is the end (exclusive) of the period a W3C Datetime
-// denotes: "2013-01-03" is the whole day; a value with fractional seconds
-// is an instant.
-func kindsPeriodEnd(d rs.Datetime) time.Time {
-	switch d.Granularity {
-	case rs.GranYear:
-		return d.Time.AddDate(1, 0, 0)
-	case rs.GranMonth:
-		return d.Time.AddDate(0, 1, 0)
-	case rs.GranDay:
-		return d.Time.AddDate(0, 0, 1)
-	case rs.GranMinute:
-		return d.Time.Add(time.Minute)
-	case rs.GranSecond:
-		return d.Time.Add(time.Second)
-	}
-	return d.Time.Add(time.Nanosecond)
-}
-
-// kindsSurelyBefore reports whether a is before b under every reading of
-// their granularities (a coarse value denotes its whole period).
-func kindsSurelyBefore(a, b rs.Datetime) bool { return !kindsPeriodEnd(a).After(b.Time) }
-
-// kindsCheckOrder reports every entry whose time is earlier than that of an
-// entry listed before it; entries without a time are skipped.
-func kindsCheckOrder(p *Pass, timeOf func(*rs.Entry) (time.Time, rs.Pos, bool), what, requirement string) {
-	var latest time.Time
-	var latestPos rs.Pos
-	have := false
-	for _, e := range p.Doc.Entries {
-		t, pos, ok := timeOf(e)
-		if !ok {
-			continue
-		}
-		if have && t.Before(latest) {
-			p.ReportRelated(pos, []rs.Pos{latestPos}, "%s %s is earlier than the %s %s of an entry listed before it (line %d): %s",
-				what, rs.FormatDatetime(t), what, rs.FormatDatetime(latest), latestPos.Line, requirement)
-			continue
-		}
-		latest, latestPos, have = t, pos, true
-	}
-}
 
 func init() {
 	register(ChangeListChange, ChangeListIndexOrder, ChangeListIndexOpenLast)

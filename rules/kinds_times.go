@@ -58,13 +58,13 @@ var TimeEntrySnapshot = &Rule{
 			eAt, eAtPos, eHasAt := kindsMdTime(e.Md, "at")
 			eDone, eDonePos, eHasDone := kindsMdTime(e.Md, "completed")
 			switch {
-			case eHasAt && hasAt && kindsSurelyBefore(eAt, at):
+			case eHasAt && hasAt && eAt.SurelyBefore(at):
 				p.ReportRelated(eAtPos, []rs.Pos{atPos}, "the entry's snapshot started at %s, before the document's at %s: the document's at guarantees every resource state in it is at least as recent as its at", e.Md.At, top.At)
-			case eHasAt && hasDone && kindsSurelyBefore(done, eAt):
+			case eHasAt && hasDone && done.SurelyBefore(eAt):
 				p.ReportRelated(eAtPos, []rs.Pos{donePos}, "the entry's snapshot started at %s, after the document's snapshot completed (%s): it is not part of that snapshot", e.Md.At, top.Completed)
-			case eHasDone && hasDone && kindsSurelyBefore(done, eDone):
+			case eHasDone && hasDone && done.SurelyBefore(eDone):
 				p.ReportRelated(eDonePos, []rs.Pos{donePos}, "the entry's snapshot completed at %s, after the document's snapshot completed (%s): the document's completed must cover all its parts", e.Md.Completed, top.Completed)
-			case !eHasAt && eHasDone && hasAt && kindsSurelyBefore(eDone, at):
+			case !eHasAt && eHasDone && hasAt && eDone.SurelyBefore(at):
 				p.ReportRelated(eDonePos, []rs.Pos{atPos}, "the entry's snapshot completed at %s, before the document's at %s: it is not part of that snapshot", e.Md.Completed, top.At)
 			}
 		}
@@ -121,9 +121,9 @@ var TimeEntryInterval = &Rule{
 			eFrom, eFromPos, eHasFrom := kindsMdTime(e.Md, "from")
 			eUntil, eUntilPos, eHasUntil := kindsMdTime(e.Md, "until")
 			switch {
-			case eHasUntil && kindsSurelyBefore(until, eUntil):
+			case eHasUntil && until.SurelyBefore(eUntil):
 				p.ReportRelated(eUntilPos, []rs.Pos{untilPos}, "the entry's until %s is after the document's until %s: the document is closed at its until and must not convey later changes", e.Md.Until, top.Until)
-			case eHasFrom && kindsSurelyBefore(until, eFrom):
+			case eHasFrom && until.SurelyBefore(eFrom):
 				p.ReportRelated(eFromPos, []rs.Pos{untilPos}, "the entry's from %s is after the document's until %s: the document is closed at its until and must not convey later changes", e.Md.From, top.Until)
 			case index && last && !e.Md.Has("until"):
 				p.ReportRelated(e.Md.Pos, []rs.Pos{untilPos}, "the entry for %s has no until, so it announces an open %s, in an index closed at %s: a closed index lists only closed %ss", kindsLocName(e), kindsChildTitle(p.Kind), top.Until, kindsChildTitle(p.Kind))
