@@ -1,0 +1,198 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/rsconform/rsconform/destination"
+)
+
+func init() {
+	register("sync", "synchronise a directory with a ResourceSync Source (baseline, incremental, audit)", runSync)
+}
+
+const syncUsage = `Usage: rsconform sync [flags] SOURCE DIR
+
+Keeps DIR in step with a ResourceSync Source, as the reference Destination
+(section 5.2). SOURCE is a Source Description, a Capability List (or any
+capability document) or a site root, from which the Source Description is
+discovered (/.well-known/resourcesync, Link header, HTML link, robots.txt).
+
+By default a set of resources never synchronised gets a baseline (from the
+Resource List, or the Resource Dump with --dumps), then the changes published
+since the snapshot; later runs apply the Change Lists (or Change Dumps) from
+where the previous run stopped, falling back to a new baseline when changes
+are no longer published. Every download is checked against the hash and
+length the Source gives. The URI path is mirrored: http://host/a/b.html is
+DIR/a/b.html. The state (what was synchronised, how far each Change List was
+read, ETag and Last-Modified for conditional requests) is kept in
+DIR/.rsconform-sync.json unless --state says otherwise.
+
+Modes (at most one):
+  --baseline      make a new baseline, then apply the changes since it
+  --incremental   apply the changes published since the last run only
+  --audit         compare DIR with the Source (missing, extra, changed by
+                  hash and length); changes nothing
+
+Examples:
+  rsconform sync https://example.com/.well-known/resourcesync ./mirror
+  rsconform sync https://example.com/ ./mirror --incremental
+  rsconform sync https://example.com/dataset1/capabilitylist.xml ./mirror --baseline --dumps
+  rsconform sync https://example.com/ ./mirror --audit --format json
+
+Exit codes: 0 synchronised (audit: in sync); 1 problems (resources that could
+not be fetched or failed fixity; audit: out of sync); 2 rsconform could not do
+its job (usage, Source unreachable, unreadable state, directory locked).
+
+Flags:
+`
+
+func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fset := flag.NewFlagSet("sync", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	var o destination.Options
+	baseline := fset.Bool("baseline", false, "make a new baseline (then apply the changes since it)")
+	incremental := fset.Bool("incremental", false, "apply the changes since the last run only")
+	audit := fset.Bool("audit", false, "compare DIR with the Source; change nothing")
+	fset.StringVar(&o.StateFile, "state", "", "keep the state in `FILE` (default DIR/"+destination.StateFileName+")")
+	fset.BoolVar(&o.PreferDumps, "dumps", false, "use Resource Dumps and Change Dumps when the Source offers them")
+	fset.IntVar(&o.Concurrency, "concurrency", destination.DefaultConcurrency, "downloads at once")
+	fset.Float64Var(&o.Rate, "rate", 20, "at most this many requests per second (0: no limit)")
+	fset.DurationVar(&o.Timeout, "timeout", destination.DefaultTimeout, "timeout of one request")
+	retries := fset.Int("retries", destination.DefaultRetries, "retries of a failed request (network errors, 5xx, 429, truncated bodies)")
+	fset.DurationVar(&o.MaxRetryAfter, "max-retry-after", destination.DefaultMaxRetryAfter, "longest Retry-After honoured; a Source asking more fails the request")
+	fset.Int64Var(&o.MaxResourceBytes, "max-resource-size", destination.DefaultMaxResourceBytes, "size limit of one resource in `BYTES`")
+	fset.Int64Var(&o.MaxPackageBytes, "max-package-size", destination.DefaultMaxPackageBytes, "size limit of one downloaded package in `BYTES`")
+	fset.Int64Var(&o.MaxUnpackedBytes, "max-unpacked-size", destination.DefaultMaxUnpackedBytes, "what one package may unpack to, in `BYTES`")
+	fset.BoolVar(&o.KeepRejected, "keep-rejected", false, "keep downloads that fail fixity under DIR/.rsconform-rejected/")
+	fset.StringVar(&o.IndexName, "index-name", destination.DefaultIndexName, "file name of a URI whose path ends with a slash")
+	format := fset.String("format", "text", "report format: text or json")
+	verbose := fset.Bool("v", false, "print progress and warnings to standard error")
+	fset.Usage = func() {
+		fmt.Fprint(fset.Output(), syncUsage)
+		fset.PrintDefaults()
+	}
+	args, err := parseFlags(fset, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fset.SetOutput(stdout)
+			fset.Usage()
+			return 0
+		}
+		return 2
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "rsconform sync: "+format+"\n", a...)
+		return 2
+	}
+	if len(args) != 2 {
+		return fail("SOURCE and DIR expected, %d arguments given (see --help)", len(args))
+	}
+	o.Source, o.Dir = args[0], args[1]
+	modes := 0
+	for _, m := range []struct {
+		on   bool
+		mode destination.Mode
+	}{{*baseline, destination.ModeBaseline}, {*incremental, destination.ModeIncremental}, {*audit, destination.ModeAudit}} {
+		if m.on {
+			modes++
+			o.Mode = m.mode
+		}
+	}
+	if modes > 1 {
+		return fail("--baseline, --incremental and --audit exclude each other")
+	}
+	if *format != "text" && *format != "json" {
+		return fail("unknown format %q: text or json", *format)
+	}
+	if o.Concurrency <= 0 || o.Rate < 0 || *retries < 0 {
+		return fail("--concurrency must be positive, --rate and --retries not negative")
+	}
+	o.Retries = *retries
+	if o.Retries == 0 {
+		o.Retries = -1 // zero means the default to the library
+	}
+	o.UserAgent = "rsconform/" + toolVersion()
+	if *verbose {
+		var mu sync.Mutex
+		o.Logf = func(f string, a ...any) {
+			mu.Lock()
+			fmt.Fprintf(stderr, f+"\n", a...)
+			mu.Unlock()
+		}
+	}
+	rep, err := destination.Run(ctx, o)
+	if *format == "json" && rep != nil {
+		out := struct {
+			Tool    string `json:"tool"`
+			Version string `json:"version"`
+			*destination.Report
+			Error string `json:"error,omitempty"`
+		}{"rsconform", toolVersion(), rep, ""}
+		if err != nil {
+			out.Error = err.Error()
+		}
+		b, _ := json.MarshalIndent(out, "", "  ")
+		fmt.Fprintf(stdout, "%s\n", b)
+	} else if rep != nil {
+		writeSyncText(stdout, rep)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "rsconform sync:", err)
+		return 2
+	}
+	if !rep.OK() {
+		return 1
+	}
+	return 0
+}
+
+func writeSyncText(w io.Writer, r *destination.Report) {
+	fmt.Fprintf(w, "rsconform sync (%s): %s -> %s\n", r.Mode, r.Source, r.Dir)
+	for _, s := range r.Sets {
+		fmt.Fprintf(w, "  set %s\n", s.CapabilityList)
+		if s.Baseline != "" {
+			fmt.Fprintf(w, "    snapshot %s\n", s.Baseline)
+		}
+		for _, c := range s.Changes {
+			fmt.Fprintf(w, "    changes  %s\n", c)
+		}
+	}
+	if r.Audit != nil {
+		a := r.Audit
+		for _, m := range a.Missing {
+			fmt.Fprintf(w, "  missing  %s  (%s)\n", m.Path, m.URL)
+		}
+		for _, c := range a.Changed {
+			fmt.Fprintf(w, "  changed  %s  %s\n", c.Path, c.Reason)
+		}
+		for _, e := range a.Extra {
+			fmt.Fprintf(w, "  extra    %s\n", e.Path)
+		}
+		state := "in sync"
+		if !a.InSync {
+			state = "out of sync"
+		}
+		fmt.Fprintf(w, "%s: %d resources checked (%d without hash or length), %d missing, %d changed, %d extra\n",
+			state, a.Checked, a.Unverified, len(a.Missing), len(a.Changed), len(a.Extra))
+	} else {
+		fmt.Fprintf(w, "%d fetched, %d unchanged, %d deleted, %d failed, %d rejected (fixity); %d packages unpacked, %d skipped; %d requests, %d bytes\n",
+			r.Fetched, r.Unchanged, r.Deleted, r.Failed, r.Rejected, r.Packages, r.PackagesSkipped, r.Requests, r.BytesReceived)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
+	for _, p := range r.Problems {
+		where := p.URL
+		if where == "" {
+			where = p.Path
+		}
+		fmt.Fprintf(w, "  %-8s %s: %s\n", p.Kind, where, strings.TrimPrefix(p.Message, where+": "))
+	}
+}

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/rsconform/rsconform/destination/harness"
+	"github.com/rsconform/rsconform/mocksource"
+)
+
+func init() {
+	register("test-destination", "test a Destination against the mock Source's scenarios", runTestDestination)
+}
+
+const testDestUsage = `Usage: rsconform test-destination --scenario NAME [flags] -- CMD ARGS...
+
+Plays a scenario of the mock Source on 127.0.0.1 and runs the Destination
+command CMD ARGS... once before the first step and after every checkpoint
+step. In ARGS, {source} is replaced by the URI of the Source Description,
+{dir} by the directory the Destination keeps in step and {step} by the step
+number (also in the environment: RSCONFORM_SOURCE, RSCONFORM_DIR,
+RSCONFORM_STEP). A run longer than --timeout is killed with its process
+group. After each run the directory is compared with the Source (every
+resource present with its current content by sha256, deleted ones removed,
+no other file; the URI path mirrored under DIR, top-level names starting
+with .rsconform ignored) and the mock's request log is read for behaviour
+(unchanged resources downloaded again, deleted ones requested, Retry-After
+ignored, the request rate exceeded). One verdict per step and requirement:
+
+  step 3 [12.1] deleted resources are removed: expected /res/0000003.txt absent, actual present
+
+Scenarios (--scenario NAME, several separated by commas, all, or a YAML file):
+  %s
+
+Examples:
+  rsconform test-destination --scenario incremental-changelist -- rsconform sync {source} {dir}
+  rsconform test-destination --scenario all --format junit -o report.xml -- ./my-destination --src {source} --out {dir}
+  rsconform test-destination --scenario flaky-server --max-rate 20 --timeout 2m -- rsconform sync {source} {dir}
+
+Exit codes: 0 every verdict passed; 1 a verdict failed; 2 usage or scenario
+error, or the command could not be started.
+
+Flags:
+`
+
+func runTestDestination(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fset := flag.NewFlagSet("test-destination", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	scenarios := fset.String("scenario", "", "scenario `NAMES` (comma-separated), all, or a YAML file")
+	dir := fset.String("dir", "", "the Destination's directory (default: a temporary one, removed afterwards); one sub-directory per scenario when several")
+	timeout := fset.Duration("timeout", 5*time.Minute, "time limit of one run of the command")
+	format := fset.String("format", "text", "report format: "+strings.Join(harness.Formats, ", "))
+	output := fset.String("o", "", "write the report to `FILE` instead of standard output")
+	maxRate := fset.Float64("max-rate", 50, "most requests allowed in any one second (0: not checked)")
+	everyStep := fset.Bool("every-step", false, "run the command after every step, not only checkpoints")
+	resources := fset.Int("resources", 0, "override the scenario's number of resources")
+	verbose := fset.Bool("v", false, "text report: skipped verdicts, failure details and every run's output")
+	showOutput := fset.Bool("show-output", false, "pass the command's output through to standard error")
+	fset.Usage = func() {
+		fmt.Fprintf(fset.Output(), testDestUsage, strings.Join(mocksource.BuiltinScenarios(), "\n  "))
+		fset.PrintDefaults()
+	}
+	cmdArgs, err := parseFlags(fset, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fset.SetOutput(stdout)
+			fset.Usage()
+			return 0
+		}
+		return 2
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "rsconform test-destination: "+format+"\n", a...)
+		return 2
+	}
+	switch {
+	case *scenarios == "":
+		return fail("no --scenario given (see --help)")
+	case len(cmdArgs) == 0:
+		return fail("no Destination command given after -- (see --help)")
+	case *timeout <= 0 || *maxRate < 0 || *resources < 0:
+		return fail("--timeout must be positive, --max-rate and --resources not negative")
+	}
+	okFormat := false
+	for _, f := range harness.Formats {
+		okFormat = okFormat || f == *format
+	}
+	if !okFormat {
+		return fail("unknown format %q: %s", *format, strings.Join(harness.Formats, ", "))
+	}
+	names := strings.Split(*scenarios, ",")
+	if *scenarios == "all" {
+		names = mocksource.BuiltinScenarios()
+	}
+	var scs []*mocksource.Scenario
+	for _, n := range names {
+		sc, err := mocksource.LoadScenario(strings.TrimSpace(n))
+		if err != nil {
+			return fail("%v", err)
+		}
+		scs = append(scs, sc)
+	}
+	base := *dir
+	if base == "" {
+		tmp, err := os.MkdirTemp("", "rsconform-test-destination-")
+		if err != nil {
+			return fail("%v", err)
+		}
+		defer os.RemoveAll(tmp)
+		base = tmp
+	}
+	var results []*harness.Result
+	for _, sc := range scs {
+		d := base
+		if len(scs) > 1 || *dir == "" {
+			d = filepath.Join(base, sc.Name)
+		}
+		cfg := harness.Config{Scenario: sc, Dir: d, Command: cmdArgs, Timeout: *timeout, MaxRate: *maxRate,
+			EveryStep: *everyStep, Source: mocksource.Options{Resources: *resources}}
+		if *showOutput {
+			cfg.Output = stderr
+		}
+		res, err := harness.Run(ctx, cfg)
+		if err != nil {
+			return fail("scenario %s: %v", sc.Name, err)
+		}
+		results = append(results, res)
+	}
+	w := stdout
+	if *output != "" && *output != "-" {
+		f, err := os.Create(*output)
+		if err != nil {
+			return fail("%v", err)
+		}
+		defer f.Close()
+		w = f
+	}
+	switch *format {
+	case "json":
+		err = harness.WriteJSON(w, results, toolVersion())
+	case "junit":
+		err = harness.WriteJUnit(w, results)
+	default:
+		err = harness.WriteText(w, results, *verbose)
+	}
+	if err != nil {
+		return fail("writing the report: %v", err)
+	}
+	for _, r := range results {
+		if r.Failed() {
+			return 1
+		}
+	}
+	return 0
+}

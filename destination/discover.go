@@ -1,0 +1,288 @@
+package destination
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+
+	"golang.org/x/net/html"
+
+	rs "github.com/rsconform/rsconform/resourcesync"
+)
+
+// capSet is one set of resources: its Capability List and the URI of each
+// capability it offers.
+type capSet struct {
+	url  string
+	caps map[rs.Capability]string
+}
+
+func (c *capSet) has(cp rs.Capability) bool { return c.caps[cp] != "" }
+
+// WellKnownPath is the well-known URI of a Source Description (6.3.2).
+const WellKnownPath = "/.well-known/resourcesync"
+
+// discover finds the sets of resources from the Source given: a Source
+// Description (or its index), a Capability List, another capability
+// document (its up link leads to the Capability List), or a site root or
+// page (section 6.3: the well-known URI, a Link header or HTML link with
+// rel="resourcesync", robots.txt).
+func (s *syncer) discover(ctx context.Context) ([]*capSet, error) {
+	src := s.o.Source
+	u, err := url.Parse(src)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("source %q is not an http or https URI", src)
+	}
+	origin := u.Scheme + "://" + u.Host
+	var tried []string
+	if u.Path == "" || u.Path == "/" {
+		tried = append(tried, origin+WellKnownPath)
+		if sets, err := s.fromDocumentURL(ctx, origin+WellKnownPath, 0); err == nil {
+			return sets, nil
+		}
+	}
+	page, err := s.fetchPage(ctx, src)
+	if err != nil {
+		return nil, err
+	}
+	if doc, perr := rs.ParseBytes(page.body); perr == nil && doc.Kind() != rs.KindUnknown {
+		return s.fromDocument(ctx, src, doc, 0)
+	}
+	// Not a ResourceSync document: look for a link to a Capability List.
+	for _, link := range append(linkHeaderTargets(page.link, "resourcesync"), htmlLinkTargets(page.body, "resourcesync")...) {
+		target := resolve(page.url, link)
+		tried = append(tried, target)
+		if sets, err := s.fromDocumentURL(ctx, target, 0); err == nil {
+			return sets, nil
+		}
+	}
+	if u.Path != "" && u.Path != "/" {
+		tried = append(tried, origin+WellKnownPath)
+		if sets, err := s.fromDocumentURL(ctx, origin+WellKnownPath, 0); err == nil {
+			return sets, nil
+		}
+	}
+	// 6.3.4: a Resource List named in robots.txt, and its up link.
+	if robots, err := s.fetchPage(ctx, origin+"/robots.txt"); err == nil {
+		for _, line := range strings.Split(string(robots.body), "\n") {
+			k, v, ok := strings.Cut(strings.TrimSpace(line), ":")
+			if ok && strings.EqualFold(strings.TrimSpace(k), "sitemap") {
+				target := strings.TrimSpace(v)
+				tried = append(tried, target)
+				if sets, err := s.fromDocumentURL(ctx, target, 0); err == nil {
+					return sets, nil
+				}
+			}
+		}
+	}
+	return nil, fmt.Errorf("%s is not a ResourceSync document and no Capability List was found from it (tried %s)", src, strings.Join(tried, ", "))
+}
+
+type page struct {
+	url  string
+	body []byte
+	link []string
+}
+
+func (s *syncer) fetchPage(ctx context.Context, u string) (*page, error) {
+	p := &page{url: u}
+	resp, err := s.f.get(ctx, u, conditional{}, func(r io.Reader) error {
+		b, err := rs.ReadAll(r, s.o.MaxDocumentBytes)
+		if err != nil {
+			var le *rs.LimitError
+			if errors.As(err, &le) {
+				return err
+			}
+			return retryable{err}
+		}
+		p.body = b
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	p.url = resp.url
+	p.link = resp.link
+	return p, nil
+}
+
+func (s *syncer) fromDocumentURL(ctx context.Context, u string, depth int) ([]*capSet, error) {
+	doc, err := s.f.document(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	return s.fromDocument(ctx, u, doc, depth)
+}
+
+func (s *syncer) fromDocument(ctx context.Context, u string, doc *rs.Document, depth int) ([]*capSet, error) {
+	if depth > 3 {
+		return nil, fmt.Errorf("%s: too many levels of documents", u)
+	}
+	switch doc.Kind() {
+	case rs.CapabilityList:
+		return []*capSet{capSetOf(u, doc)}, nil
+	case rs.SourceDescription, rs.SourceDescriptionIndex:
+		var sets []*capSet
+		var errs []error
+		for _, e := range doc.Entries {
+			loc := strings.TrimSpace(e.Loc)
+			if loc == "" {
+				continue
+			}
+			if c, ok := e.Md.Get("capability"); ok && c != string(rs.CapCapabilityList) && c != string(rs.CapDescription) {
+				continue
+			}
+			sub, err := s.fromDocumentURL(ctx, resolve(u, loc), depth+1)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			sets = append(sets, sub...)
+		}
+		if len(sets) == 0 {
+			if len(errs) > 0 {
+				return nil, errors.Join(errs...)
+			}
+			return nil, fmt.Errorf("%s: the Source Description lists no Capability List", u)
+		}
+		for _, err := range errs {
+			s.rep.problem(ProblemDocument, "", "", err.Error())
+		}
+		return sets, nil
+	case rs.KindUnknown:
+		return nil, fmt.Errorf("%s: not a ResourceSync document (root %s, capability %q)", u, doc.RootLocal, doc.Capability())
+	}
+	// Another capability document: its up link leads to the Capability List.
+	if up := doc.Link("up"); up != nil && up.Href != "" && depth == 0 {
+		target := resolve(u, up.Href)
+		if cdoc, err := s.f.document(ctx, target); err == nil && cdoc.Kind() == rs.CapabilityList {
+			set := capSetOf(target, cdoc)
+			// The document given is what the user asked for.
+			set.caps[doc.Kind().Capability()] = u
+			return []*capSet{set}, nil
+		}
+	}
+	return []*capSet{{url: u, caps: map[rs.Capability]string{doc.Kind().Capability(): u}}}, nil
+}
+
+func capSetOf(u string, doc *rs.Document) *capSet {
+	set := &capSet{url: u, caps: map[rs.Capability]string{}}
+	for _, e := range doc.Entries {
+		c, _ := e.Md.Get("capability")
+		loc := strings.TrimSpace(e.Loc)
+		if c == "" || loc == "" {
+			continue
+		}
+		cp := rs.Capability(c)
+		if set.caps[cp] == "" { // 9: "only one entry per capability"
+			set.caps[cp] = resolve(u, loc)
+		}
+	}
+	return set
+}
+
+// resolve makes ref absolute against base.
+func resolve(base, ref string) string {
+	ref = strings.TrimSpace(ref)
+	b, err := url.Parse(base)
+	if err != nil {
+		return ref
+	}
+	r, err := url.Parse(ref)
+	if err != nil {
+		return ref
+	}
+	return b.ResolveReference(r).String()
+}
+
+// linkHeaderTargets returns the targets of Link header values (RFC 8288)
+// whose rel includes rel.
+func linkHeaderTargets(values []string, rel string) []string {
+	var out []string
+	for _, v := range values {
+		for v != "" {
+			v = strings.TrimLeft(v, " \t,")
+			if !strings.HasPrefix(v, "<") {
+				break
+			}
+			end := strings.IndexByte(v, '>')
+			if end < 0 {
+				break
+			}
+			target := v[1:end]
+			v = v[end+1:]
+			// Parameters up to the next link (a comma outside quotes).
+			var params strings.Builder
+			inQuote := false
+			i := 0
+			for ; i < len(v); i++ {
+				c := v[i]
+				if c == '"' {
+					inQuote = !inQuote
+				}
+				if c == ',' && !inQuote {
+					break
+				}
+				params.WriteByte(c)
+			}
+			v = v[i:]
+			for _, p := range strings.Split(params.String(), ";") {
+				k, val, ok := strings.Cut(strings.TrimSpace(p), "=")
+				if !ok || !strings.EqualFold(strings.TrimSpace(k), "rel") {
+					continue
+				}
+				for _, r := range strings.Fields(strings.Trim(strings.TrimSpace(val), `"`)) {
+					if strings.EqualFold(r, rel) {
+						out = append(out, target)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// htmlLinkTargets returns the href of <link> elements whose rel includes
+// rel (6.3.3).
+func htmlLinkTargets(body []byte, rel string) []string {
+	var out []string
+	z := html.NewTokenizer(bytes.NewReader(body))
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			return out
+		}
+		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
+			continue
+		}
+		name, hasAttr := z.TagName()
+		if string(name) != "link" || !hasAttr {
+			continue
+		}
+		var href string
+		match := false
+		for {
+			k, v, more := z.TagAttr()
+			switch string(k) {
+			case "href":
+				href = string(v)
+			case "rel":
+				for _, r := range strings.Fields(string(v)) {
+					if strings.EqualFold(r, rel) {
+						match = true
+					}
+				}
+			}
+			if !more {
+				break
+			}
+		}
+		if match && href != "" {
+			out = append(out, href)
+		}
+	}
+}

@@ -1,0 +1,410 @@
+package destination_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/rsconform/rsconform/destination"
+	"github.com/rsconform/rsconform/destination/harness"
+	"github.com/rsconform/rsconform/mocksource"
+)
+
+// rsconformBin is the rsconform command, built once for the suite.
+var rsconformBin string
+
+var _ = SynchronizedBeforeSuite(func() []byte {
+	dir, err := os.MkdirTemp("", "rsconform-bin-")
+	Expect(err).NotTo(HaveOccurred())
+	bin := filepath.Join(dir, "rsconform")
+	cmd := exec.Command("go", "build", "-o", bin, "github.com/rsconform/rsconform/cmd/rsconform")
+	out, err := cmd.CombinedOutput()
+	Expect(err).NotTo(HaveOccurred(), "building rsconform: %s", out)
+	return []byte(bin)
+}, func(bin []byte) {
+	rsconformBin = string(bin)
+})
+
+var _ = SynchronizedAfterSuite(func() {}, func() {
+	if rsconformBin != "" {
+		os.RemoveAll(filepath.Dir(rsconformBin))
+	}
+})
+
+// playScenario runs a scenario against a command in-process.
+func playScenario(name string, timeout time.Duration, command ...string) *harness.Result {
+	GinkgoHelper()
+	sc, err := mocksource.LoadScenario(name)
+	Expect(err).NotTo(HaveOccurred())
+	res, err := harness.Run(context.Background(), harness.Config{Scenario: sc, Dir: GinkgoT().TempDir(),
+		Command: command, Timeout: timeout})
+	Expect(err).NotTo(HaveOccurred())
+	return res
+}
+
+// failures lists the failing verdicts as lines.
+func failures(res *harness.Result) []string {
+	var out []string
+	for _, st := range res.Steps {
+		for _, v := range st.Verdicts {
+			if v.Status == harness.Fail {
+				out = append(out, v.Line(st.Step))
+			}
+		}
+	}
+	return out
+}
+
+func syncCommand(flags ...string) []string {
+	return append([]string{rsconformBin, "sync", "{source}", "{dir}", "--rate", "0"}, flags...)
+}
+
+// scenariosToPlay are the built-in scenarios; large-source (100,000
+// resources) only with RSCONFORM_LARGE=1.
+func scenariosToPlay() []string {
+	var out []string
+	for _, n := range mocksource.BuiltinScenarios() {
+		if n != "large-source" || os.Getenv("RSCONFORM_LARGE") != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+var _ = Describe("rsconform sync against the mock Source [5.2]", Label("Section:5.2", "Kind:harness"), func() {
+	for _, flags := range [][]string{nil, {"--baseline"}, {"--dumps"}, {"--baseline", "--dumps"}} {
+		for _, name := range scenariosToPlay() {
+			It(fmt.Sprintf("passes %s with %q", name, strings.Join(flags, " ")), func() {
+				res := playScenario(name, time.Minute, syncCommand(flags...)...)
+				Expect(failures(res)).To(BeEmpty())
+				ran := 0
+				for _, st := range res.Steps {
+					if st.Ran {
+						ran++
+						Expect(st.Verdicts).To(HaveLen(len(harness.Requirements)))
+					}
+				}
+				Expect(ran).To(BeNumerically(">=", 2))
+			})
+		}
+	}
+
+	It("unpacks Resource Dumps into an empty directory at every step", func() {
+		script := writeScript(`rm -rf "$RSCONFORM_DIR"/* "$RSCONFORM_DIR"/.rsconform*
+exec "$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR" --rate 0 --baseline --dumps`)
+		res := playScenario("baseline-resourcedump", time.Minute, script)
+		Expect(failures(res)).To(BeEmpty())
+		Expect(res.Steps[1].Run.Output).To(ContainSubstring("3 packages unpacked"))
+	})
+
+	It("checks Retry-After and the request rate from the request log", func() {
+		sc, err := mocksource.LoadScenario("flaky-server")
+		Expect(err).NotTo(HaveOccurred())
+		res, err := harness.Run(context.Background(), harness.Config{Scenario: sc, Dir: GinkgoT().TempDir(),
+			Command: []string{rsconformBin, "sync", "{source}", "{dir}", "--rate", "40"}, MaxRate: 50, Timeout: time.Minute})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(failures(res)).To(BeEmpty())
+		Expect(verdict(res, 1, harness.ReqRetryAfter).Status).To(Equal(harness.Pass))
+		Expect(verdict(res, 1, harness.ReqRate).Status).To(Equal(harness.Pass))
+	})
+})
+
+var _ = Describe("Broken Destinations get failing verdicts", Label("Kind:harness"), func() {
+	It("reports deleted resources that a Destination keeps [12.1]", func() {
+		// Synchronises a shadow copy, then copies it over DIR: deletions
+		// never reach DIR.
+		script := writeScript(`"$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR.shadow" --rate 0 >/dev/null
+cp -R "$RSCONFORM_DIR.shadow/." "$RSCONFORM_DIR/"`)
+		res := playScenario("create-update-delete", time.Minute, script)
+		Expect(failures(res)).To(ConsistOf(
+			"step 3 [12.1] deleted resources are removed: expected /res/life/report.html absent, actual present"))
+		v := verdict(res, 3, harness.ReqDeleted)
+		Expect(v.Details).To(Equal([]string{"/res/life/report.html"}))
+	})
+
+	It("reports resources downloaded again although unchanged [10.1]", func() {
+		script := writeScript(`rm -rf "$RSCONFORM_DIR"/* "$RSCONFORM_DIR"/.rsconform*
+exec "$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR" --rate 0 --baseline`)
+		res := playScenario("create-update-delete", time.Minute, script)
+		fs := failures(res)
+		Expect(fs).To(HaveLen(4))
+		for _, f := range fs {
+			Expect(f).To(MatchRegexp(`^step \d \[10.1\] unchanged resources are not downloaded again: expected no download of a resource held unchanged, actual 1\d: `))
+		}
+	})
+
+	It("reports a Destination that takes nothing", func() {
+		res := playScenario("incremental-changelist", time.Minute, "true")
+		Expect(verdict(res, 0, harness.ReqPresent).Status).To(Equal(harness.Fail))
+		Expect(verdict(res, 0, harness.ReqPresent).Actual).To(HavePrefix("50 missing: /res/0000000.txt"))
+		Expect(verdict(res, 0, harness.ReqRun).Status).To(Equal(harness.Pass))
+	})
+
+	It("reports stale and extra files", func() {
+		script := writeScript(`"$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR" --rate 0 >/dev/null
+echo changed > "$RSCONFORM_DIR/res/0000001.html"
+echo extra > "$RSCONFORM_DIR/extra.txt"`)
+		res := playScenario("incremental-changelist", time.Minute, script)
+		Expect(verdict(res, 0, harness.ReqCurrent).Actual).To(HavePrefix("1 stale: /res/0000001.html (sha256 "))
+		Expect(verdict(res, 0, harness.ReqExtra).Actual).To(Equal("1 extra: /extra.txt"))
+	})
+
+	It("kills a hanging Destination at the timeout, with its children, and reports it", func() {
+		script := writeScript(`sleep 60 &
+sleep 60`)
+		start := time.Now()
+		sc, err := mocksource.LoadScenario("baseline-resourcelist")
+		Expect(err).NotTo(HaveOccurred())
+		res, err := harness.Run(context.Background(), harness.Config{Scenario: sc, Dir: GinkgoT().TempDir(),
+			Command: []string{script}, Timeout: 500 * time.Millisecond})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(time.Since(start)).To(BeNumerically("<", 15*time.Second))
+		for _, st := range res.Steps {
+			v := verdict(res, st.Step, harness.ReqRun)
+			Expect(v.Status).To(Equal(harness.Fail))
+			Expect(v.Line(st.Step)).To(Equal(fmt.Sprintf("step %d [run] the Destination finishes within the timeout: expected finished within 500ms, actual killed after 500ms (still running at the timeout)", st.Step)))
+			Expect(st.Run.TimedOut).To(BeTrue())
+		}
+	})
+})
+
+var _ = Describe("rsconform test-destination", Label("Kind:cli"), func() {
+	cli := func(args ...string) (int, string, string) {
+		GinkgoHelper()
+		cmd := exec.Command(rsconformBin, args...)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		if err != nil {
+			_, ok := err.(*exec.ExitError)
+			Expect(ok).To(BeTrue(), "%v", err)
+		}
+		return cmd.ProcessState.ExitCode(), out.String(), errb.String()
+	}
+
+	It("exits 0 and writes JSON when every verdict passes", func() {
+		code, out, errs := cli("test-destination", "--scenario", "multiple-changes-one-resource", "--format", "json",
+			"--", rsconformBin, "sync", "{source}", "{dir}")
+		Expect(code).To(Equal(0), errs)
+		var rep harness.JSONReport
+		Expect(json.Unmarshal([]byte(out), &rep)).To(Succeed())
+		Expect(rep.Tool).To(Equal("rsconform"))
+		Expect(rep.Scenarios).To(HaveLen(1))
+		Expect(rep.Summary.Failed).To(Equal(0))
+		Expect(rep.Summary.Steps).To(Equal(4))
+		Expect(rep.Summary.Verdicts).To(Equal(4 * len(harness.Requirements)))
+	})
+
+	It("exits 1 with a JUnit report, one testsuite per scenario and one testcase per step requirement", func() {
+		code, out, _ := cli("test-destination", "--scenario", "create-update-delete,incremental-changelist",
+			"--format", "junit", "--max-rate", "0", "--", "true")
+		Expect(code).To(Equal(1))
+		var suites struct {
+			Suites []struct {
+				Name     string `xml:"name,attr"`
+				Tests    int    `xml:"tests,attr"`
+				Failures int    `xml:"failures,attr"`
+				Cases    []struct {
+					Name    string `xml:"name,attr"`
+					Failure *struct {
+						Message string `xml:"message,attr"`
+					} `xml:"failure"`
+				} `xml:"testcase"`
+			} `xml:"testsuite"`
+		}
+		Expect(xml.Unmarshal([]byte(out), &suites)).To(Succeed())
+		Expect(suites.Suites).To(HaveLen(2))
+		Expect(suites.Suites[0].Name).To(Equal("create-update-delete"))
+		Expect(suites.Suites[0].Tests).To(Equal(5 * len(harness.Requirements)))
+		Expect(suites.Suites[0].Failures).To(BeNumerically(">", 0))
+		Expect(suites.Suites[0].Cases[1].Name).To(Equal("step 0 [5.2] every resource of the Source is present"))
+		Expect(suites.Suites[0].Cases[1].Failure.Message).To(HavePrefix("expected 10 resources present, actual 10 missing"))
+	})
+
+	It("prints one line per verdict in text", func() {
+		code, out, _ := cli("test-destination", "--scenario", "create-update-delete", "--", rsconformBin, "sync", "{source}", "{dir}")
+		Expect(code).To(Equal(0))
+		Expect(out).To(ContainSubstring("PASS step 3 [12.1] deleted resources are removed: expected 1 deleted resources absent, actual absent"))
+		Expect(out).To(ContainSubstring("PASS step 4 [politeness] the request rate stays within the limit: expected at most 50 requests in any second"))
+		Expect(out).To(MatchRegexp(`1 scenarios, 5 runs: 50 verdicts, \d+ passed, 0 failed, \d+ skipped`))
+	})
+
+	DescribeTable("exits 2 on usage and scenario errors",
+		func(msg string, args ...string) {
+			code, _, errs := cli(append([]string{"test-destination"}, args...)...)
+			Expect(code).To(Equal(2))
+			Expect(errs).To(ContainSubstring(msg))
+		},
+		Entry("no scenario", "no --scenario", "--", "true"),
+		Entry("no command", "no Destination command", "--scenario", "wrong-hash"),
+		Entry("an unknown scenario", "neither a built-in scenario", "--scenario", "nope", "--", "true"),
+		Entry("a command that cannot start", "cannot be run", "--scenario", "wrong-hash", "--", "/nonexistent/destination"),
+		Entry("an unknown format", "unknown format", "--scenario", "wrong-hash", "--format", "tap", "--", "true"),
+	)
+
+	It("prints help with the scenarios", func() {
+		code, out, _ := cli("test-destination", "--help")
+		Expect(code).To(Equal(0))
+		Expect(out).To(ContainSubstring("incremental-changedump"))
+		Expect(out).To(ContainSubstring("Examples:"))
+	})
+})
+
+var _ = Describe("rsconform sync", Label("Kind:cli"), func() {
+	var src *mocksource.Source
+	var srv *httptest.Server
+	BeforeEach(func() {
+		sc, err := mocksource.LoadScenario("wrong-hash")
+		Expect(err).NotTo(HaveOccurred())
+		src, err = mocksource.New(mocksource.Options{Scenario: sc})
+		Expect(err).NotTo(HaveOccurred())
+		srv = httptest.NewServer(src.Handler())
+		DeferCleanup(srv.Close)
+	})
+	cli := func(args ...string) (int, string, string) {
+		GinkgoHelper()
+		cmd := exec.Command(rsconformBin, append([]string{"sync"}, args...)...)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		cmd.Run()
+		return cmd.ProcessState.ExitCode(), out.String(), errb.String()
+	}
+
+	It("exits 0 when synchronised, 1 on fixity problems, and audits (exit 1 out of sync)", func() {
+		dir := GinkgoT().TempDir()
+		code, out, errs := cli(srv.URL, dir, "--rate", "0")
+		Expect(code).To(Equal(0), out+errs)
+		Expect(out).To(ContainSubstring("40 fetched"))
+		code, out, _ = cli(srv.URL+"/", dir, "--audit")
+		Expect(code).To(Equal(0))
+		Expect(out).To(HavePrefix("rsconform sync (audit)"))
+		Expect(out).To(ContainSubstring("in sync: 40 resources checked"))
+
+		_, err := src.Step()
+		Expect(err).NotTo(HaveOccurred())
+		code, out, _ = cli(srv.URL, dir, "--rate", "0", "--format", "json")
+		Expect(code).To(Equal(1))
+		var rep destination.Report
+		Expect(json.Unmarshal([]byte(out), &rep)).To(Succeed())
+		Expect(rep.Rejected).To(Equal(1))
+		Expect(rep.Problems).To(ConsistOf(HaveField("Kind", destination.ProblemFixity)))
+
+		Expect(os.WriteFile(filepath.Join(dir, "res", "stray.txt"), []byte("x"), 0o644)).To(Succeed())
+		code, out, _ = cli(srv.URL, dir, "--audit")
+		Expect(code).To(Equal(1))
+		Expect(out).To(ContainSubstring("extra    res/stray.txt"))
+		Expect(out).To(ContainSubstring("out of sync"))
+	})
+
+	DescribeTable("exits 2 when it cannot do its job",
+		func(msg string, args ...string) {
+			code, _, errs := cli(args...)
+			Expect(code).To(Equal(2))
+			Expect(errs).To(ContainSubstring(msg))
+		},
+		Entry("no arguments", "SOURCE and DIR expected"),
+		Entry("two modes", "exclude each other", "http://127.0.0.1:1/", "d", "--baseline", "--audit"),
+		Entry("an unreachable Source", "connection refused", "http://127.0.0.1:1/", "d", "--retries", "0"),
+		Entry("not a URI", "not an http or https URI", "example.com", "d"),
+	)
+
+	It("prints help with examples", func() {
+		code, out, _ := cli("--help")
+		Expect(code).To(Equal(0))
+		Expect(out).To(ContainSubstring("Examples:"))
+		Expect(out).To(ContainSubstring("--incremental"))
+	})
+})
+
+var _ = Describe("Many Destinations against one mock Source", Label("Section:concurrency"), func() {
+	It("gives each the correct state after every step", func() {
+		sc, err := mocksource.LoadScenario("changelist-rollover")
+		Expect(err).NotTo(HaveOccurred())
+		src, err := mocksource.New(mocksource.Options{Scenario: sc})
+		Expect(err).NotTo(HaveOccurred())
+		srv := httptest.NewServer(src.Handler())
+		DeferCleanup(srv.Close)
+		dirs := make([]string, 8)
+		for i := range dirs {
+			dirs[i] = GinkgoT().TempDir()
+		}
+		for {
+			var wg sync.WaitGroup
+			for i, d := range dirs {
+				wg.Add(1)
+				go func() {
+					defer GinkgoRecover()
+					defer wg.Done()
+					o := destination.Options{Source: srv.URL + "/.well-known/resourcesync", Dir: d,
+						RetryBase: 10 * time.Millisecond, PreferDumps: i%2 == 1}
+					if i%3 == 2 {
+						o.Mode = destination.ModeBaseline
+					}
+					rep, err := destination.Run(context.Background(), o)
+					Expect(err).NotTo(HaveOccurred())
+					Expect(rep.Problems).To(BeEmpty())
+				}()
+			}
+			wg.Wait()
+			want := map[string]string{}
+			for p, e := range src.Expected() {
+				want[p] = e.SHA256
+			}
+			for _, d := range dirs {
+				Expect(hashes(d)).To(Equal(want), d)
+			}
+			if _, err := src.Step(); err != nil {
+				Expect(err).To(MatchError(mocksource.ErrFinished))
+				break
+			}
+		}
+	})
+})
+
+func verdict(res *harness.Result, step int, id string) harness.Verdict {
+	GinkgoHelper()
+	for _, st := range res.Steps {
+		if st.Step != step {
+			continue
+		}
+		for _, v := range st.Verdicts {
+			if v.ID == id {
+				return v
+			}
+		}
+	}
+	Fail(fmt.Sprintf("no verdict %s at step %d", id, step))
+	return harness.Verdict{}
+}
+
+// writeScript writes an executable shell script that sees the rsconform
+// binary as $RSCONFORM_BIN.
+func writeScript(body string) string {
+	GinkgoHelper()
+	p := filepath.Join(GinkgoT().TempDir(), "destination.sh")
+	Expect(os.WriteFile(p, []byte("#!/bin/sh\nRSCONFORM_BIN='"+rsconformBin+"'\n"+body+"\n"), 0o755)).To(Succeed())
+	return p
+}
+
+// hashes is the sha256 of every file of dir by "/path", without the
+// Destination's own files.
+func hashes(dir string) map[string]string {
+	GinkgoHelper()
+	out := map[string]string{}
+	for p, b := range filesIn(dir) {
+		out["/"+p] = sha256hex(b)
+	}
+	return out
+}

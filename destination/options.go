@@ -1,0 +1,194 @@
+package destination
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"time"
+
+	rs "github.com/rsconform/rsconform/resourcesync"
+)
+
+// Mode is what a run does.
+type Mode int
+
+const (
+	// ModeAuto makes a baseline when DIR was never synchronised with a set
+	// of resources, then applies the changes published since; on later
+	// runs it applies the changes only (or makes a new baseline when the
+	// Source publishes no changes).
+	ModeAuto Mode = iota
+	// ModeBaseline makes a baseline again, whatever the state says, then
+	// applies the changes published since the snapshot.
+	ModeBaseline
+	// ModeIncremental applies the changes published since the last run.
+	ModeIncremental
+	// ModeAudit compares DIR with the Source and changes nothing.
+	ModeAudit
+)
+
+func (m Mode) String() string {
+	switch m {
+	case ModeAuto:
+		return "auto"
+	case ModeBaseline:
+		return "baseline"
+	case ModeIncremental:
+		return "incremental"
+	case ModeAudit:
+		return "audit"
+	}
+	return "invalid"
+}
+
+// StateFileName is the name of the state file in DIR unless
+// Options.StateFile says otherwise.
+const StateFileName = ".rsconform-sync.json"
+
+// reservedPrefix starts every name the Destination keeps for itself at
+// the top of DIR.
+const reservedPrefix = ".rsconform"
+
+// Defaults of Options.
+const (
+	DefaultConcurrency      = 4
+	DefaultRetries          = 3
+	DefaultTimeout          = 60 * time.Second
+	DefaultMaxRetryAfter    = 2 * time.Minute
+	DefaultRetryBase        = 500 * time.Millisecond
+	DefaultMaxResourceBytes = 1 << 30
+	DefaultMaxPackageBytes  = 4 << 30
+	DefaultMaxUnpackedBytes = 8 << 30
+	DefaultMaxMembers       = 100000
+	DefaultMaxRatio         = 1000
+	DefaultIndexName        = "index.html"
+)
+
+// Options configure a run. Zero values take the defaults above.
+type Options struct {
+	// Source is a Source Description, a Capability List, any other
+	// capability document, or a site root (discovered through
+	// /.well-known/resourcesync, a Link header, an HTML link or
+	// robots.txt, section 6.3).
+	Source string
+	// Dir is the local copy.
+	Dir string
+	// StateFile is where the state is kept (default Dir/.rsconform-sync.json).
+	StateFile string
+	Mode      Mode
+	// PreferDumps uses a Resource Dump for baselines and Change Dumps for
+	// changes when the Source offers them.
+	PreferDumps bool
+
+	// UserAgent is sent with every request, e.g. "rsconform/1.0.0".
+	UserAgent string
+	// Client makes the requests; nil means a client of our own.
+	Client *http.Client
+	// Timeout bounds one request, body included.
+	Timeout time.Duration
+	// Retries is how many times a failed request is tried again
+	// (network errors, 5xx, 408, 429, truncated bodies); negative: none.
+	Retries int
+	// RetryBase is the first back-off; it doubles with each retry.
+	RetryBase time.Duration
+	// MaxRetryAfter bounds how long a Retry-After may make us wait; a
+	// Source asking for more fails the request.
+	MaxRetryAfter time.Duration
+	// Concurrency is the number of downloads at once.
+	Concurrency int
+	// Rate is the most requests per second; 0 means no limit.
+	Rate float64
+
+	// MaxDocumentBytes bounds a ResourceSync document (default 50 MB).
+	MaxDocumentBytes int64
+	// MaxResourceBytes bounds one resource or bitstream.
+	MaxResourceBytes int64
+	// MaxPackageBytes bounds one downloaded package.
+	MaxPackageBytes int64
+	// MaxUnpackedBytes bounds what one package may unpack to, and
+	// MaxMembers the members it may hold; MaxRatio bounds the compression
+	// ratio of a member larger than 1 MiB (zip bombs).
+	MaxUnpackedBytes int64
+	MaxMembers       int
+	MaxRatio         int64
+
+	// IndexName is the file name of a URI whose path ends with a slash.
+	IndexName string
+	// KeepRejected keeps downloads that fail fixity under
+	// DIR/.rsconform-rejected/ instead of discarding them.
+	KeepRejected bool
+
+	// Logf, when set, receives progress and warnings, one line each.
+	Logf func(format string, args ...any)
+}
+
+func (o *Options) setDefaults() error {
+	if o.Source == "" {
+		return errors.New("no Source given")
+	}
+	if o.Dir == "" {
+		return errors.New("no directory given")
+	}
+	if o.StateFile == "" {
+		o.StateFile = filepath.Join(o.Dir, StateFileName)
+	}
+	if o.UserAgent == "" {
+		o.UserAgent = "rsconform/dev"
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.Retries == 0 {
+		o.Retries = DefaultRetries
+	}
+	if o.Retries < 0 {
+		o.Retries = 0
+	}
+	if o.RetryBase <= 0 {
+		o.RetryBase = DefaultRetryBase
+	}
+	if o.MaxRetryAfter <= 0 {
+		o.MaxRetryAfter = DefaultMaxRetryAfter
+	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = DefaultConcurrency
+	}
+	if o.Rate < 0 {
+		return fmt.Errorf("rate must not be negative, not %v", o.Rate)
+	}
+	if o.MaxDocumentBytes <= 0 {
+		o.MaxDocumentBytes = rs.DefaultMaxBytes
+	}
+	if o.MaxResourceBytes <= 0 {
+		o.MaxResourceBytes = DefaultMaxResourceBytes
+	}
+	if o.MaxPackageBytes <= 0 {
+		o.MaxPackageBytes = DefaultMaxPackageBytes
+	}
+	if o.MaxUnpackedBytes <= 0 {
+		o.MaxUnpackedBytes = DefaultMaxUnpackedBytes
+	}
+	if o.MaxMembers <= 0 {
+		o.MaxMembers = DefaultMaxMembers
+	}
+	if o.MaxRatio <= 0 {
+		o.MaxRatio = DefaultMaxRatio
+	}
+	if o.IndexName == "" {
+		o.IndexName = DefaultIndexName
+	}
+	if msg := checkSegment(o.IndexName); msg != "" || o.IndexName[0] == '.' {
+		return fmt.Errorf("index name %q is not a plain file name", o.IndexName)
+	}
+	if o.Mode < ModeAuto || o.Mode > ModeAudit {
+		return fmt.Errorf("unknown mode %d", o.Mode)
+	}
+	return nil
+}
+
+func (o *Options) logf(format string, args ...any) {
+	if o.Logf != nil {
+		o.Logf(format, args...)
+	}
+}
