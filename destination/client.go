@@ -101,10 +101,13 @@ type retryable struct{ err error }
 func (r retryable) Error() string { return r.err.Error() }
 func (r retryable) Unwrap() error { return r.err }
 
-// conditional holds the validators of a conditional GET.
+// conditional holds the validators of a conditional GET; identity asks
+// for the representation without content coding, whose hash and length
+// the Source describes (a download checked for fixity).
 type conditional struct {
 	etag         string
 	lastModified string
+	identity     bool
 }
 
 // fetcher makes requests politely: User-Agent, a rate limit, a timeout
@@ -204,6 +207,9 @@ func (f *fetcher) once(ctx context.Context, url string, cond conditional, body f
 	}
 	if cond.lastModified != "" {
 		req.Header.Set("If-Modified-Since", cond.lastModified)
+	}
+	if cond.identity {
+		req.Header.Set("Accept-Encoding", "identity")
 	}
 	f.mu.Lock()
 	f.reqs++

@@ -40,7 +40,7 @@ func (s *syncer) fetchPackage(ctx context.Context, u string, fix Fixity, kind rs
 		var tmp string
 		var n int64
 		var sums map[string]string
-		_, err := s.f.get(ctx, u, conditional{}, func(r io.Reader) error {
+		_, err := s.f.get(ctx, u, conditional{identity: true}, func(r io.Reader) error {
 			var err error
 			tmp, n, sums, err = s.spool(r, fix.algs(), s.o.MaxPackageBytes)
 			return err

@@ -308,9 +308,18 @@ var _ = Describe("rsconform sync", Label("Kind:cli"), func() {
 		Expect(out).To(ContainSubstring("out of sync"))
 	})
 
-	DescribeTable("exits 2 when it cannot do its job",
+	DescribeTable("exits 2 when it cannot do its job, writing nothing",
 		func(msg string, args ...string) {
-			code, _, errs := cli(args...)
+			cwd := GinkgoT().TempDir()
+			cmd := exec.Command(rsconformBin, append([]string{"sync"}, args...)...)
+			cmd.Dir = cwd
+			var errb bytes.Buffer
+			cmd.Stderr = &errb
+			cmd.Run()
+			code, errs := cmd.ProcessState.ExitCode(), errb.String()
+			entries, err := os.ReadDir(cwd)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(entries).To(BeEmpty())
 			Expect(code).To(Equal(2))
 			Expect(errs).To(ContainSubstring(msg))
 		},

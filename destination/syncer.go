@@ -39,12 +39,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Mode: o.Mode.String(), Source: o.Source, Dir: o.Dir}
-	m, err := openMirror(o.Dir)
-	if err != nil {
-		return rep, fmt.Errorf("directory %s: %w", o.Dir, err)
-	}
-	defer m.close()
-	s := &syncer{o: &o, f: newFetcher(&o), m: m, rep: rep}
+	s := &syncer{o: &o, f: newFetcher(&o), rep: rep}
 	if rel, err := filepath.Rel(o.Dir, o.StateFile); err == nil && filepath.IsLocal(rel) {
 		s.stateRel = filepath.ToSlash(rel)
 	}
@@ -52,11 +47,16 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		rep.Requests, rep.BytesReceived = s.f.stats()
 		rep.sortProblems()
 	}()
+	// Nothing is written before the Source is found.
+	sets, err := s.discover(ctx)
+	if err != nil {
+		return rep, err
+	}
+	if s.m, err = openMirror(o.Dir); err != nil {
+		return rep, fmt.Errorf("directory %s: %w", o.Dir, err)
+	}
+	defer s.m.close()
 	if o.Mode == ModeAudit {
-		sets, err := s.discover(ctx)
-		if err != nil {
-			return rep, err
-		}
 		return rep, s.audit(ctx, sets)
 	}
 	unlock, err := lockFile(o.StateFile + ".lock")
@@ -65,10 +65,6 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	defer unlock()
 	if s.st, err = LoadState(o.StateFile, o.Source); err != nil {
-		return rep, err
-	}
-	sets, err := s.discover(ctx)
-	if err != nil {
 		return rep, err
 	}
 	var errs []error
@@ -262,6 +258,7 @@ func (s *syncer) touch(it item) {
 // reported and the resource requested once more; a second mismatch
 // rejects it (discarded, or kept aside with KeepRejected).
 func (s *syncer) download(ctx context.Context, it item, cond conditional) error {
+	cond.identity = true
 	for try := 0; ; try++ {
 		var tmp string
 		var n int64
@@ -309,7 +306,7 @@ func (s *syncer) download(ctx context.Context, it item, cond conditional) error 
 			if try == 0 {
 				s.o.logf("fixity mismatch, fetching again: %v", ferr)
 				s.m.root.Remove(tmp)
-				cond = conditional{}
+				cond = conditional{identity: true}
 				continue
 			}
 			s.reject(tmp, it.rel)

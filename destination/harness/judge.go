@@ -96,7 +96,7 @@ func (j *judge) verdicts(step int, info *RunInfo, expected map[string]mocksource
 	j.runs++
 	faults := activeFaults(j.sc, step)
 	wrongHash := map[string]bool{}
-	for p := range j.ever {
+	for p := range expected {
 		for _, f := range faults {
 			if f.WrongHash && f.Matches(p) {
 				wrongHash[p] = true

@@ -1,0 +1,17 @@
+package destination
+
+// Exported for the tests of package destination_test.
+
+var FixityOfMd = fixityOf
+
+func (f Fixity) Check(url string, length int64, sums map[string]string) error {
+	return f.check(url, length, sums)
+}
+
+func (f Fixity) SameAs(length int64, sums map[string]string) bool { return f.sameAs(length, sums) }
+
+func Digest(algs []string, data []byte) map[string]string {
+	d := newDigester(algs)
+	d.Write(data)
+	return d.sums()
+}
