@@ -13,6 +13,7 @@ import (
 
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/rules"
+	destsuite "github.com/rsconform/rsconform/suite/destination"
 	"github.com/rsconform/rsconform/suite/source"
 )
 
@@ -66,7 +67,9 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fset.Var(&maps, "map", "serve `URL=DIR` from a local folder (repeatable)")
 	packages := fset.Bool("packages", false, "download dump packages and check them")
 	sample := fset.String("sample", "10", "resources checked per list: a number, all, or 0")
-	timeout := fset.Duration("timeout", 30*time.Second, "timeout of one request")
+	timeout := fset.Duration("timeout", 30*time.Second, "source: timeout of one request; destination: timeout of one run of the command (default 5m)")
+	scenarios := fset.String("scenarios", "", "destination: comma-separated built-in scenarios to play (default: all but large-source)")
+	dir := fset.String("dir", "", "destination: keep the Destination's directories under `DIR` (default: a temporary one)")
 	fset.Usage = func() { fmt.Fprint(fset.Output(), suiteUsage); fset.PrintDefaults() }
 	if len(args) > 0 && (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
 		fset.SetOutput(stdout)
@@ -140,9 +143,37 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 1
 		}
 		return 0
+	case "destination":
+		if len(rest) == 0 {
+			fmt.Fprintln(stderr, "rsconform suite destination: give the Destination command after -- (see --help)")
+			return 2
+		}
+		cfg := destsuite.Config{Command: rest, Dir: *dir}
+		if timeoutSet(fset) {
+			cfg.Timeout = *timeout
+		}
+		if *scenarios != "" {
+			cfg.Scenarios = strings.Split(*scenarios, ",")
+		}
+		if err := destsuite.DefineSpecs(cfg); err != nil {
+			fmt.Fprintln(stderr, "rsconform suite destination:", err)
+			return 2
+		}
+		t := &suiteT{}
+		if !ginkgo.RunSpecs(t, "ResourceSync Destination conformance: "+strings.Join(rest, " "), suiteConfig, reporterConfig) || t.failed {
+			return 1
+		}
+		return 0
 	}
 	fmt.Fprintf(stderr, "rsconform suite: unknown suite %q (see --help)\n", which)
 	return 2
+}
+
+// timeoutSet reports whether --timeout was given.
+func timeoutSet(fset *flag.FlagSet) bool {
+	set := false
+	fset.Visit(func(f *flag.Flag) { set = set || f.Name == "timeout" })
+	return set
 }
 
 // multiFlag collects a repeatable string flag.
