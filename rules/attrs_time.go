@@ -1,7 +1,6 @@
 package rules
 
 import (
-
 	rs "github.com/rsconform/rsconform/resourcesync"
 )
 

@@ -106,7 +106,6 @@ func kindsMdInstant(md *rs.Md, attr string) (time.Time, rs.Pos, bool) {
 	return d.Time, pos, ok
 }
 
-
 func init() {
 	register(ChangeListChange, ChangeListIndexOrder, ChangeListIndexOpenLast)
 }
