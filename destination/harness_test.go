@@ -121,6 +121,21 @@ exec "$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR" --rate 0 --basel
 	})
 })
 
+var _ = Describe("The request log", Label("Kind:harness"), func() {
+	It("does not judge behaviour from a log that overflowed", func() {
+		sc, err := mocksource.LoadScenario("create-update-delete")
+		Expect(err).NotTo(HaveOccurred())
+		res, err := harness.Run(context.Background(), harness.Config{Scenario: sc, Dir: GinkgoT().TempDir(),
+			Command: syncCommand(), Timeout: time.Minute, MaxRate: 1000, Source: mocksource.Options{LogSize: 3}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(failures(res)).To(BeEmpty())
+		v := verdict(res, 0, harness.ReqRate)
+		Expect(v.Status).To(Equal(harness.Skip))
+		Expect(v.Actual).To(ContainSubstring("overflowed"))
+		Expect(res.Steps[0].Run.Requests).To(BeNumerically(">", 10))
+	})
+})
+
 var _ = Describe("Broken Destinations get failing verdicts", Label("Kind:harness"), func() {
 	It("reports deleted resources that a Destination keeps [12.1]", func() {
 		// Synchronises a shadow copy, then copies it over DIR: deletions

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -277,9 +276,6 @@ func (m *mirror) walk(skip string) ([]string, error) {
 	})
 	return out, err
 }
-
-// openRead opens rel for reading.
-func (m *mirror) openRead(rel string) (io.ReadCloser, error) { return m.root.Open(rel) }
 
 func unwrapPath(err error) error {
 	var pe *fs.PathError

@@ -50,6 +50,7 @@ type testSource struct {
 	pkgSize     int
 	pkgOverride func(n int, members []zipMember) []zipMember // tamper with package n
 	noChanges   bool                                         // no Change List
+	retain      int                                          // closed Change Lists the index keeps (0: all)
 	extraLocs   []string                                     // raw <loc>s added to the Resource List
 
 	// hook, when set, may answer a request itself (return true).
@@ -237,8 +238,15 @@ func (s *testSource) serve(rw http.ResponseWriter, r *http.Request) {
 	case p == "/changelist.xml" && len(s.closed) > 0:
 		d := rs.NewDocument(rs.ChangeListIndex)
 		d.AddLink("up", s.url("/capabilitylist.xml"))
-		d.Md.From = rs.FormatDatetime(s.closed[0].from)
+		first := 0
+		if s.retain > 0 && len(s.closed) > s.retain {
+			first = len(s.closed) - s.retain
+		}
+		d.Md.From = rs.FormatDatetime(s.closed[first].from)
 		for i, c := range s.closed {
+			if i < first {
+				continue
+			}
 			md := d.AddEntry(s.url(fmt.Sprintf("/changelist-%d.xml", i+1))).EnsureMd()
 			md.From, md.Until = rs.FormatDatetime(c.from), rs.FormatDatetime(c.until)
 		}

@@ -226,12 +226,14 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		if err != nil {
 			return res, err
 		}
+		var lost int64
 		if n := len(reqs); n > 0 {
+			lost = reqs[0].Seq - seq - 1
 			seq = reqs[n-1].Seq
 		}
-		info.Requests = len(reqs)
+		info.Requests = len(reqs) + int(lost)
 		sr.Ran, sr.Run = true, info
-		sr.Verdicts = j.verdicts(step, info, expected, before, after, reqs)
+		sr.Verdicts = j.verdicts(step, info, expected, before, after, reqs, lost)
 		res.Steps = append(res.Steps, sr)
 	}
 	res.Duration = time.Since(started).Seconds()

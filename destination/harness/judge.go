@@ -91,7 +91,7 @@ func activeFaults(sc *mocksource.Scenario, step int) []*mocksource.Fault {
 }
 
 func (j *judge) verdicts(step int, info *RunInfo, expected map[string]mocksource.ExpectedResource,
-	before, after map[string]string, reqs []mocksource.Request) []Verdict {
+	before, after map[string]string, reqs []mocksource.Request, lost int64) []Verdict {
 	first := j.runs == 0
 	j.runs++
 	faults := activeFaults(j.sc, step)
@@ -204,6 +204,13 @@ func (j *judge) verdicts(step int, info *RunInfo, expected map[string]mocksource
 	}
 
 	// Behaviour, from the request log.
+	if lost > 0 {
+		why := fmt.Sprintf("not judged: the mock's request log overflowed (%d requests lost; raise Source.LogSize)", lost)
+		for _, id := range []string{ReqNoRefetch, ReqNoDeletedGets, ReqRetryAfter, ReqRate} {
+			add(id, Skip, "judged from the request log", why, nil)
+		}
+		return vs
+	}
 	j.refetch(add, first, expected, before, wrongHash, reqs)
 	var deletedGets []string
 	for _, r := range reqs {

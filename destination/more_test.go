@@ -1,0 +1,187 @@
+package destination_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/rsconform/rsconform/destination"
+	"github.com/rsconform/rsconform/destination/harness"
+	"github.com/rsconform/rsconform/mocksource"
+)
+
+// mockRun plays a built-in scenario, synchronising in-process after the
+// steps chosen, and checks the copy against the Source's expected state
+// after each of them. It returns the reports.
+func mockRun(name string, o destination.Options, after func(step int) bool) (*mocksource.Source, []*destination.Report) {
+	GinkgoHelper()
+	sc, err := mocksource.LoadScenario(name)
+	Expect(err).NotTo(HaveOccurred())
+	src, err := mocksource.New(mocksource.Options{Scenario: sc})
+	Expect(err).NotTo(HaveOccurred())
+	srv := httptest.NewServer(src.Handler())
+	DeferCleanup(srv.Close)
+	o.Source, o.Dir = srv.URL+"/.well-known/resourcesync", GinkgoT().TempDir()
+	o.RetryBase = 10 * time.Millisecond
+	var reps []*destination.Report
+	for step := 0; ; step++ {
+		if after(step) {
+			rep, err := destination.Run(context.Background(), o)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(rep.Problems).To(BeEmpty(), "step %d", step)
+			want := map[string]string{}
+			for p, e := range src.Expected() {
+				want[p] = e.SHA256
+			}
+			Expect(hashes(o.Dir)).To(Equal(want), "step %d", step)
+			reps = append(reps, rep)
+		}
+		if _, err := src.Step(); err != nil {
+			Expect(err).To(MatchError(mocksource.ErrFinished))
+			return src, reps
+		}
+	}
+}
+
+var _ = Describe("Incremental synchronisation from Change Dumps [13.1, 13.2]", Label("Section:13.1"), func() {
+	It("applies the packages in order, unpacking the last bitstream of each resource", func() {
+		src, reps := mockRun("incremental-changedump", destination.Options{PreferDumps: true}, func(int) bool { return true })
+		Expect(reps).To(HaveLen(4))
+		for _, rep := range reps[1:] {
+			Expect(rep.Packages).To(Equal(1))
+			Expect(rep.Sets[0].Changes).NotTo(BeEmpty())
+		}
+		// After the baseline, every resource came out of a package.
+		for _, r := range src.Log() {
+			if strings.HasPrefix(r.Path, "/res/") && r.Status == 200 {
+				Expect(r.Time).To(Equal(mocksource.DefaultStart), r.Path)
+			}
+		}
+	})
+})
+
+var _ = Describe("Catching up [12.1, Archives]", Label("Section:12.1"), func() {
+	It("reads closed Change Lists that left the index from the Change List Archive", func() {
+		_, reps := mockRun("catch-up-archive", destination.Options{}, func(step int) bool { return step == 0 || step == 6 })
+		Expect(reps[1].Sets[0].Baseline).To(BeEmpty())
+		Expect(reps[1].Sets[0].Changes).To(ContainElement(HaveSuffix("/dataset1/changelist/1.xml")))
+	})
+
+	It("makes a new baseline when changes since the last run are no longer published", func() {
+		dir := GinkgoT().TempDir()
+		src := newTestSource(6)
+		src.retain = 1
+		run(src.opts(dir))
+		src.update("/res/001.txt", 2)
+		src.closeList()
+		src.update("/res/002.txt", 2)
+		src.closeList()
+		src.remove("/res/003.txt")
+		src.publish()
+		src.clearLog()
+		rep := run(src.opts(dir))
+		Expect(rep.Notes).To(ContainElement(ContainSubstring("making a new baseline")))
+		Expect(rep.Sets[0].Baseline).To(HaveSuffix("/resourcelist.xml"))
+		Expect(src.resourceGets()).To(Equal(map[string]int{"/res/001.txt": 1, "/res/002.txt": 1}))
+		src.expectMirror(dir)
+	})
+})
+
+var _ = Describe("Discovery [6.3]", Label("Section:6.3"), func() {
+	DescribeTable("finds the Capability List from a page",
+		func(serve func(src *testSource, w http.ResponseWriter)) {
+			dir := GinkgoT().TempDir()
+			src := newTestSource(3)
+			src.hook = func(w http.ResponseWriter, r *http.Request) bool {
+				switch r.URL.Path {
+				case destination.WellKnownPath:
+					http.NotFound(w, r)
+				case "/page":
+					serve(src, w)
+				default:
+					return false
+				}
+				return true
+			}
+			o := src.opts(dir)
+			o.Source = src.url("/page")
+			rep := run(o)
+			Expect(rep.Sets).To(ConsistOf(HaveField("CapabilityList", src.url("/capabilitylist.xml"))))
+			src.expectMirror(dir)
+		},
+		Entry("an HTTP Link header [6.3.3]", func(src *testSource, w http.ResponseWriter) {
+			w.Header().Add("Link", `<`+src.url("/other")+`>; rel="alternate", <`+src.url("/capabilitylist.xml")+`>; rel="resourcesync"`)
+			w.Write([]byte("plain text"))
+		}),
+		Entry("an HTML link [6.3.3]", func(src *testSource, w http.ResponseWriter) {
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte(`<!DOCTYPE html><html><head><link rel="stylesheet" href="/s.css"><link rel="resourcesync" href="/capabilitylist.xml"></head><body></body></html>`))
+		}),
+	)
+
+	It("follows the up link of a Resource List given as the Source", func() {
+		dir := GinkgoT().TempDir()
+		src := newTestSource(3)
+		o := src.opts(dir)
+		o.Source = src.url("/resourcelist.xml")
+		rep := run(o)
+		Expect(rep.Sets).To(ConsistOf(HaveField("CapabilityList", src.url("/capabilitylist.xml"))))
+		src.expectMirror(dir)
+	})
+
+	It("fails, writing nothing, when there is no Source", func() {
+		dir := GinkgoT().TempDir() + "/never"
+		srv := httptest.NewServer(http.NotFoundHandler())
+		DeferCleanup(srv.Close)
+		_, err := destination.Run(context.Background(), destination.Options{Source: srv.URL + "/x", Dir: dir})
+		Expect(err).To(MatchError(ContainSubstring("404")))
+		Expect(dir).NotTo(BeADirectory())
+	})
+})
+
+var _ = Describe("Harness reports", Label("Kind:harness"), func() {
+	It("writes text, JSON and JUnit for the same results", func() {
+		res := playScenario("create-update-delete", time.Minute, "true")
+		results := []*harness.Result{res}
+		Expect(res.Failed()).To(BeTrue())
+		s := harness.Summarize(results)
+		Expect(s.Steps).To(Equal(5))
+		Expect(s.Verdicts).To(Equal(s.Passed + s.Failed + s.Skipped))
+
+		var text bytes.Buffer
+		Expect(harness.WriteText(&text, results, true)).To(Succeed())
+		Expect(text.String()).To(ContainSubstring("FAIL step 0 [5.2] every resource of the Source is present: expected 10 resources present, actual 10 missing: /res/0000000.txt"))
+		Expect(text.String()).To(ContainSubstring("SKIP step 0 [10.1]"))
+
+		var js bytes.Buffer
+		Expect(harness.WriteJSON(&js, results, "test")).To(Succeed())
+		var rep harness.JSONReport
+		Expect(json.Unmarshal(js.Bytes(), &rep)).To(Succeed())
+		Expect(rep.Summary).To(Equal(s))
+		Expect(rep.Scenarios[0].Steps[3].Verdicts[0].ID).To(Equal(harness.ReqRun))
+
+		var ju bytes.Buffer
+		Expect(harness.WriteJUnit(&ju, results)).To(Succeed())
+		var suites struct {
+			Tests    int `xml:"tests,attr"`
+			Failures int `xml:"failures,attr"`
+			Suites   []struct {
+				Cases []struct {
+					Classname string `xml:"classname,attr"`
+				} `xml:"testcase"`
+			} `xml:"testsuite"`
+		}
+		Expect(xml.Unmarshal(ju.Bytes(), &suites)).To(Succeed())
+		Expect(suites.Tests).To(Equal(s.Verdicts))
+		Expect(suites.Failures).To(Equal(s.Failed))
+		Expect(suites.Suites[0].Cases[0].Classname).To(Equal("create-update-delete.DEST-RUN"))
+	})
+})
