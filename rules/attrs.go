@@ -86,8 +86,14 @@ var TypeSyntax = &Rule{
 	Doc: "Checked on <rs:md> and <rs:ln>. Table 3 takes type from RFC 4287, where it is a media type: type \"/\" subtype *(\";\" parameter), the type, subtype and parameter names being tokens (RFC 2045, Sec. 5.1; RFC 6838, Sec. 4.2), a parameter value a token or a quoted string. " +
 		"White space is accepted around \";\" only. Matching is case-insensitive and values are not looked up in the registry (Example 27 uses the experimental application/x-tiff-diff); RS-TYPE-TOPLEVEL hints at top-level types IANA does not know.",
 	Check: func(p *Pass) error {
+		problems := map[string]string{} // documents repeat a few media types
 		for _, a := range attrValues(p, "type", true, true) {
-			if _, msg := attrMediaType(a.value); msg != "" {
+			msg, ok := problems[a.value]
+			if !ok {
+				_, msg = attrMediaType(a.value)
+				problems[a.value] = msg
+			}
+			if msg != "" {
 				p.Reportf(a.pos, "type %q on %s %s", truncateValue(a.value), a.elem, msg)
 			}
 		}
@@ -110,9 +116,20 @@ var TypeTopLevel = &Rule{
 		"Another top-level type is usually a slip (\"aplication/pdf\", \"pdf/application\") or a private x- type; the specification only says where registered values are listed, so this is a hint, not an error. " +
 		"Values RS-TYPE-SYNTAX rejects are not considered here.",
 	Check: func(p *Pass) error {
+		type verdict struct {
+			top string
+			ok  bool
+		}
+		seen := map[string]verdict{} // documents repeat a few media types
 		for _, a := range attrValues(p, "type", true, true) {
-			top, msg := attrMediaType(a.value)
-			if msg != "" || attrRegisteredTopLevelTypes[strings.ToLower(top)] {
+			v, done := seen[a.value]
+			if !done {
+				top, msg := attrMediaType(a.value)
+				v = verdict{top, msg != "" || attrRegisteredTopLevelTypes[strings.ToLower(top)]}
+				seen[a.value] = v
+			}
+			top := v.top
+			if v.ok {
 				continue
 			}
 			p.Reportf(a.pos, "type %q on %s has top-level type %q, which IANA does not register (registered: application, audio, example, font, haptics, image, message, model, multipart, text, video): a Destination may not recognise the media type", truncateValue(a.value), a.elem, top)
@@ -292,13 +309,19 @@ var HashAlgorithm = &Rule{
 		"Section 7 only gives examples (\"e.g., md5:, sha-256:\"), so another token is not an error (RS-HASH-SYNTAX accepts any token with a hex digest), but a Destination will most likely not know how to verify it and will have to ignore the fixity information: a warning. " +
 		"Common spellings such as sha256 or SHA1 get a suggestion. Tokens RS-HASH-SYNTAX rejects are not considered here.",
 	Check: func(p *Pass) error {
+		known := map[string]bool{} // by algorithm token as written
 		for _, a := range attrValues(p, "hash", true, true) {
-			for _, tok := range strings.Fields(a.value) {
+			for tok := range strings.FieldsSeq(a.value) {
 				if hashTokenProblem(tok) != "" {
 					continue
 				}
 				alg := tok[:strings.IndexByte(tok, ':')]
-				if attrHashAlgorithms[strings.ToLower(alg)] {
+				ok, done := known[alg]
+				if !done {
+					ok = attrHashAlgorithms[strings.ToLower(alg)]
+					known[alg] = ok
+				}
+				if ok {
 					continue
 				}
 				msg := fmt.Sprintf("hash algorithm %q on %s is not a registered hash function name (md5, sha-1, sha-256, sha-512, ...): a Destination may not be able to verify the digest", truncateValue(alg), a.elem)

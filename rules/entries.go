@@ -32,6 +32,9 @@ func absoluteURIProblem(s string) string {
 	if s == "" {
 		return "is empty"
 	}
+	if plainHTTPURL(s) {
+		return ""
+	}
 	if strings.ContainsAny(s, " \t\r\n") {
 		return "contains white space (escape it as %20)"
 	}
@@ -46,6 +49,40 @@ func absoluteURIProblem(s string) string {
 		return "has no host"
 	}
 	return ""
+}
+
+// plainHTTPURL is the fast path of absoluteURIProblem for the common case:
+// http(s)://host/path with only unreserved, reserved and valid
+// percent-encoded characters. Anything else goes through url.Parse.
+func plainHTTPURL(s string) bool {
+	rest, ok := strings.CutPrefix(s, "http://")
+	if !ok {
+		if rest, ok = strings.CutPrefix(s, "https://"); !ok {
+			return false
+		}
+	}
+	host := rest
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		host = rest[:i]
+	}
+	if host == "" || strings.ContainsAny(host, "@[]%") {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		c := rest[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case strings.IndexByte("-._~:/?#@!$&'()*+,;=", c) >= 0:
+		case c == '%':
+			if i+2 >= len(rest) || !isHex[rest[i+1]] || !isHex[rest[i+2]] {
+				return false
+			}
+			i += 2
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func truncateValue(s string) string {

@@ -31,7 +31,7 @@ var HashSyntax = &Rule{
 				return
 			}
 			seen := map[string]bool{}
-			for _, tok := range strings.Fields(v) {
+			for tok := range strings.FieldsSeq(v) {
 				if msg := hashTokenProblem(tok); msg != "" {
 					p.Reportf(pos, "hash value %q %s", truncateValue(tok), msg)
 					continue
