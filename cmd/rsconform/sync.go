@@ -55,7 +55,6 @@ Flags:
 
 func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("sync", flag.ContinueOnError)
-	fset.SetOutput(stderr)
 	var o destination.Options
 	baseline := fset.Bool("baseline", false, "make a new baseline (then apply the changes since it)")
 	incremental := fset.Bool("incremental", false, "apply the changes since the last run only")
@@ -74,17 +73,18 @@ func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fset.StringVar(&o.IndexName, "index-name", destination.DefaultIndexName, "file name of a URI whose path ends with a slash")
 	format := fset.String("format", "text", "report format: text or json")
 	verbose := fset.Bool("v", false, "print progress and warnings to standard error")
-	fset.Usage = func() {
-		fmt.Fprint(fset.Output(), syncUsage)
+	usage := func(w io.Writer) {
+		fset.SetOutput(w)
+		fmt.Fprint(w, syncUsage)
 		fset.PrintDefaults()
 	}
-	args, err := parseFlags(fset, args)
+	args, err := parseQuietly(fset, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fset.SetOutput(stdout)
-			fset.Usage()
+			usage(stdout)
 			return 0
 		}
+		fmt.Fprintf(stderr, "rsconform sync: %v (see --help)\n", err)
 		return 2
 	}
 	fail := func(format string, a ...any) int {
@@ -151,6 +151,15 @@ func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// parseQuietly is parseFlags without the flag package's own printing, so
+// that --help goes once to standard output and errors once to standard
+// error.
+func parseQuietly(fset *flag.FlagSet, args []string) ([]string, error) {
+	fset.SetOutput(io.Discard)
+	fset.Usage = func() {}
+	return parseFlags(fset, args)
 }
 
 func writeSyncText(w io.Writer, r *destination.Report) {

@@ -52,7 +52,6 @@ Flags:
 
 func runTestDestination(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("test-destination", flag.ContinueOnError)
-	fset.SetOutput(stderr)
 	scenarios := fset.String("scenario", "", "scenario `NAMES` (comma-separated), all, or a YAML file")
 	dir := fset.String("dir", "", "the Destination's directory (default: a temporary one, removed afterwards); one sub-directory per scenario when several")
 	timeout := fset.Duration("timeout", 5*time.Minute, "time limit of one run of the command")
@@ -63,17 +62,18 @@ func runTestDestination(ctx context.Context, args []string, stdout, stderr io.Wr
 	resources := fset.Int("resources", 0, "override the scenario's number of resources")
 	verbose := fset.Bool("v", false, "text report: skipped verdicts, failure details and every run's output")
 	showOutput := fset.Bool("show-output", false, "pass the command's output through to standard error")
-	fset.Usage = func() {
-		fmt.Fprintf(fset.Output(), testDestUsage, strings.Join(mocksource.BuiltinScenarios(), "\n  "))
+	usage := func(w io.Writer) {
+		fset.SetOutput(w)
+		fmt.Fprintf(w, testDestUsage, strings.Join(mocksource.BuiltinScenarios(), "\n  "))
 		fset.PrintDefaults()
 	}
-	cmdArgs, err := parseFlags(fset, args)
+	cmdArgs, err := parseQuietly(fset, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fset.SetOutput(stdout)
-			fset.Usage()
+			usage(stdout)
 			return 0
 		}
+		fmt.Fprintf(stderr, "rsconform test-destination: %v (see --help)\n", err)
 		return 2
 	}
 	fail := func(format string, a ...any) int {
