@@ -30,14 +30,18 @@ func init() {
 func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("explain", flag.ContinueOnError)
 	fset.SetOutput(stderr)
-	fset.Usage = func() { fmt.Fprint(fset.Output(), explainUsage) }
+	printUsage := func(w io.Writer) {
+		fset.SetOutput(w)
+		fmt.Fprint(fset.Output(), explainUsage)
+	}
+	fset.Usage = func() {} // Parse reports bad flags; help goes to stdout, once
 	args, err := parseFlags(fset, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fset.SetOutput(stdout)
-			fset.Usage()
+			printUsage(stdout)
 			return 0
 		}
+		fmt.Fprintf(stderr, "see 'rsconform %s --help'\n", fset.Name())
 		return 2
 	}
 	if len(args) != 1 {

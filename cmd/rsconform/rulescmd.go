@@ -29,13 +29,18 @@ func runRules(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fset.SetOutput(stderr)
 	globs := fset.String("rules", "", "only rules matching `GLOBS`")
 	spec := fset.String("spec", "", "only rules of this spec version (1.1 or 1.0)")
-	fset.Usage = func() { fmt.Fprint(fset.Output(), rulesUsage); fset.PrintDefaults() }
+	printUsage := func(w io.Writer) {
+		fset.SetOutput(w)
+		fmt.Fprint(fset.Output(), rulesUsage)
+		fset.PrintDefaults()
+	}
+	fset.Usage = func() {} // Parse reports bad flags; help goes to stdout, once
 	if _, err := parseFlags(fset, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fset.SetOutput(stdout)
-			fset.Usage()
+			printUsage(stdout)
 			return 0
 		}
+		fmt.Fprintf(stderr, "see 'rsconform %s --help'\n", fset.Name())
 		return 2
 	}
 	sel, err := rules.ParseSelector(*globs)

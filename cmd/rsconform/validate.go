@@ -118,17 +118,19 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	var rf reportFlags
 	rf.register(fset)
 	timeout := fset.Duration("timeout", 60*time.Second, "timeout for fetching a URL")
-	fset.Usage = func() {
+	printUsage := func(w io.Writer) {
+		fset.SetOutput(w)
 		fmt.Fprint(fset.Output(), validateUsage)
 		fset.PrintDefaults()
 	}
+	fset.Usage = func() {} // Parse reports bad flags; help goes to stdout, once
 	args, err := parseFlags(fset, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fset.SetOutput(stdout)
-			fset.Usage()
+			printUsage(stdout)
 			return 0
 		}
+		fmt.Fprintf(stderr, "see 'rsconform %s --help'\n", fset.Name())
 		return 2
 	}
 	if len(args) == 0 {
