@@ -36,51 +36,58 @@ type junitReporter struct {
 	once
 	w      io.Writer
 	o      Options
-	suites []junitSuite
+	suites []JUnitSuite
 }
 
-type junitSuites struct {
+// JUnitSuites is a JUnit report in the junit-10 structure. The junit
+// format builds one from Results; other reports of rsconform (the
+// Destination harness) build their own and write it with WriteJUnitXML, so
+// every JUnit report of rsconform has one shape and one escaping. Build
+// text fields with XMLSafe (attributes) and XMLText (element text).
+type JUnitSuites struct {
 	XMLName  xml.Name     `xml:"testsuites"`
 	Name     string       `xml:"name,attr"`
 	Tests    int          `xml:"tests,attr"`
 	Failures int          `xml:"failures,attr"`
 	Errors   int          `xml:"errors,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
+	Suites   []JUnitSuite `xml:"testsuite"`
 }
 
-type junitSuite struct {
+type JUnitSuite struct {
 	Name       string          `xml:"name,attr"`
 	Tests      int             `xml:"tests,attr"`
 	Failures   int             `xml:"failures,attr"`
 	Errors     int             `xml:"errors,attr"`
 	Skipped    int             `xml:"skipped,attr"`
-	Properties []junitProperty `xml:"properties>property"`
-	Cases      []junitCase     `xml:"testcase"`
+	Time       string          `xml:"time,attr,omitempty"`
+	Properties []JUnitProperty `xml:"properties>property"`
+	Cases      []JUnitCase     `xml:"testcase"`
 }
 
-type junitProperty struct {
+type JUnitProperty struct {
 	Name  string `xml:"name,attr"`
 	Value string `xml:"value,attr"`
 }
 
-type junitCase struct {
+type JUnitCase struct {
 	Name      string         `xml:"name,attr"`
 	Classname string         `xml:"classname,attr"`
-	Skipped   *junitText     `xml:"skipped"`
-	Errors    []junitProblem `xml:"error"`
-	Failures  []junitProblem `xml:"failure"`
-	SystemOut *junitText     `xml:"system-out"`
+	Time      string         `xml:"time,attr,omitempty"`
+	Skipped   *JUnitText     `xml:"skipped"`
+	Errors    []JUnitProblem `xml:"error"`
+	Failures  []JUnitProblem `xml:"failure"`
+	SystemOut *JUnitText     `xml:"system-out"`
 }
 
-type junitProblem struct {
+type JUnitProblem struct {
 	Message string `xml:"message,attr,omitempty"`
 	Type    string `xml:"type,attr,omitempty"`
 	Text    string `xml:",innerxml"`
 }
 
-// junitText is character data escaped by xmlText, so that newlines stay
+// JUnitText is character data escaped by xmlText, so that newlines stay
 // newlines (encoding/xml would write them as &#xA;).
-type junitText struct {
+type JUnitText struct {
 	Text string `xml:",innerxml"`
 }
 
@@ -97,19 +104,19 @@ func (j *junitReporter) Write(r rules.Result) error {
 	return nil
 }
 
-func (j *junitReporter) suite(r rules.Result) junitSuite {
+func (j *junitReporter) suite(r rules.Result) JUnitSuite {
 	status := statusOf(r)
 	kind := kindOf(r)
-	s := junitSuite{
+	s := JUnitSuite{
 		Name: xmlSafe(r.Location),
-		Properties: []junitProperty{
+		Properties: []JUnitProperty{
 			{Name: "kind", Value: xmlSafe(kind)},
 			{Name: "status", Value: string(status)},
 			{Name: "spec", Value: xmlSafe(specOf(j.o))},
 		},
 	}
 	if r.Parent != "" {
-		s.Properties = append(s.Properties, junitProperty{Name: "parent", Value: xmlSafe(r.Parent)})
+		s.Properties = append(s.Properties, JUnitProperty{Name: "parent", Value: xmlSafe(r.Parent)})
 	}
 	class := kind
 	if r.Kind == "" || r.Kind == "unknown" {
@@ -123,11 +130,11 @@ func (j *junitReporter) suite(r rules.Result) junitSuite {
 		if why == "" {
 			why = "the document could not be processed"
 		}
-		s.Cases = append(s.Cases, junitCase{Name: "processing", Classname: class,
-			Errors: []junitProblem{{Message: xmlSafe(firstLine(why)), Type: "error", Text: xmlText(why)}}})
+		s.Cases = append(s.Cases, JUnitCase{Name: "processing", Classname: class,
+			Errors: []JUnitProblem{{Message: xmlSafe(firstLine(why)), Type: "error", Text: xmlText(why)}}})
 	case rules.StatusSkipped:
-		s.Cases = append(s.Cases, junitCase{Name: "processing", Classname: class,
-			Skipped: &junitText{Text: xmlText(r.Error)}})
+		s.Cases = append(s.Cases, JUnitCase{Name: "processing", Classname: class,
+			Skipped: &JUnitText{Text: xmlText(r.Error)}})
 	}
 
 	// One testcase per rule: those that ran, then any other rule with a
@@ -173,7 +180,7 @@ func (j *junitReporter) suite(r rules.Result) junitSuite {
 	return s
 }
 
-func (j *junitReporter) testcase(r rules.Result, id, class string, ds []rules.Diagnostic) junitCase {
+func (j *junitReporter) testcase(r rules.Result, id, class string, ds []rules.Diagnostic) JUnitCase {
 	title, section := id, ""
 	if rule := rules.Lookup(id); rule != nil {
 		title, section = id+": "+rule.Title, rule.Section
@@ -184,7 +191,7 @@ func (j *junitReporter) testcase(r rules.Result, id, class string, ds []rules.Di
 	if section != "" {
 		title += " [" + section + "]"
 	}
-	c := junitCase{Name: xmlSafe(title), Classname: class}
+	c := JUnitCase{Name: xmlSafe(title), Classname: class}
 
 	var failing, other []string
 	typ := ""
@@ -205,11 +212,11 @@ func (j *junitReporter) testcase(r rules.Result, id, class string, ds []rules.Di
 		if len(failing) > 1 {
 			msg = fmt.Sprintf("%d findings; first: %s", len(failing), msg)
 		}
-		c.Failures = []junitProblem{{Message: xmlSafe(msg), Type: typ,
+		c.Failures = []JUnitProblem{{Message: xmlSafe(msg), Type: typ,
 			Text: xmlText(strings.Join(failing, "\n"))}}
 	}
 	if len(other) > 0 {
-		c.SystemOut = &junitText{Text: xmlText(strings.Join(other, "\n"))}
+		c.SystemOut = &JUnitText{Text: xmlText(strings.Join(other, "\n"))}
 	}
 	return c
 }
@@ -260,8 +267,14 @@ func (j *junitReporter) Flush() error {
 		return err
 	}
 	defer j.unlock()
-	all := junitSuites{Name: xmlSafe(j.o.Tool), Suites: j.suites}
-	for _, s := range j.suites {
+	return WriteJUnitXML(j.w, JUnitSuites{Name: xmlSafe(j.o.Tool), Suites: j.suites})
+}
+
+// WriteJUnitXML writes a JUnit report, computing the totals of the
+// testsuites element from its suites.
+func WriteJUnitXML(w io.Writer, all JUnitSuites) error {
+	all.Tests, all.Failures, all.Errors = 0, 0, 0
+	for _, s := range all.Suites {
 		all.Tests += s.Tests
 		all.Failures += s.Failures
 		all.Errors += s.Errors
@@ -270,6 +283,12 @@ func (j *junitReporter) Flush() error {
 	if err != nil {
 		return fmt.Errorf("junit report: %w", err)
 	}
-	_, err = io.WriteString(j.w, xml.Header+string(out)+"\n")
+	_, err = io.WriteString(w, xml.Header+string(out)+"\n")
 	return err
 }
+
+// XMLSafe removes the characters XML 1.0 does not allow, for attributes.
+func XMLSafe(s string) string { return xmlSafe(s) }
+
+// XMLText escapes s as element text (newlines kept), for JUnitText.
+func XMLText(s string) JUnitText { return JUnitText{Text: xmlText(s)} }

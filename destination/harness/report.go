@@ -2,11 +2,10 @@ package harness
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
+	"github.com/rsconform/rsconform/reporter"
 	"io"
 	"strings"
-	"unicode/utf8"
 )
 
 // Formats are the report formats.
@@ -160,72 +159,34 @@ func WriteJSON(w io.Writer, results []*Result, version string) error {
 	return err
 }
 
-type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Skipped  int          `xml:"skipped,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name       string          `xml:"name,attr"`
-	Tests      int             `xml:"tests,attr"`
-	Failures   int             `xml:"failures,attr"`
-	Errors     int             `xml:"errors,attr"`
-	Skipped    int             `xml:"skipped,attr"`
-	Time       string          `xml:"time,attr"`
-	Properties []junitProperty `xml:"properties>property"`
-	Cases      []junitCase     `xml:"testcase"`
-}
-
-type junitProperty struct {
-	Name  string `xml:"name,attr"`
-	Value string `xml:"value,attr"`
-}
-
-type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	Time      string        `xml:"time,attr"`
-	Failure   *junitMessage `xml:"failure"`
-	Skipped   *junitMessage `xml:"skipped"`
-	SystemOut string        `xml:"system-out,omitempty"`
-}
-
-type junitMessage struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr,omitempty"`
-	Text    string `xml:",chardata"`
-}
-
 // WriteJUnit writes one testsuite per scenario and one testcase per step
-// and requirement; the run's output goes to the DEST-RUN testcase.
+// and requirement, in the JUnit structure every report of rsconform shares
+// (reporter.JUnitSuites); the run's output goes to the DEST-RUN testcase.
 func WriteJUnit(w io.Writer, results []*Result) error {
-	s := Summarize(results)
-	out := junitSuites{Name: "rsconform test-destination", Tests: s.Verdicts, Failures: s.Failed, Skipped: s.Skipped}
+	safe := reporter.XMLSafe
+	out := reporter.JUnitSuites{Name: "rsconform test-destination"}
 	for _, r := range results {
-		suite := junitSuite{Name: r.Scenario, Time: fmt.Sprintf("%.3f", r.Duration),
-			Properties: []junitProperty{{"description", xmlSafe(r.Description)}, {"source", r.Source},
-				{"dir", xmlSafe(r.Dir)}, {"command", xmlSafe(strings.Join(r.Command, " "))}}}
+		suite := reporter.JUnitSuite{Name: safe(r.Scenario), Time: fmt.Sprintf("%.3f", r.Duration),
+			Properties: []reporter.JUnitProperty{{Name: "description", Value: safe(r.Description)}, {Name: "source", Value: safe(r.Source)},
+				{Name: "dir", Value: safe(r.Dir)}, {Name: "command", Value: safe(strings.Join(r.Command, " "))}}}
 		for _, st := range r.Steps {
 			for _, v := range st.Verdicts {
-				c := junitCase{Name: xmlSafe(fmt.Sprintf("step %d [%s] %s", st.Step, v.Section, v.Title)),
-					Classname: r.Scenario + "." + v.ID, Time: "0"}
-				msg := xmlSafe("expected " + v.Expected + ", actual " + v.Actual)
+				c := reporter.JUnitCase{Name: safe(fmt.Sprintf("step %d [%s] %s", st.Step, v.Section, v.Title)),
+					Classname: safe(r.Scenario + "." + v.ID), Time: "0"}
+				msg := safe("expected " + v.Expected + ", actual " + v.Actual)
 				switch v.Status {
 				case Fail:
-					c.Failure = &junitMessage{Message: msg, Type: v.ID, Text: xmlSafe(strings.Join(v.Details, "\n"))}
+					c.Failures = []reporter.JUnitProblem{{Message: msg, Type: v.ID, Text: reporter.XMLText(strings.Join(v.Details, "\n")).Text}}
 					suite.Failures++
 				case Skip:
-					c.Skipped = &junitMessage{Message: msg}
+					t := reporter.XMLText(msg)
+					c.Skipped = &t
 					suite.Skipped++
 				}
 				if v.ID == ReqRun && st.Run != nil {
 					c.Time = fmt.Sprintf("%.3f", st.Run.Seconds)
-					c.SystemOut = xmlSafe(st.Run.Output)
+					t := reporter.XMLText(st.Run.Output)
+					c.SystemOut = &t
 				}
 				suite.Tests++
 				suite.Cases = append(suite.Cases, c)
@@ -233,27 +194,5 @@ func WriteJUnit(w io.Writer, results []*Result) error {
 		}
 		out.Suites = append(out.Suites, suite)
 	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
-}
-
-// xmlSafe drops characters XML 1.0 does not allow.
-func xmlSafe(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\t' || r == '\n' || r == '\r':
-			return r
-		case r < 0x20, r == utf8.RuneError, r >= 0xfffe && r <= 0xffff, r >= 0xd800 && r <= 0xdfff:
-			return -1
-		}
-		return r
-	}, s)
+	return reporter.WriteJUnitXML(w, out)
 }
