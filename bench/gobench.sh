@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# bench/gobench.sh [-profile] [COUNT]: the Go micro-benchmarks on a 50,000-entry
+# Resource List (BenchmarkParse50k, BenchmarkSchema*50k, BenchmarkRules50k,
+# BenchmarkValidate50k*), COUNT runs each (default 6), written to
+# bench/out/gobench-REV.txt in the format benchstat compares:
+#   benchstat bench/out/gobench-OLD.txt bench/out/gobench-NEW.txt
+# With -profile, also a CPU profile per package in bench/out/*.cpu.prof, and
+# the top of each (go tool pprof -top -cum).
+. "$(dirname "$0")/lib.sh"
+profile=0
+if [ "${1:-}" = -profile ]; then profile=1; shift; fi
+COUNT=${1:-6}
+rev=$(git rev-parse --short HEAD 2>/dev/null || echo local)
+git diff --quiet 2>/dev/null || rev="$rev-dirty"
+out="$OUT/gobench-$rev.txt"
+echo "== go test -run '^\$' -bench 50k -benchmem -count $COUNT ./resourcesync ./schema ./rules   (load before: $(load))"
+go test -run '^$' -bench 50k -benchmem -count "$COUNT" ./resourcesync ./schema ./rules | tee "$out"
+echo "   written to ${out#"$ROOT"/}; load after: $(load)"
+if [ "$profile" = 1 ]; then
+  for p in resourcesync schema rules; do
+    go test -c -o "$OUT/$p.test" "./$p"
+    (cd "$OUT" && "./$p.test" -test.run '^$' -test.bench 50k -test.benchtime 10x -test.cpuprofile "$p.cpu.prof" >/dev/null)
+    echo "== CPU profile of ./$p (go tool pprof -top -cum bench/out/$p.test bench/out/$p.cpu.prof)"
+    go tool pprof -top -cum "$OUT/$p.test" "$OUT/$p.cpu.prof" 2>/dev/null | sed -n '6,30p'
+  done
+fi
+exit 0

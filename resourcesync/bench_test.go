@@ -1,0 +1,30 @@
+package resourcesync_test
+
+import (
+	"testing"
+
+	"github.com/rsconform/rsconform/bench/benchdata"
+	"github.com/rsconform/rsconform/resourcesync"
+)
+
+// BenchmarkParse50k measures the pure-Go reader on a 50,000-entry Resource
+// List (about 14 MB; every entry has lastmod, md5 and sha-256 hashes,
+// length and type). MB/s is of the document. Run with
+//
+//	go test -run '^$' -bench . -benchmem -count 10 ./resourcesync | tee new.txt
+//
+// and compare runs with benchstat.
+func BenchmarkParse50k(b *testing.B) {
+	data := benchdata.ResourceList50k()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		doc, err := resourcesync.ParseBytes(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(doc.Entries) != 50000 {
+			b.Fatalf("%d entries", len(doc.Entries))
+		}
+	}
+}
