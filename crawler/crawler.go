@@ -27,6 +27,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"golang.org/x/sync/semaphore"
 	"time"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -216,9 +218,34 @@ type crawl struct {
 	wg        sync.WaitGroup
 	sem       chan struct{}
 	entryErr  error
+	// validating bounds the bytes of the documents being validated at
+	// once: validating a document takes several times its size, and a
+	// crawl's memory must stay bounded by its largest document.
+	validating *semaphore.Weighted
 	// plain marks URLs found only through robots.txt, which may be plain
 	// Sitemaps rather than ResourceSync documents (section 6.3.4).
 	plain map[string]bool
+}
+
+// validatingBytes is how many bytes of documents are validated at once:
+// small documents go side by side, a large one (up to the 50 MB limit)
+// alone.
+const validatingBytes = 8 << 20
+
+// validate runs the Validator on one document within the validation budget.
+func (c *crawl) validate(loc string, data []byte) (rules.Result, *rs.Document) {
+	w := int64(len(data))
+	if w > validatingBytes {
+		w = validatingBytes
+	}
+	if w < 1 {
+		w = 1
+	}
+	if err := c.validating.Acquire(c.ctx, w); err != nil {
+		return rules.ErrorResult(loc, err.Error()), nil
+	}
+	defer c.validating.Release(w)
+	return c.v.ValidateDoc(c.ctx, loc, data)
 }
 
 func newCrawl(ctx context.Context, entry *url.URL, opts Options) *crawl {
@@ -271,6 +298,7 @@ func newCrawl(ctx context.Context, entry *url.URL, opts Options) *crawl {
 		ctx: ctx, opts: opts, entry: entry, f: f, v: opts.Validator,
 		graph: g, results: map[string]*rules.Result{},
 		sem: make(chan struct{}, opts.Concurrency), plain: map[string]bool{},
+		validating: semaphore.NewWeighted(validatingBytes),
 	}
 }
 

@@ -241,7 +241,7 @@ func (c *crawl) manifestDocument(pkgURL, loc string, zf *zip.File) *rs.Document 
 		case err != nil:
 			res = rules.ErrorResult(loc, "cannot read manifest.xml from the package: "+err.Error())
 		default:
-			res, doc = c.v.ValidateDoc(c.ctx, loc, data)
+			res, doc = c.validate(loc, data)
 		}
 	}
 	kind := rs.KindUnknown

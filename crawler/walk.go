@@ -179,7 +179,7 @@ func (c *crawl) processDocument(t task) {
 		return
 	default:
 		// The walk reads the model the Validator built: one parse.
-		res, doc = c.v.ValidateDoc(c.ctx, t.url, data)
+		res, doc = c.validate(t.url, data)
 	}
 	kind := rs.KindUnknown
 	if doc != nil {
@@ -378,17 +378,14 @@ func keepsEntries(k rs.Kind) bool {
 	return false
 }
 
-// trimmed is the document as the Graph keeps it.
+// trimmed is the document as the Graph keeps it: detached from the buffers
+// it was parsed from (a kept string would keep a whole list's parse alive),
+// with entries only for the kinds that point at other documents.
 func trimmed(d *rs.Document) *rs.Document {
 	if d == nil {
 		return nil
 	}
-	if keepsEntries(d.Kind()) {
-		return d
-	}
-	cp := *d
-	cp.Entries = nil
-	return &cp
+	return d.Detached(keepsEntries(d.Kind()))
 }
 
 // Fingerprint is the 64-bit fingerprint of a <loc> as Node.LocFingerprints
@@ -440,7 +437,7 @@ func (c *crawl) walk(u string, d *rs.Document) {
 			}
 			edge := rules.Edge{From: u, Rel: "loc", Pos: locPos(e)}
 			if e.Md != nil {
-				edge.Capability = e.Md.Capability
+				edge.Capability = strings.Clone(e.Md.Capability)
 			}
 			c.enqueue(task{url: resolve(e.Loc), role: rules.RoleDocument, edge: edge})
 		}
@@ -451,7 +448,7 @@ func (c *crawl) walk(u string, d *rs.Document) {
 			}
 			if c.opts.Packages && e.HasLoc() {
 				c.enqueue(task{url: resolve(e.Loc), role: rules.RolePackage,
-					edge: rules.Edge{From: u, Rel: "loc", Pos: locPos(e), Md: e.Md, Lastmod: e.Lastmod}})
+					edge: rules.Edge{From: u, Rel: "loc", Pos: locPos(e), Md: e.Md.Clone(), Lastmod: strings.Clone(e.Lastmod)}})
 			}
 		}
 	case k == rs.ResourceList || k == rs.ChangeList:
@@ -462,7 +459,7 @@ func (c *crawl) walk(u string, d *rs.Document) {
 		}
 		for _, e := range c.sample(d) {
 			c.enqueue(task{url: resolve(e.Loc), role: rules.RoleResource,
-				edge: rules.Edge{From: u, Rel: "loc", Pos: locPos(e), Md: e.Md, Lastmod: e.Lastmod}})
+				edge: rules.Edge{From: u, Rel: "loc", Pos: locPos(e), Md: e.Md.Clone(), Lastmod: strings.Clone(e.Lastmod)}})
 		}
 	}
 }

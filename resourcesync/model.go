@@ -1,6 +1,9 @@
 package resourcesync
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Pos is a position in the input: 1-based line and column (column counted
 // in bytes). The zero Pos means "not from parsed input".
@@ -433,4 +436,90 @@ func (e *Entry) AddLink(rel, href string) *Ln {
 	l := &Ln{Rel: rel, Href: href}
 	e.Links = append(e.Links, l)
 	return l
+}
+
+// Detached returns a deep copy of d whose strings share no memory with the
+// input d was parsed from, with its entries only when entries is true.
+// A parsed document's strings may point into one large buffer (the
+// document, or the parse's event buffer): keeping any of them keeps all of
+// it alive, so a caller that keeps part of many documents (a crawl's graph)
+// keeps detached copies.
+func (d *Document) Detached(entries bool) *Document {
+	if d == nil {
+		return nil
+	}
+	c := *d
+	c.RootSpace, c.RootLocal = strings.Clone(d.RootSpace), strings.Clone(d.RootLocal)
+	c.Extra = cloneAttrs(d.Extra)
+	c.Md = d.Md.Clone()
+	c.ExtraMd = nil
+	for _, m := range d.ExtraMd {
+		c.ExtraMd = append(c.ExtraMd, m.Clone())
+	}
+	c.Links = cloneLns(d.Links)
+	c.MisplacedEntries = cloneElements(d.MisplacedEntries)
+	c.Unknown = cloneElements(d.Unknown)
+	c.Entries = nil
+	if entries {
+		c.Entries = make([]*Entry, 0, len(d.Entries))
+		for _, e := range d.Entries {
+			x := *e
+			x.Loc, x.Lastmod = strings.Clone(e.Loc), strings.Clone(e.Lastmod)
+			x.Changefreq, x.Priority = strings.Clone(e.Changefreq), strings.Clone(e.Priority)
+			x.DuplicateChildren = cloneElements(e.DuplicateChildren)
+			x.Md = e.Md.Clone()
+			x.ExtraMd = nil
+			for _, m := range e.ExtraMd {
+				x.ExtraMd = append(x.ExtraMd, m.Clone())
+			}
+			x.Links = cloneLns(e.Links)
+			x.Unknown = cloneElements(e.Unknown)
+			c.Entries = append(c.Entries, &x)
+		}
+	}
+	return &c
+}
+
+// Clone is a deep copy of m whose strings share no memory with m's.
+func (m *Md) Clone() *Md {
+	if m == nil {
+		return nil
+	}
+	x := *m
+	for _, name := range mdAttrs {
+		f, _ := x.field(name)
+		*f = strings.Clone(*f)
+	}
+	x.Extra = cloneAttrs(m.Extra)
+	return &x
+}
+
+func cloneLns(ls []*Ln) []*Ln {
+	var out []*Ln
+	for _, l := range ls {
+		x := *l
+		for _, name := range lnAttrs {
+			f, _ := x.field(name)
+			*f = strings.Clone(*f)
+		}
+		x.Extra = cloneAttrs(l.Extra)
+		out = append(out, &x)
+	}
+	return out
+}
+
+func cloneAttrs(as []Attr) []Attr {
+	var out []Attr
+	for _, a := range as {
+		out = append(out, Attr{Space: strings.Clone(a.Space), Local: strings.Clone(a.Local), Value: strings.Clone(a.Value), Pos: a.Pos})
+	}
+	return out
+}
+
+func cloneElements(es []Element) []Element {
+	var out []Element
+	for _, e := range es {
+		out = append(out, Element{Space: strings.Clone(e.Space), Local: strings.Clone(e.Local), Pos: e.Pos})
+	}
+	return out
 }

@@ -201,3 +201,18 @@ var _ = Describe("Write", func() {
 
 // stripPositions compares documents by content.
 func stripPositions(d *rs.Document) *rs.Document { return rs.StripPositions(d) }
+
+var _ = Describe("Detached", func() {
+	It("copies a document, with or without its entries, equal in content", func() {
+		d, err := rs.ParseBytes([]byte(changeList))
+		Expect(err).NotTo(HaveOccurred())
+		full := d.Detached(true)
+		Expect(full).To(Equal(d))
+		Expect(full.Entries[0]).NotTo(BeIdenticalTo(d.Entries[0]))
+		top := d.Detached(false)
+		Expect(top.Entries).To(BeEmpty())
+		Expect(top.Md.From).To(Equal(d.Md.From))
+		Expect(top.Link("up").Href).To(Equal(d.Link("up").Href))
+		Expect(top.Md).NotTo(BeIdenticalTo(d.Md))
+	})
+})
