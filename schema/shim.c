@@ -213,225 +213,17 @@ void rsc_result_free(rsc_result *res) {
 	res->cap = 0;
 }
 
-// ---- one document ----
-
-typedef struct {
-	const void *node;
-	long line;
-} rsc_bigline;
-
-typedef struct {
-	rsc_result *res;
-	int doctype;
-	int doctype_line;
-	int doctype_col;
-	// Lines of elements that start at line 65535 or later: libxml2 2.9
-	// keeps element lines in an unsigned short.
-	rsc_bigline *big;
-	size_t nbig, capbig;
-	// Byte offset of the '<' of every element, in document order (the
-	// order of the start-element callbacks and of a pre-order tree walk).
-	long *offs;
-	size_t noffs, capoffs;
-	int oom; // an allocation failed: offsets are incomplete
-} rsc_state;
-
-// rsc_start_element records the line where each start tag BEGINS (libxml2
-// records the line where it ends, as that is where the parser is when the
-// callback runs), so that multi-line start tags are reported where they
-// start, and keeps lines beyond 65535.
-static void rsc_start_element(void *ctx, const xmlChar *localname, const xmlChar *prefix,
-                              const xmlChar *URI, int nb_namespaces,
-                              const xmlChar **namespaces, int nb_attributes,
-                              int nb_defaulted, const xmlChar **attributes) {
-	xmlParserCtxtPtr ctxt = ctx;
-	xmlNodePtr parent = ctxt->node;
-	xmlSAX2StartElementNs(ctx, localname, prefix, URI, nb_namespaces, namespaces,
-	                      nb_attributes, nb_defaulted, attributes);
-	xmlNodePtr node = ctxt->node;
-	rsc_state *st = ctxt->_private;
-	if (node == NULL || node == parent || st == NULL || ctxt->input == NULL) {
-		return;
-	}
-	long line = ctxt->input->line;
-	// The parser stands on the '>' or '/>' of the tag; walk back to its
-	// '<' ('<' cannot occur inside a tag) counting line feeds.
-	const xmlChar *base = ctxt->input->base, *p = ctxt->input->cur;
-	long back = 0;
-	int found = 0;
-	while (base != NULL && p != NULL && p > base) {
-		p--;
-		if (*p == '<') {
-			found = 1;
-			break;
-		}
-		if (*p == '\n') {
-			back++;
-		}
-	}
-	if (found) {
-		line -= back;
-	}
-	if (st->noffs == st->capoffs) {
-		size_t ncap = st->capoffs ? st->capoffs * 2 : 4096;
-		long *o = realloc(st->offs, ncap * sizeof *o);
-		if (o == NULL) {
-			st->oom = 1;
-		} else {
-			st->offs = o;
-			st->capoffs = ncap;
-		}
-	}
-	if (st->noffs < st->capoffs) {
-		st->offs[st->noffs++] = found ? (long)ctxt->input->consumed + (long)(p - base) : -1;
-	}
-	if (line < 65535) {
-		node->line = (unsigned short)line;
-		return;
-	}
-	node->line = 65535;
-	if (st->nbig == st->capbig) {
-		size_t ncap = st->capbig ? st->capbig * 2 : 1024;
-		rsc_bigline *b = realloc(st->big, ncap * sizeof *b);
-		if (b == NULL) {
-			return; // the line falls back to xmlGetLineNo
-		}
-		st->big = b;
-		st->capbig = ncap;
-	}
-	st->big[st->nbig].node = node;
-	st->big[st->nbig].line = line;
-	st->nbig++;
-}
-
-static int rsc_cmp_bigline(const void *a, const void *b) {
-	const rsc_bigline *x = a, *y = b;
-	return (x->node > y->node) - (x->node < y->node);
-}
-
-static long rsc_node_line(rsc_state *st, xmlNodePtr node) {
-	if (node->line != 65535) {
-		return node->line;
-	}
-	rsc_bigline key = {node, 0};
-	rsc_bigline *hit = bsearch(&key, st->big, st->nbig, sizeof key, rsc_cmp_bigline);
-	if (hit != NULL) {
-		return hit->line;
-	}
-	return xmlGetLineNo(node);
-}
-
-// rsc_tag_start finds where the markup beginning with open (e.g. "<!DOCTYPE")
-// that the parser is inside of starts: its line and its byte column (0 when
-// the start of its line is no longer in the buffer). Falls back to the
-// parser's position.
-static void rsc_tag_start(xmlParserInputPtr in, const char *open, int *line, int *col) {
-	*line = in->line;
-	*col = in->col;
-	size_t olen = strlen(open);
-	const xmlChar *base = in->base, *p = in->cur;
-	int back = 0;
-	while (base != NULL && p != NULL && p > base) {
-		p--;
-		if (*p == '\n') {
-			back++;
-		} else if (*p == '<' && (size_t)(in->end - p) >= olen && memcmp(p, open, olen) == 0) {
-			*line = in->line - back;
-			const xmlChar *q = p;
-			while (q > base && q[-1] != '\n') {
-				q--;
-			}
-			*col = (q > base || *line == 1) ? (int)(p - q) + 1 : 0;
-			return;
-		}
-	}
-}
-
-// rsc_internal_subset stops the parser at a DOCTYPE, before any of its
-// internal subset (entity declarations) is read.
-static void rsc_internal_subset(void *ctx, const xmlChar *name, const xmlChar *ExternalID,
-                                const xmlChar *SystemID) {
-	(void)name;
-	(void)ExternalID;
-	(void)SystemID;
-	xmlParserCtxtPtr ctxt = ctx;
-	rsc_state *st = ctxt->_private;
-	if (st != NULL) {
-		st->doctype = 1;
-		if (ctxt->input != NULL) {
-			rsc_tag_start(ctxt->input, "<!DOCTYPE", &st->doctype_line, &st->doctype_col);
-		}
-	}
-	xmlStopParser(ctxt);
-}
-
-static void rsc_parse_error(void *ud, xmlErrorPtr err) {
-	xmlParserCtxtPtr ctxt = ud;
-	rsc_state *st = ctxt != NULL ? ctxt->_private : NULL;
-	if (st == NULL || err == NULL || st->doctype || err->level < XML_ERR_ERROR) {
-		return;
-	}
-	rsc_add(st->res, err->line, err->int2, err->level, 1, NULL, err->message);
-}
-
-static void rsc_valid_error(void *ud, xmlErrorPtr err) {
-	rsc_state *st = ud;
-	if (st == NULL || err == NULL) {
-		return;
-	}
-	xmlNodePtr node = err->node;
-	if (node != NULL && node->type == XML_ATTRIBUTE_NODE) {
-		node = node->parent;
-	}
-	long line = err->line;
-	const char *element = NULL;
-	if (node != NULL && node->type == XML_ELEMENT_NODE) {
-		element = (const char *)node->name;
-		line = rsc_node_line(st, node);
-	}
-	if (line < 0 || line > 0x7fffffff) {
-		line = 0;
-	}
-	rsc_add(st->res, (int)line, 0, err->level, 0, element, err->message);
-}
-
-// rsc_check_root reports a root element other than the two Sitemap roots.
-// rs.xsd's global rs:md and rs:ln would otherwise be accepted as roots.
-static int rsc_check_root(rsc_state *st, xmlDocPtr doc) {
-	xmlNodePtr root = xmlDocGetRootElement(doc);
-	if (root == NULL) {
-		rsc_add(st->res, 1, 0, XML_ERR_FATAL, 1, NULL, "The document has no root element.");
-		return 0;
-	}
-	const xmlChar *ns = root->ns != NULL ? root->ns->href : NULL;
-	if (ns != NULL && xmlStrEqual(ns, BAD_CAST RSC_SITEMAP_NS) &&
-	    (xmlStrEqual(root->name, BAD_CAST "urlset") ||
-	     xmlStrEqual(root->name, BAD_CAST "sitemapindex"))) {
-		return 1;
-	}
-	char msg[RSC_MSG_CAP + 512];
-	char name[RSC_NAME_CAP + 1];
-	snprintf(name, sizeof name, "%s", (const char *)root->name);
-	if (ns != NULL) {
-		char nsbuf[RSC_NAME_CAP + 1];
-		snprintf(nsbuf, sizeof nsbuf, "%s", (const char *)ns);
-		snprintf(msg, sizeof msg,
-		         "Element '{%s}%s': This element is not expected as the document root. "
-		         "Expected is ( urlset or sitemapindex ) in the namespace " RSC_SITEMAP_NS ".",
-		         nsbuf, name);
-	} else {
-		snprintf(msg, sizeof msg,
-		         "Element '%s': This element is not expected as the document root: it is in no "
-		         "namespace. Expected is ( urlset or sitemapindex ) in the namespace " RSC_SITEMAP_NS
-		         ".",
-		         name);
-	}
-	rsc_add(st->res, (int)rsc_node_line(st, root), 0, XML_ERR_ERROR, 0,
-	        (const char *)root->name, msg);
-	return 0;
-}
-
-// ---- event buffer ----
+// ---- one document, in one streaming pass ----
+//
+// The document is parsed with libxml2's SAX2 interface and validated on the
+// fly (xmlSchemaSAXPlug): no tree is built, so memory stays close to the
+// size of the input. Our SAX callbacks write the element events the Go side
+// builds the ResourceSync model from:
+//   'S' u32 offset, str ns, str local, u32 nattrs, nattrs x (str ns, str local, str value)
+//   'T' str text   (only for elements without element children)
+//   'E'
+// where str is a u32 length and that many bytes, and offset is the byte
+// offset of the element's '<' in the input.
 
 typedef struct {
 	unsigned char *p;
@@ -474,8 +266,7 @@ static void rsc_put_byte(rsc_buf *b, unsigned char c) {
 	}
 }
 
-static void rsc_put_str(rsc_buf *b, const xmlChar *s) {
-	size_t n = s ? strlen((const char *)s) : 0;
+static void rsc_put_bytes(rsc_buf *b, const xmlChar *s, size_t n) {
 	rsc_put_u32(b, (uint32_t)n);
 	rsc_grow(b, n);
 	if (!b->oom && n) {
@@ -484,220 +275,355 @@ static void rsc_put_str(rsc_buf *b, const xmlChar *s) {
 	}
 }
 
-// rsc_put_text writes the concatenated text and CDATA children of node.
-static void rsc_put_text(rsc_buf *b, xmlNodePtr node) {
-	size_t n = 0;
-	for (xmlNodePtr c = node->children; c != NULL; c = c->next) {
-		if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && c->content) {
-			n += strlen((const char *)c->content);
+static void rsc_put_str(rsc_buf *b, const xmlChar *s) {
+	rsc_put_bytes(b, s, s ? strlen((const char *)s) : 0);
+}
+
+typedef struct {
+	xmlParserCtxtPtr ctxt;
+	rsc_result *res;
+	rsc_buf *events; // NULL: no events wanted
+	rsc_buf text;    // character data of the current element
+	// leaf[d] is 1 while the element at depth d has no element child;
+	// line[d] and col[d] are where its start tag begins.
+	unsigned char *leaf;
+	int *line, *col;
+	size_t depth, capdepth;
+	int root_seen;
+	// closed_line, closed_col: the start of the element whose end tag was
+	// read last (the validator runs after our end handler).
+	int closed_line, closed_col;
+	int bad_root;   // the root is not a Sitemap root: the schema's findings are noise
+	int oom;
+} rsc_stream;
+
+// rsc_last_tag finds the '<' of the tag the parser has just read (or is in):
+// its absolute byte offset, line and column. Returns 0 when it is no longer
+// in the input buffer.
+static int rsc_last_tag(xmlParserCtxtPtr ctxt, long *offset, int *line, int *col) {
+	xmlParserInputPtr in = ctxt->input;
+	if (in == NULL || in->base == NULL || in->cur == NULL) {
+		return 0;
+	}
+	const xmlChar *base = in->base, *p = in->cur;
+	long back = 0;
+	while (p > base) {
+		p--;
+		if (*p == '\n') {
+			back++;
+		} else if (*p == '<') {
+			const xmlChar *q = p;
+			while (q > base && q[-1] != '\n') {
+				q--;
+			}
+			*offset = (long)in->consumed + (long)(p - base);
+			*line = in->line - back;
+			*col = (q > base || *line == 1) ? (int)(p - q) + 1 : 0;
+			return 1;
 		}
 	}
-	rsc_put_u32(b, (uint32_t)n);
-	rsc_grow(b, n);
-	if (b->oom) {
+	return 0;
+}
+
+static void rsc_s_start(void *ud, const xmlChar *localname, const xmlChar *prefix, const xmlChar *URI,
+                        int nb_namespaces, const xmlChar **namespaces, int nb_attributes,
+                        int nb_defaulted, const xmlChar **attributes) {
+	(void)prefix;
+	(void)nb_namespaces;
+	(void)namespaces;
+	(void)nb_defaulted;
+	rsc_stream *st = ud;
+	if (!st->root_seen) {
+		st->root_seen = 1;
+		if (URI == NULL || !xmlStrEqual(URI, BAD_CAST RSC_SITEMAP_NS) ||
+		    !(xmlStrEqual(localname, BAD_CAST "urlset") || xmlStrEqual(localname, BAD_CAST "sitemapindex"))) {
+			// rs.xsd's global rs:md and rs:ln would be accepted as roots, and
+			// any other root gets libxml2's findings for every element.
+			char msg[RSC_MSG_CAP + 512];
+			char name[RSC_NAME_CAP + 1];
+			snprintf(name, sizeof name, "%s", (const char *)localname);
+			if (URI != NULL) {
+				char nsbuf[RSC_NAME_CAP + 1];
+				snprintf(nsbuf, sizeof nsbuf, "%s", (const char *)URI);
+				snprintf(msg, sizeof msg,
+				         "Element '{%s}%s': This element is not expected as the document root. "
+				         "Expected is ( urlset or sitemapindex ) in the namespace " RSC_SITEMAP_NS ".",
+				         nsbuf, name);
+			} else {
+				snprintf(msg, sizeof msg,
+				         "Element '%s': This element is not expected as the document root: it is in no "
+				         "namespace. Expected is ( urlset or sitemapindex ) in the namespace " RSC_SITEMAP_NS ".",
+				         name);
+			}
+			long off;
+			int line = 0, col = 0;
+			rsc_last_tag(st->ctxt, &off, &line, &col);
+			rsc_clear(st->res);
+			rsc_add(st->res, line, col, XML_ERR_ERROR, 0, (const char *)localname, msg);
+			st->bad_root = 1;
+		}
+	}
+	if (st->depth > 0) {
+		st->leaf[st->depth - 1] = 0;
+	}
+	if (st->depth == st->capdepth) {
+		size_t ncap = st->capdepth ? st->capdepth * 2 : 64;
+		unsigned char *l = realloc(st->leaf, ncap);
+		int *ln = l ? realloc(st->line, ncap * sizeof *ln) : NULL;
+		int *cl = ln ? realloc(st->col, ncap * sizeof *cl) : NULL;
+		if (l) st->leaf = l;
+		if (ln) st->line = ln;
+		if (cl) st->col = cl;
+		if (l == NULL || ln == NULL || cl == NULL) {
+			st->oom = 1;
+			xmlStopParser(st->ctxt);
+			return;
+		}
+		st->capdepth = ncap;
+	}
+	long off = -1;
+	int line = 0, col = 0;
+	if (!rsc_last_tag(st->ctxt, &off, &line, &col)) {
+		off = -1;
+	}
+	st->line[st->depth] = line;
+	st->col[st->depth] = col;
+	st->leaf[st->depth++] = 1;
+	st->text.len = 0;
+	rsc_buf *b = st->events;
+	if (b == NULL) {
 		return;
 	}
-	for (xmlNodePtr c = node->children; c != NULL; c = c->next) {
-		if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && c->content) {
-			size_t k = strlen((const char *)c->content);
-			memcpy(b->p + b->len, c->content, k);
-			b->len += k;
-		}
+	rsc_put_byte(b, 'S');
+	rsc_put_u32(b, off < 0 || off > 0x7ffffffeL ? 0xffffffffu : (uint32_t)off);
+	rsc_put_str(b, URI);
+	rsc_put_str(b, localname);
+	rsc_put_u32(b, (uint32_t)nb_attributes);
+	for (int i = 0; i < nb_attributes; i++) {
+		const xmlChar **a = attributes + 5 * i; // localname, prefix, URI, value, end
+		rsc_put_str(b, a[2]);
+		rsc_put_str(b, a[0]);
+		rsc_put_bytes(b, a[3], (size_t)(a[4] - a[3]));
+	}
+	if (b->oom) {
+		st->oom = 1;
+		xmlStopParser(st->ctxt);
 	}
 }
 
-// rsc_walk writes the element events of the tree in document order:
-//   'S' u32 offset, str ns, str local, u32 nattrs, nattrs x (str ns, str local, str value)
-//   'T' str text   (only for elements without element children)
-//   'E'
-// where str is a u32 length and that many bytes.
-static void rsc_walk(rsc_state *st, xmlNodePtr root, rsc_buf *b) {
-	size_t idx = 0;
-	xmlNodePtr n = root;
-	while (n != NULL && !b->oom) {
-		if (n->type == XML_ELEMENT_NODE) {
-			long off = idx < st->noffs ? st->offs[idx] : -1;
-			idx++;
-			rsc_put_byte(b, 'S');
-			rsc_put_u32(b, off < 0 ? 0xffffffffu : (uint32_t)off);
-			rsc_put_str(b, n->ns ? n->ns->href : NULL);
-			rsc_put_str(b, n->name);
-			uint32_t na = 0;
-			for (xmlAttrPtr a = n->properties; a != NULL; a = a->next) {
-				na++;
-			}
-			rsc_put_u32(b, na);
-			for (xmlAttrPtr a = n->properties; a != NULL; a = a->next) {
-				rsc_put_str(b, a->ns ? a->ns->href : NULL);
-				rsc_put_str(b, a->name);
-				rsc_put_text(b, (xmlNodePtr)a);
-			}
-			int elemChildren = 0;
-			for (xmlNodePtr c = n->children; c != NULL; c = c->next) {
-				if (c->type == XML_ELEMENT_NODE) {
-					elemChildren = 1;
-					break;
-				}
-			}
-			if (!elemChildren) {
-				if (n->children != NULL) {
-					rsc_put_byte(b, 'T');
-					rsc_put_text(b, n);
-				}
-				rsc_put_byte(b, 'E');
-			} else {
-				n = n->children;
-				continue;
-			}
-		}
-		// next in document order: a sibling, or up until an ancestor has one
-		while (n != NULL && n != root && n->next == NULL) {
-			n = n->parent;
-			if (n != NULL && n->type == XML_ELEMENT_NODE) {
-				rsc_put_byte(b, 'E');
-			}
-		}
-		if (n == NULL || n == root) {
-			break;
-		}
-		n = n->next;
+static void rsc_s_end(void *ud, const xmlChar *localname, const xmlChar *prefix, const xmlChar *URI) {
+	(void)localname;
+	(void)prefix;
+	(void)URI;
+	rsc_stream *st = ud;
+	if (st->depth == 0) {
+		return;
 	}
+	int leaf = st->leaf[--st->depth];
+	st->closed_line = st->line[st->depth];
+	st->closed_col = st->col[st->depth];
+	if (st->events != NULL) {
+		if (leaf && st->text.len > 0) {
+			rsc_put_byte(st->events, 'T');
+			rsc_put_bytes(st->events, st->text.p, st->text.len);
+		}
+		rsc_put_byte(st->events, 'E');
+		if (st->events->oom) {
+			st->oom = 1;
+			xmlStopParser(st->ctxt);
+		}
+	}
+	st->text.len = 0;
 }
 
-// ---- one document, in two steps ----
+static void rsc_s_chars(void *ud, const xmlChar *ch, int len) {
+	rsc_stream *st = ud;
+	if (st->events == NULL || st->depth == 0 || !st->leaf[st->depth - 1] || len <= 0) {
+		return;
+	}
+	rsc_grow(&st->text, (size_t)len);
+	if (st->text.oom) {
+		st->oom = 1;
+		xmlStopParser(st->ctxt);
+		return;
+	}
+	memcpy(st->text.p + st->text.len, ch, (size_t)len);
+	st->text.len += (size_t)len;
+}
 
-struct rsc_doc {
-	xmlDocPtr doc;
-	rsc_state st;
-	int root_ok;
-};
+static void rsc_s_valid_error(void *ud, xmlErrorPtr err) {
+	rsc_stream *st = ud;
+	if (st == NULL || err == NULL || st->bad_root) {
+		return;
+	}
+	// Streaming validation knows no node: the finding is placed at the tag
+	// the parser has just read; when that is an end tag (a missing child is
+	// found there), at the start tag of the element it closes.
+	long off;
+	int line = err->line, col = 0;
+	if (rsc_last_tag(st->ctxt, &off, &line, &col)) {
+		const xmlChar *p = st->ctxt->input->base + (off - (long)st->ctxt->input->consumed);
+		if (p[1] == '/' && st->closed_line > 0) {
+			line = st->closed_line;
+			col = st->closed_col;
+		}
+	}
+	rsc_add(st->res, line, col, err->level, 0, NULL, err->message);
+}
 
-int rsc_parse(const char *buf, int len, int max_errors, rsc_result *res, rsc_doc **out,
-              unsigned char **events, size_t *nevents) {
+// rsc_prolog_doctype finds a DOCTYPE in the prolog, before any parser sees
+// it: the caller refuses such documents, and this is the belt to that
+// brace. Returns its line and column, or 0.
+static int rsc_prolog_doctype(const char *buf, int len, int *line, int *col) {
+	const char *p = buf, *end = buf + len;
+	int ln = 1;
+	const char *linestart = buf;
+	if (end - p >= 3 && (unsigned char)p[0] == 0xEF && (unsigned char)p[1] == 0xBB && (unsigned char)p[2] == 0xBF) {
+		p += 3;
+	}
+	while (p < end) {
+		if (*p == '\n') {
+			ln++;
+			linestart = p + 1;
+			p++;
+		} else if (*p == ' ' || *p == '\t' || *p == '\r') {
+			p++;
+		} else if (end - p >= 2 && p[0] == '<' && p[1] == '?') {
+			const char *q = p + 2;
+			while (q + 1 < end && !(q[0] == '?' && q[1] == '>')) {
+				if (*q == '\n') {
+					ln++;
+					linestart = q + 1;
+				}
+				q++;
+			}
+			p = q + 2;
+		} else if (end - p >= 4 && memcmp(p, "<!--", 4) == 0) {
+			const char *q = p + 4;
+			while (q + 2 < end && !(q[0] == '-' && q[1] == '-' && q[2] == '>')) {
+				if (*q == '\n') {
+					ln++;
+					linestart = q + 1;
+				}
+				q++;
+			}
+			p = q + 3;
+		} else if (end - p >= 9 && (memcmp(p, "<!DOCTYPE", 9) == 0 || memcmp(p, "<!doctype", 9) == 0)) {
+			*line = ln;
+			*col = (int)(p - linestart) + 1;
+			return 1;
+		} else {
+			return 0;
+		}
+	}
+	return 0;
+}
+
+int rsc_check(uintptr_t schema, const char *buf, int len, int max_errors, rsc_result *res,
+              int *wellformed, unsigned char **events, size_t *nevents) {
 	memset(res, 0, sizeof *res);
 	res->max = max_errors > 0 ? max_errors : 1;
-	*out = NULL;
+	*wellformed = 0;
 	if (events != NULL) {
 		*events = NULL;
 		*nevents = 0;
 	}
-	rsc_doc *d = calloc(1, sizeof *d);
-	if (d == NULL) {
-		return -1;
-	}
-	d->st.res = res;
-	xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
-	if (ctxt == NULL || ctxt->sax == NULL) {
-		if (ctxt != NULL) {
-			xmlFreeParserCtxt(ctxt);
-		}
-		free(d);
-		return -1;
-	}
-	ctxt->_private = &d->st;
-	ctxt->sax->serror = rsc_parse_error;
-	ctxt->sax->startElementNs = rsc_start_element;
-	ctxt->sax->internalSubset = rsc_internal_subset;
-	ctxt->sax->externalSubset = NULL;
-	d->doc = xmlCtxtReadMemory(ctxt, buf, len, NULL, NULL, RSC_PARSE_OPTIONS);
-	xmlFreeParserCtxt(ctxt);
-
-	if (d->st.doctype || (d->doc != NULL && (d->doc->intSubset != NULL || d->doc->extSubset != NULL))) {
-		rsc_clear(res);
-		rsc_add(res, d->st.doctype_line, d->st.doctype_col, XML_ERR_FATAL, 1, NULL,
+	int dline, dcol;
+	if (rsc_prolog_doctype(buf, len, &dline, &dcol)) {
+		rsc_add(res, dline, dcol, XML_ERR_FATAL, 1, NULL,
 		        "DOCTYPE is not allowed: ResourceSync documents have no document type "
 		        "declaration, and rsconform refuses one outright (no entity is expanded, "
 		        "no file or URL is read).");
-		rsc_doc_free(d);
 		return 0;
 	}
-	if (d->doc == NULL) {
-		if (res->n == 0 && res->omitted == 0) {
+	if (len == 0) {
+		rsc_add(res, 1, 0, XML_ERR_FATAL, 1, NULL, "The document is empty.");
+		return 0;
+	}
+	rsc_buf evbuf = {0};
+	rsc_stream st;
+	memset(&st, 0, sizeof st);
+	st.res = res;
+	st.events = events != NULL ? &evbuf : NULL;
+	int rc = -1;
+	xmlSchemaValidCtxtPtr vctxt = NULL;
+	xmlSchemaSAXPlugPtr plug = NULL;
+	xmlParserCtxtPtr ctxt = xmlCreateMemoryParserCtxt(buf, len);
+	if (ctxt == NULL || ctxt->sax == NULL) {
+		goto done;
+	}
+	xmlCtxtUseOptions(ctxt, RSC_PARSE_OPTIONS);
+	// Our handlers only: no tree, no entity declarations stored, no
+	// external subset.
+	memset(ctxt->sax, 0, sizeof *ctxt->sax);
+	ctxt->sax->initialized = XML_SAX2_MAGIC;
+	ctxt->sax->startElementNs = rsc_s_start;
+	ctxt->sax->endElementNs = rsc_s_end;
+	ctxt->sax->characters = rsc_s_chars;
+	ctxt->sax->cdataBlock = rsc_s_chars;
+	ctxt->sax->ignorableWhitespace = rsc_s_chars;
+	ctxt->userData = &st;
+	st.ctxt = ctxt;
+	vctxt = xmlSchemaNewValidCtxt((xmlSchemaPtr)(void *)schema);
+	if (vctxt == NULL) {
+		goto done;
+	}
+	xmlSchemaSetValidStructuredErrors(vctxt, rsc_s_valid_error, &st);
+	plug = xmlSchemaSAXPlug(vctxt, &ctxt->sax, &ctxt->userData);
+	if (plug == NULL) {
+		goto done;
+	}
+	xmlParseDocument(ctxt);
+	if (st.oom) {
+		goto done;
+	}
+	if (ctxt->intSubName != NULL || ctxt->hasExternalSubset) {
+		rsc_clear(res);
+		rsc_add(res, 1, 0, XML_ERR_FATAL, 1, NULL, "DOCTYPE is not allowed.");
+	} else if (!ctxt->wellFormed || !st.root_seen) {
+		rsc_clear(res);
+		xmlErrorPtr e = xmlCtxtGetLastError(ctxt);
+		if (e != NULL && e->message != NULL) {
+			rsc_add(res, e->line, e->int2, XML_ERR_FATAL, 1, NULL, e->message);
+		} else {
 			rsc_add(res, 1, 0, XML_ERR_FATAL, 1, NULL, "The document is not well-formed XML.");
 		}
-		rsc_doc_free(d);
-		return 0;
-	}
-	res->parsed = 1;
-	if (d->st.nbig > 1) {
-		qsort(d->st.big, d->st.nbig, sizeof *d->st.big, rsc_cmp_bigline);
-	}
-	xmlNodePtr root = xmlDocGetRootElement(d->doc);
-	if (events != NULL && root != NULL && !d->st.oom) {
-		rsc_buf b = {0};
-		rsc_walk(&d->st, root, &b);
-		if (b.oom) {
-			free(b.p);
-			rsc_doc_free(d);
-			return -1;
+	} else {
+		*wellformed = 1;
+		if (!ctxt->nsWellFormed) {
+			// Namespace errors (an unbound prefix) do not stop the parse.
+			xmlErrorPtr e = xmlCtxtGetLastError(ctxt);
+			if (e != NULL && e->message != NULL) {
+				rsc_add(res, e->line, e->int2, XML_ERR_ERROR, 1, NULL, e->message);
+			}
 		}
-		*events = b.p;
-		*nevents = b.len;
+		res->parsed = 1;
+		res->validated = 1;
+		if (events != NULL) {
+			*events = evbuf.p;
+			*nevents = evbuf.len;
+			evbuf.p = NULL;
+		}
 	}
-	d->root_ok = rsc_check_root(&d->st, d->doc);
-	*out = d;
-	return 0;
-}
+	rc = 0;
 
-int rsc_doc_validate(uintptr_t schema, rsc_doc *d, int max_errors, rsc_result *res) {
-	memset(res, 0, sizeof *res);
-	res->max = max_errors > 0 ? max_errors : 1;
-	if (!d->root_ok) {
-		return 0;
+done:
+	if (plug != NULL) {
+		xmlSchemaSAXUnplug(plug);
 	}
-	rsc_result *prev = d->st.res;
-	d->st.res = res;
-	xmlSchemaValidCtxtPtr vctxt = xmlSchemaNewValidCtxt((xmlSchemaPtr)(void *)schema);
-	if (vctxt == NULL) {
-		d->st.res = prev;
-		return -1;
+	if (vctxt != NULL) {
+		xmlSchemaFreeValidCtxt(vctxt);
 	}
-	xmlSchemaSetValidStructuredErrors(vctxt, rsc_valid_error, &d->st);
-	int v = xmlSchemaValidateDoc(vctxt, d->doc);
-	xmlSchemaFreeValidCtxt(vctxt);
-	d->st.res = prev;
-	if (v < 0 && res->n == 0 && res->omitted == 0) {
-		rsc_result_free(res);
-		return -1;
+	if (ctxt != NULL) {
+		xmlFreeParserCtxt(ctxt);
 	}
-	res->validated = 1;
-	return 0;
-}
-
-void rsc_doc_free(rsc_doc *d) {
-	if (d == NULL) {
-		return;
-	}
-	if (d->doc != NULL) {
-		xmlFreeDoc(d->doc);
-	}
-	free(d->st.big);
-	free(d->st.offs);
-	free(d);
-}
-
-int rsc_validate(uintptr_t schema, const char *buf, int len, int max_errors, rsc_result *res) {
-	rsc_doc *d = NULL;
-	if (rsc_parse(buf, len, max_errors, res, &d, NULL, NULL) != 0) {
-		return -1;
-	}
-	if (d == NULL) {
-		return 0;
-	}
-	rsc_result vres;
-	int rc = rsc_doc_validate(schema, d, max_errors, &vres);
-	rsc_doc_free(d);
+	free(evbuf.p);
+	free(st.text.p);
+	free(st.leaf);
+	free(st.line);
+	free(st.col);
 	if (rc != 0) {
 		rsc_result_free(res);
-		return -1;
 	}
-	// Append the validation findings to the parse findings, within the cap.
-	for (int k = 0; k < vres.n; k++) {
-		rsc_error *e = &vres.errors[k];
-		rsc_add(res, e->line, e->column, e->level, 0, e->element, e->message);
-	}
-	res->omitted += vres.omitted;
-	res->validated = vres.validated;
-	rsc_result_free(&vres);
-	return 0;
+	return rc;
 }

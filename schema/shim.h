@@ -18,7 +18,7 @@ typedef struct {
 	char *message;
 } rsc_error;
 
-// rsc_result is filled by rsc_validate; release it with rsc_result_free.
+// rsc_result is filled by rsc_check; release it with rsc_result_free.
 typedef struct {
 	rsc_error *errors;
 	int n;        // number of entries in errors
@@ -44,29 +44,16 @@ int rsc_register(const char *uri, const char *data);
 void rsc_capture_start(void);
 int rsc_capture_stop(char **text);
 
-// rsc_validate parses len bytes at buf and validates the tree against
-// schema (an xmlSchemaPtr). Returns 0 when it ran (findings in res), -1
-// when it could not run (out of memory, internal error).
-int rsc_validate(uintptr_t schema, const char *buf, int len, int max_errors,
-                 rsc_result *res);
+// rsc_check parses len bytes at buf and validates them against schema (an
+// xmlSchemaPtr) in one streaming pass, without building a tree. Findings go
+// to res (parser findings have parse set); *wellformed says whether the
+// document was well-formed (and so validated). When events is not NULL,
+// *events receives a malloc'd buffer of element events (see shim.c) for a
+// well-formed document, to free with free(). Returns 0 when it ran, -1 when
+// it could not (out of memory).
+int rsc_check(uintptr_t schema, const char *buf, int len, int max_errors, rsc_result *res,
+              int *wellformed, unsigned char **events, size_t *nevents);
 
 void rsc_result_free(rsc_result *res);
-
-// rsc_doc is a parsed document kept for validation.
-typedef struct rsc_doc rsc_doc;
-
-// rsc_parse parses len bytes at buf. On success (return 0) with a tree,
-// *out holds the document for rsc_doc_validate and rsc_doc_free, and
-// *events a malloc'd buffer of element events (see rsc_walk in shim.c) to
-// free with free(). Parse findings go to res. Returns -1 when it could not
-// run (out of memory).
-int rsc_parse(const char *buf, int len, int max_errors, rsc_result *res, rsc_doc **out,
-              unsigned char **events, size_t *nevents);
-
-// rsc_doc_validate validates a parsed document against schema; findings go
-// to res (root-element problems were reported by rsc_parse).
-int rsc_doc_validate(uintptr_t schema, rsc_doc *d, int max_errors, rsc_result *res);
-
-void rsc_doc_free(rsc_doc *d);
 
 #endif

@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"unsafe"
@@ -166,8 +167,9 @@ var tidy = strings.NewReplacer(
 // document order, at most MaxErrors plus one Error saying how many more were
 // omitted. The error return is for a validation that could not run at all.
 //
-// Validate is safe for concurrent use. It holds the whole document tree in
-// C memory while it runs: expect roughly 10 to 15 times the document's size.
+// Validate is safe for concurrent use. It validates while it parses, in one
+// streaming pass, without building a tree: its memory stays close to the
+// size of the document.
 func (v *Validator) Validate(data []byte) ([]Error, error) {
 	if v == nil || v.schema == nil {
 		return nil, errors.New("schema: validator not initialised")
@@ -181,8 +183,9 @@ func (v *Validator) Validate(data []byte) ([]Error, error) {
 		ptr = &data[0]
 	}
 	var res C.rsc_result
-	rc := C.rsc_validate(C.uintptr_t(v.schema.Pointer()), (*C.char)(unsafe.Pointer(ptr)),
-		C.int(len(data)), C.int(MaxErrors), &res)
+	var wellformed C.int
+	rc := C.rsc_check(C.uintptr_t(v.schema.Pointer()), (*C.char)(unsafe.Pointer(ptr)),
+		C.int(len(data)), C.int(MaxErrors), &res, &wellformed, nil, nil)
 	defer C.rsc_result_free(&res)
 	if rc != 0 {
 		return nil, errors.New("schema: libxml2 could not validate the document (out of memory or internal error)")
@@ -196,16 +199,24 @@ func convert(res *C.rsc_result) []Error {
 	out := make([]Error, 0, n+1)
 	if n > 0 {
 		for _, e := range unsafe.Slice(res.errors, n) {
+			msg := tidy.Replace(C.GoString(e.message))
+			element := C.GoString(e.element)
+			if element == "" {
+				element = elementOf(msg)
+			}
 			out = append(out, Error{
 				Line:    int(e.line),
 				Column:  int(e.column),
-				Element: C.GoString(e.element),
-				Message: tidy.Replace(C.GoString(e.message)),
+				Element: element,
+				Message: msg,
 				Parse:   e.parse != 0,
 				Warning: e.level == xmlErrWarning,
 			})
 		}
 	}
+	// Parser findings first (a namespace error is found at the end of the
+	// streaming pass, after the schema findings it caused).
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Parse && !out[j].Parse })
 	if res.omitted > 0 {
 		last := Error{Message: fmt.Sprintf("%d more errors omitted (only the first %d are reported)", int64(res.omitted), n)}
 		if n > 0 {
@@ -217,6 +228,23 @@ func convert(res *C.rsc_result) []Error {
 		return nil
 	}
 	return out
+}
+
+// elementOf is the local name of the element a libxml2 message is about:
+// "Element 'rs:md', attribute 'size': ..." gives "md".
+func elementOf(msg string) string {
+	rest, ok := strings.CutPrefix(msg, "Element '")
+	if !ok {
+		return ""
+	}
+	name, _, ok := strings.Cut(rest, "'")
+	if !ok {
+		return ""
+	}
+	if i := strings.LastIndexAny(name, "}:"); i >= 0 {
+		name = name[i+1:]
+	}
+	return name
 }
 
 // Check parses data once with libxml2, builds its ResourceSync model with
@@ -236,12 +264,12 @@ func (v *Validator) Check(data []byte) (doc *rs.Document, errs []Error, err erro
 	return doc, verrs, nil
 }
 
-// Start is Check in two halves: it parses data, starts the validation in
-// the background and returns the model at once, so that the caller can
-// work on it (run rules) while libxml2 validates; wait returns every
-// finding (the parser's and the validator's). When the document is not
-// well-formed, doc and wait are nil and perrs holds the parser's findings.
-// wait must be called exactly once when it is not nil.
+// Start parses and validates data in one streaming pass (libxml2 builds no
+// tree: memory stays close to the input's size), builds the ResourceSync
+// model from the same pass, and returns it with wait, which returns the
+// findings (it exists so that a caller can be written for validation that
+// finishes later). When the document is not well-formed, doc and wait are
+// nil and perrs holds the parser's findings.
 func (v *Validator) Start(data []byte) (doc *rs.Document, perrs []Error, wait func() ([]Error, error), err error) {
 	if v == nil || v.schema == nil {
 		return nil, nil, nil, errors.New("schema: validator not initialised")
@@ -254,53 +282,25 @@ func (v *Validator) Start(data []byte) (doc *rs.Document, perrs []Error, wait fu
 	if len(data) > 0 {
 		ptr = &data[0]
 	}
-	var pres C.rsc_result
-	var d *C.rsc_doc
+	var res C.rsc_result
+	var wellformed C.int
 	var events *C.uchar
 	var nevents C.size_t
-	rc := C.rsc_parse((*C.char)(unsafe.Pointer(ptr)), C.int(len(data)), C.int(MaxErrors), &pres, &d, &events, &nevents)
-	perrs = convert(&pres)
-	C.rsc_result_free(&pres)
+	rc := C.rsc_check(C.uintptr_t(v.schema.Pointer()), (*C.char)(unsafe.Pointer(ptr)), C.int(len(data)),
+		C.int(MaxErrors), &res, &wellformed, &events, &nevents)
+	errs := convert(&res)
+	C.rsc_result_free(&res)
 	if rc != 0 {
 		return nil, nil, nil, errors.New("schema: libxml2 could not parse the document (out of memory or internal error)")
 	}
-	if d == nil {
-		return nil, perrs, nil, nil
+	if wellformed == 0 {
+		return nil, errs, nil, nil
 	}
-	type outcome struct {
-		errs []Error
-		err  error
-	}
-	result := make(chan outcome, 1)
-	go func() {
-		var vres C.rsc_result
-		vrc := C.rsc_doc_validate(C.uintptr_t(v.schema.Pointer()), d, C.int(MaxErrors), &vres)
-		C.rsc_doc_free(d)
-		if vrc != 0 {
-			result <- outcome{err: errors.New("schema: libxml2 could not validate the document (out of memory or internal error)")}
-			return
-		}
-		verrs := convert(&vres)
-		C.rsc_result_free(&vres)
-		result <- outcome{errs: verrs}
-	}()
 	buf := C.GoBytes(unsafe.Pointer(events), C.int(nevents))
 	C.free(unsafe.Pointer(events))
-	doc, berr := build(data, buf)
-	wait = func() ([]Error, error) {
-		o := <-result
-		if o.err != nil {
-			return nil, o.err
-		}
-		all := append(perrs, o.errs...)
-		if len(all) > MaxErrors+1 {
-			all = append(all[:MaxErrors], Error{Message: fmt.Sprintf("%d more errors omitted (only the first %d are reported)", len(all)-MaxErrors, MaxErrors)})
-		}
-		return all, nil
+	doc, err = build(data, buf)
+	if err != nil {
+		return nil, nil, nil, err
 	}
-	if berr != nil {
-		wait() // let the validation finish before reporting
-		return nil, nil, nil, berr
-	}
-	return doc, perrs, wait, nil
+	return doc, nil, func() ([]Error, error) { return errs, nil }, nil
 }
