@@ -1,8 +1,8 @@
 package resourcesync
 
 import (
-	"sort"
 	"strings"
+	"unsafe"
 )
 
 // XMLAttr is an attribute as an XML front end reports it: its namespace
@@ -18,17 +18,17 @@ type XMLAttr struct {
 // means is decided here and only here, whatever parsed the XML.
 //
 // Events come in document order: StartElement with the byte offset of the
-// element's '<' in the document, Text for character data directly inside
-// the current element, EndElement.
+// element's '<' in the document and its line and column, Text for
+// character data directly inside the current element, EndElement.
 type Builder struct {
-	data  []byte
-	lines []int // byte offsets at which lines start, built on first use
+	data []byte
 
 	doc   *Document
 	state []int
 	entry *Entry
 
-	text     strings.Builder
+	text     string // character data of the current text element
+	textMore []byte // used only when it comes in several pieces
 	textName string
 	textPos  Pos
 }
@@ -48,39 +48,11 @@ func NewBuilder(data []byte) *Builder {
 	return &Builder{data: data, state: []int{inNone}}
 }
 
-// Pos turns a byte offset into a line and column (in bytes, 1-based).
-func (b *Builder) Pos(offset int) Pos {
-	if b.lines == nil {
-		b.lines = lineStarts(b.data)
-	}
-	i := sort.SearchInts(b.lines, offset+1) - 1
-	if i < 0 {
-		i = 0
-	}
-	return Pos{Line: i + 1, Column: offset - b.lines[i] + 1}
-}
-
-func lineStarts(data []byte) []int {
-	n := 1
-	for _, c := range data {
-		if c == '\n' {
-			n++
-		}
-	}
-	out := make([]int, 1, n)
-	for i, c := range data {
-		if c == '\n' {
-			out = append(out, i+1)
-		}
-	}
-	return out
-}
-
-// StartElement opens an element at byte offset (of its '<').
-func (b *Builder) StartElement(space, local string, attrs []XMLAttr, offset int) {
+// StartElement opens an element whose '<' is at byte offset in the
+// document, at line and column pos.
+func (b *Builder) StartElement(space, local string, attrs []XMLAttr, offset int, pos Pos) {
 	cur := b.state[len(b.state)-1]
 	next := inSkip
-	pos := b.Pos(offset)
 	switch {
 	case cur == inNone && b.doc == nil:
 		b.doc = b.root(space, local, attrs, pos)
@@ -90,7 +62,7 @@ func (b *Builder) StartElement(space, local string, attrs []XMLAttr, offset int)
 	case cur == inEntry:
 		next = b.entryChild(space, local, attrs, pos, offset)
 		if next == inEntryText {
-			b.text.Reset()
+			b.text, b.textMore = "", b.textMore[:0]
 			b.textName = local
 			b.textPos = pos
 		}
@@ -100,8 +72,17 @@ func (b *Builder) StartElement(space, local string, attrs []XMLAttr, offset int)
 
 // Text adds character data directly inside the current element.
 func (b *Builder) Text(s string) {
-	if b.state[len(b.state)-1] == inEntryText {
-		b.text.WriteString(s)
+	if b.state[len(b.state)-1] != inEntryText {
+		return
+	}
+	switch {
+	case b.text == "" && len(b.textMore) == 0:
+		b.text = s // the usual case: one piece, kept without a copy
+	default:
+		if len(b.textMore) == 0 {
+			b.textMore = append(b.textMore, b.text...)
+		}
+		b.textMore = append(b.textMore, s...)
 	}
 }
 
@@ -114,7 +95,11 @@ func (b *Builder) EndElement() {
 	b.state = b.state[:len(b.state)-1]
 	switch cur {
 	case inEntryText:
-		b.setText(b.entry, b.textName, strings.TrimSpace(b.text.String()), b.textPos)
+		t := b.text
+		if len(b.textMore) > 0 {
+			t = string(b.textMore)
+		}
+		b.setText(b.entry, b.textName, strings.TrimSpace(t), b.textPos)
 	case inEntry:
 		b.entry = nil
 	}
@@ -212,19 +197,21 @@ func (b *Builder) setText(e *Entry, name, value string, pos Pos) {
 }
 
 // attrs sets the ResourceSync attributes of an <rs:md> or <rs:ln> through
-// field and returns the others, with every attribute's position.
+// field and returns the others, with every attribute's position, found by
+// reading the start tag at offset, which begins at pos.
 func (b *Builder) attrs(attrs []XMLAttr, pos Pos, offset int, field func(local string) (*string, int), info *attrInfo) (extra []Attr) {
-	names := tagAttrs(b.data, offset)
-	used := make([]bool, len(names))
+	var names [16]tagAttr
+	found := tagAttrs(b.data, offset, pos, names[:0])
+	used := uint64(0)
 	find := func(a XMLAttr) Pos {
-		for i, n := range names {
-			if used[i] {
+		for i, n := range found {
+			if i >= 64 || used&(1<<i) != 0 {
 				continue
 			}
 			if (a.Space == "" && n.qname == a.Local) ||
 				(a.Space != "" && strings.HasSuffix(n.qname, ":"+a.Local) && !strings.HasPrefix(n.qname, "xmlns:")) {
-				used[i] = true
-				return b.Pos(n.offset)
+				used |= 1 << i
+				return n.pos
 			}
 		}
 		return pos
@@ -256,45 +243,58 @@ func (b *Builder) ln(attrs []XMLAttr, pos Pos, offset int) *Ln {
 }
 
 type tagAttr struct {
-	qname  string
-	offset int
+	qname string // points into the document: no copy
+	pos   Pos
 }
 
-// tagAttrs lists the attributes (namespace declarations included) of the
-// start tag at data[offset] with their byte offsets, in order.
-func tagAttrs(data []byte, offset int) []tagAttr {
+// tagAttrs appends to out the attributes (namespace declarations included)
+// of the start tag at data[offset], which begins at pos, with their
+// positions, in order.
+func tagAttrs(data []byte, offset int, pos Pos, out []tagAttr) []tagAttr {
 	if offset < 0 || offset >= len(data) || data[offset] != '<' {
-		return nil
+		return out
 	}
-	var out []tagAttr
-	i := offset + 1
-	for i < len(data) && !isSpace(data[i]) && data[i] != '>' && data[i] != '/' {
+	line, col := pos.Line, pos.Column
+	i := offset
+	adv := func() {
+		if data[i] == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
 		i++
+	}
+	adv()
+	for i < len(data) && !isSpace(data[i]) && data[i] != '>' && data[i] != '/' {
+		adv()
 	}
 	for i < len(data) {
 		for i < len(data) && isSpace(data[i]) {
-			i++
+			adv()
 		}
 		if i >= len(data) || data[i] == '>' || data[i] == '/' {
 			break
 		}
-		start := i
+		start, at := i, Pos{Line: line, Column: col}
 		for i < len(data) && data[i] != '=' && !isSpace(data[i]) {
-			i++
+			adv()
 		}
-		out = append(out, tagAttr{qname: string(data[start:i]), offset: start})
+		out = append(out, tagAttr{qname: unsafe.String(&data[start], i-start), pos: at})
 		for i < len(data) && data[i] != '"' && data[i] != '\'' {
-			i++
+			adv()
 		}
 		if i >= len(data) {
 			break
 		}
 		q := data[i]
-		i++
+		adv()
 		for i < len(data) && data[i] != q {
-			i++
+			adv()
 		}
-		i++
+		if i < len(data) {
+			adv()
+		}
 	}
 	return out
 }

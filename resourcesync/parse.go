@@ -113,7 +113,7 @@ func (p *parser) parse() (*Document, error) {
 				}
 				attrs = append(attrs, XMLAttr{Space: a.Name.Space, Local: a.Name.Local, Value: a.Value})
 			}
-			b.StartElement(t.Name.Space, t.Name.Local, attrs, off)
+			b.StartElement(t.Name.Space, t.Name.Local, attrs, off, start)
 		case xml.EndElement:
 			depth--
 			b.EndElement()

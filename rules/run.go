@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"runtime/debug"
 	"sync"
 
@@ -57,7 +58,7 @@ func runRules(rules []*Rule, location string, in Input, cfg Config, keep func(*R
 	if in.Doc != nil {
 		res.Kind = in.Doc.Kind()
 	}
-	index := &docIndex{}
+	var run []*Rule
 	for _, r := range rules {
 		if !cfg.Select.Selects(r.ID) || !r.AppliesTo(res.Kind, cfg.Spec) {
 			continue
@@ -65,13 +66,51 @@ func runRules(rules []*Rule, location string, in Input, cfg Config, keep func(*R
 		if r.IsGraph() || (in.Doc == nil && !r.Input) || (keep != nil && !keep(r)) {
 			continue
 		}
-		p := &Pass{Rule: r, Doc: in.Doc, Kind: res.Kind, Spec: cfg.Spec, Limits: cfg.Limits,
-			Location: location, Input: &in, index: index,
-			report: func(d Diagnostic) { res.Diagnostics = append(res.Diagnostics, d) }}
+		run = append(run, r)
 		res.Applied = append(res.Applied, r.ID)
-		if err := safeCheck(r, p); err != nil {
+	}
+	index := &docIndex{}
+	if in.Doc != nil {
+		// Computed before the rules run, so that concurrent rules only read it.
+		index.mds, index.mdsDone = allMd(in.Doc), true
+		index.lns, index.lnsDone = allLn(in.Doc), true
+	}
+	// A large document's rules are shared among the cores: each group
+	// reports into its own slices, merged in group order; Finish then sorts
+	// the findings by position and rule, so the result does not depend on
+	// which group ran first.
+	groups := 1
+	if in.Doc != nil && len(in.Doc.Entries) >= parallelEntries {
+		groups = min(runtime.GOMAXPROCS(0), len(run))
+	}
+	type outcome struct {
+		diags []Diagnostic
+		errs  []string
+	}
+	outs := make([]outcome, max(groups, 1))
+	var wg sync.WaitGroup
+	for g := 0; g < groups; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			out := &outs[g]
+			for k := g; k < len(run); k += groups {
+				r := run[k]
+				p := &Pass{Rule: r, Doc: in.Doc, Kind: res.Kind, Spec: cfg.Spec, Limits: cfg.Limits,
+					Location: location, Input: &in, index: index,
+					report: func(d Diagnostic) { out.diags = append(out.diags, d) }}
+				if err := safeCheck(r, p); err != nil {
+					out.errs = append(out.errs, fmt.Sprintf("rule %s could not run: %v", r.ID, err))
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	for _, o := range outs {
+		res.Diagnostics = append(res.Diagnostics, o.diags...)
+		for _, e := range o.errs {
 			res.Status = StatusError
-			res.Error = joinErr(res.Error, fmt.Sprintf("rule %s could not run: %v", r.ID, err))
+			res.Error = joinErr(res.Error, e)
 		}
 	}
 	if in.Syntax != nil {
@@ -81,6 +120,9 @@ func runRules(rules []*Rule, location string, in Input, cfg Config, keep func(*R
 	res.Finish()
 	return res
 }
+
+// parallelEntries is the size from which a document's rules run on all cores.
+const parallelEntries = 2000
 
 func joinErr(a, b string) string {
 	if a == "" {

@@ -10,7 +10,7 @@ import (
 
 var errEvents = errors.New("schema: malformed event buffer from the C walk")
 
-// build replays the element events written by rsc_walk (shim.c) into a
+// build replays the element events written by rsc_check (shim.c) into a
 // resourcesync.Builder. Strings point into buf (one copy of the events,
 // no copy per string).
 func build(data, buf []byte) (*rs.Document, error) {
@@ -26,7 +26,7 @@ func build(data, buf []byte) (*rs.Document, error) {
 	}
 	str := func() (string, bool) {
 		n, ok := u32()
-		if !ok || i+int(n) > len(buf) {
+		if !ok || uint64(i)+uint64(n) > uint64(len(buf)) {
 			return "", false
 		}
 		s := ""
@@ -36,6 +36,28 @@ func build(data, buf []byte) (*rs.Document, error) {
 		i += int(n)
 		return s, true
 	}
+	var table []string // namespace URIs by id - 1 (see rsc_put_ns)
+	ns := func() (string, bool) {
+		id, ok := u32()
+		switch {
+		case !ok:
+			return "", false
+		case id == 0:
+			return "", true
+		case id == 0xffffffff:
+			return str()
+		case id&0x80000000 != 0:
+			s, ok := str()
+			if !ok || int(id&0x7fffffff) != len(table)+1 {
+				return "", false
+			}
+			table = append(table, s)
+			return s, true
+		case int(id) <= len(table):
+			return table[id-1], true
+		}
+		return "", false
+	}
 	var attrs []rs.XMLAttr
 	for i < len(buf) {
 		op := buf[i]
@@ -43,15 +65,17 @@ func build(data, buf []byte) (*rs.Document, error) {
 		switch op {
 		case 'S':
 			off, ok1 := u32()
-			space, ok2 := str()
-			local, ok3 := str()
-			na, ok4 := u32()
-			if !(ok1 && ok2 && ok3 && ok4) || int(na) > len(buf) {
+			line, ok2 := u32()
+			col, ok3 := u32()
+			space, ok4 := ns()
+			local, ok5 := str()
+			na, ok6 := u32()
+			if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || int(na) > len(buf) {
 				return nil, errEvents
 			}
 			attrs = attrs[:0]
 			for k := uint32(0); k < na; k++ {
-				as, ok1 := str()
+				as, ok1 := ns()
 				al, ok2 := str()
 				av, ok3 := str()
 				if !(ok1 && ok2 && ok3) {
@@ -63,7 +87,7 @@ func build(data, buf []byte) (*rs.Document, error) {
 			if off == 0xffffffff {
 				offset = -1
 			}
-			b.StartElement(space, local, attrs, offset)
+			b.StartElement(space, local, attrs, offset, rs.Pos{Line: int(line), Column: int(col)})
 		case 'T':
 			t, ok := str()
 			if !ok {

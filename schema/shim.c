@@ -219,11 +219,11 @@ void rsc_result_free(rsc_result *res) {
 // fly (xmlSchemaSAXPlug): no tree is built, so memory stays close to the
 // size of the input. Our SAX callbacks write the element events the Go side
 // builds the ResourceSync model from:
-//   'S' u32 offset, str ns, str local, u32 nattrs, nattrs x (str ns, str local, str value)
+//   'S' u32 offset, u32 line, u32 column, ns, str local, u32 nattrs, nattrs x (ns, str local, str value)
 //   'T' str text   (only for elements without element children)
 //   'E'
-// where str is a u32 length and that many bytes, and offset is the byte
-// offset of the element's '<' in the input.
+// where str is a u32 length and that many bytes, ns is written by
+// rsc_put_ns, and offset is the byte offset of the element's '<' in the input.
 
 typedef struct {
 	unsigned char *p;
@@ -295,7 +295,35 @@ typedef struct {
 	int closed_line, closed_col;
 	int bad_root;   // the root is not a Sitemap root: the schema's findings are noise
 	int oom;
+	// Namespace URIs come from the parser's dictionary, one pointer per
+	// URI: each is written once, then referred to by its number.
+	const xmlChar *ns[32];
+	int nns;
 } rsc_stream;
+
+// rsc_put_ns writes a namespace URI as u32 id: 0 for none, n for the n-th
+// URI, written as id with its bytes the first time (ids above 0x7fffffff
+// flag a definition), or inline as a plain string when the table is full.
+static void rsc_put_ns(rsc_stream *st, rsc_buf *b, const xmlChar *uri) {
+	if (uri == NULL) {
+		rsc_put_u32(b, 0);
+		return;
+	}
+	for (int i = 0; i < st->nns; i++) {
+		if (st->ns[i] == uri) {
+			rsc_put_u32(b, (uint32_t)(i + 1));
+			return;
+		}
+	}
+	if (st->nns < 32) {
+		st->ns[st->nns++] = uri;
+		rsc_put_u32(b, 0x80000000u | (uint32_t)st->nns);
+		rsc_put_str(b, uri);
+		return;
+	}
+	rsc_put_u32(b, 0xffffffffu);
+	rsc_put_str(b, uri);
+}
 
 // rsc_last_tag finds the '<' of the tag the parser has just read (or is in):
 // its absolute byte offset, line and column. Returns 0 when it is no longer
@@ -396,12 +424,14 @@ static void rsc_s_start(void *ud, const xmlChar *localname, const xmlChar *prefi
 	}
 	rsc_put_byte(b, 'S');
 	rsc_put_u32(b, off < 0 || off > 0x7ffffffeL ? 0xffffffffu : (uint32_t)off);
-	rsc_put_str(b, URI);
+	rsc_put_u32(b, line < 0 ? 0 : (uint32_t)line);
+	rsc_put_u32(b, col < 0 ? 0 : (uint32_t)col);
+	rsc_put_ns(st, b, URI);
 	rsc_put_str(b, localname);
 	rsc_put_u32(b, (uint32_t)nb_attributes);
 	for (int i = 0; i < nb_attributes; i++) {
 		const xmlChar **a = attributes + 5 * i; // localname, prefix, URI, value, end
-		rsc_put_str(b, a[2]);
+		rsc_put_ns(st, b, a[2]);
 		rsc_put_str(b, a[0]);
 		rsc_put_bytes(b, a[3], (size_t)(a[4] - a[3]));
 	}
