@@ -10,11 +10,18 @@ import (
 
 var errEvents = errors.New("schema: malformed event buffer from the C walk")
 
-// build replays the element events written by rsc_check (shim.c) into a
-// resourcesync.Builder. Strings point into buf (one copy of the events,
-// no copy per string).
-func build(data, buf []byte) (*rs.Document, error) {
-	b := rs.NewBuilder(data)
+// decoder replays the element events written by rsc_check (shim.c) into a
+// resourcesync.Builder, chunk by chunk (every chunk holds whole events).
+// Strings point into the chunks (one copy of the events, none per string).
+type decoder struct {
+	b     *rs.Builder
+	table []string // namespace URIs by id - 1 (see rsc_put_ns)
+	attrs []rs.XMLAttr
+}
+
+func newDecoder(data []byte) *decoder { return &decoder{b: rs.NewBuilder(data)} }
+
+func (d *decoder) feed(buf []byte) error {
 	i := 0
 	u32 := func() (uint32, bool) {
 		if i+4 > len(buf) {
@@ -36,7 +43,6 @@ func build(data, buf []byte) (*rs.Document, error) {
 		i += int(n)
 		return s, true
 	}
-	var table []string // namespace URIs by id - 1 (see rsc_put_ns)
 	ns := func() (string, bool) {
 		id, ok := u32()
 		switch {
@@ -48,17 +54,16 @@ func build(data, buf []byte) (*rs.Document, error) {
 			return str()
 		case id&0x80000000 != 0:
 			s, ok := str()
-			if !ok || int(id&0x7fffffff) != len(table)+1 {
+			if !ok || int(id&0x7fffffff) != len(d.table)+1 {
 				return "", false
 			}
-			table = append(table, s)
+			d.table = append(d.table, s)
 			return s, true
-		case int(id) <= len(table):
-			return table[id-1], true
+		case int(id) <= len(d.table):
+			return d.table[id-1], true
 		}
 		return "", false
 	}
-	var attrs []rs.XMLAttr
 	for i < len(buf) {
 		op := buf[i]
 		i++
@@ -71,37 +76,42 @@ func build(data, buf []byte) (*rs.Document, error) {
 			local, ok5 := str()
 			na, ok6 := u32()
 			if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || int(na) > len(buf) {
-				return nil, errEvents
+				return errEvents
 			}
-			attrs = attrs[:0]
+			d.attrs = d.attrs[:0]
 			for k := uint32(0); k < na; k++ {
 				as, ok1 := ns()
 				al, ok2 := str()
 				av, ok3 := str()
 				if !(ok1 && ok2 && ok3) {
-					return nil, errEvents
+					return errEvents
 				}
-				attrs = append(attrs, rs.XMLAttr{Space: as, Local: al, Value: av})
+				d.attrs = append(d.attrs, rs.XMLAttr{Space: as, Local: al, Value: av})
 			}
 			offset := int(off)
 			if off == 0xffffffff {
 				offset = -1
 			}
-			b.StartElement(space, local, attrs, offset, rs.Pos{Line: int(line), Column: int(col)})
+			d.b.StartElement(space, local, d.attrs, offset, rs.Pos{Line: int(line), Column: int(col)})
 		case 'T':
 			t, ok := str()
 			if !ok {
-				return nil, errEvents
+				return errEvents
 			}
-			b.Text(t)
+			d.b.Text(t)
 		case 'E':
-			b.EndElement()
+			d.b.EndElement()
 		default:
-			return nil, errEvents
+			return errEvents
 		}
 	}
-	if b.Document() == nil {
+	return nil
+}
+
+// document is what was built, or an error when nothing was.
+func (d *decoder) document() (*rs.Document, error) {
+	if d.b.Document() == nil {
 		return nil, errEvents
 	}
-	return b.Document(), nil
+	return d.b.Document(), nil
 }

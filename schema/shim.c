@@ -2,6 +2,7 @@
 // in the call's own structures, except the registry of embedded schemas and
 // the start-up capture buffer, both written once during start-up.
 
+#include <pthread.h>
 #include "shim.h"
 
 #include <stdio.h>
@@ -279,9 +280,108 @@ static void rsc_put_str(rsc_buf *b, const xmlChar *s) {
 	rsc_put_bytes(b, s, s ? strlen((const char *)s) : 0);
 }
 
+// ---- the hand-off of event chunks to Go ----
+//
+// The pass writes events into a buffer and, at event boundaries, hands
+// each full chunk to a queue the Go side reads from (rsc_job_next), so that
+// Go builds the model while libxml2 is still parsing and validating.
+
+#define RSC_CHUNK (256 * 1024)
+
+typedef struct rsc_chunk {
+	struct rsc_chunk *next;
+	unsigned char *p;
+	size_t len;
+} rsc_chunk;
+
+struct rsc_job {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	rsc_chunk *head, *tail;
+	int done;
+};
+
+rsc_job *rsc_job_new(void) {
+	rsc_job *j = calloc(1, sizeof *j);
+	if (j == NULL) {
+		return NULL;
+	}
+	pthread_mutex_init(&j->mu, NULL);
+	pthread_cond_init(&j->cv, NULL);
+	return j;
+}
+
+// rsc_job_push queues p (taking it over); len 0 with p NULL marks the end.
+static int rsc_job_push(rsc_job *j, unsigned char *p, size_t len, int done) {
+	rsc_chunk *c = NULL;
+	if (p != NULL) {
+		c = malloc(sizeof *c);
+		if (c == NULL) {
+			free(p);
+			return -1;
+		}
+		c->next = NULL;
+		c->p = p;
+		c->len = len;
+	}
+	pthread_mutex_lock(&j->mu);
+	if (c != NULL) {
+		if (j->tail != NULL) {
+			j->tail->next = c;
+		} else {
+			j->head = c;
+		}
+		j->tail = c;
+	}
+	if (done) {
+		j->done = 1;
+	}
+	pthread_cond_signal(&j->cv);
+	pthread_mutex_unlock(&j->mu);
+	return 0;
+}
+
+int rsc_job_next(rsc_job *j, unsigned char **p, size_t *len) {
+	pthread_mutex_lock(&j->mu);
+	while (j->head == NULL && !j->done) {
+		pthread_cond_wait(&j->cv, &j->mu);
+	}
+	rsc_chunk *c = j->head;
+	if (c != NULL) {
+		j->head = c->next;
+		if (j->head == NULL) {
+			j->tail = NULL;
+		}
+	}
+	pthread_mutex_unlock(&j->mu);
+	if (c == NULL) {
+		return 0;
+	}
+	*p = c->p;
+	*len = c->len;
+	free(c);
+	return 1;
+}
+
+void rsc_job_free(rsc_job *j) {
+	if (j == NULL) {
+		return;
+	}
+	for (rsc_chunk *c = j->head; c != NULL;) {
+		rsc_chunk *n = c->next;
+		free(c->p);
+		free(c);
+		c = n;
+	}
+	pthread_cond_destroy(&j->cv);
+	pthread_mutex_destroy(&j->mu);
+	free(j);
+}
+
 typedef struct {
 	xmlParserCtxtPtr ctxt;
 	rsc_result *res;
+	rsc_job *job;    // NULL: no events wanted
 	rsc_buf *events; // NULL: no events wanted
 	rsc_buf text;    // character data of the current element
 	// leaf[d] is 1 while the element at depth d has no element child;
@@ -300,6 +400,20 @@ typedef struct {
 	const xmlChar *ns[32];
 	int nns;
 } rsc_stream;
+
+// rsc_flush hands the events written so far to the job when they fill a
+// chunk (call it at event boundaries only).
+static void rsc_flush(rsc_stream *st, int force) {
+	rsc_buf *b = st->events;
+	if (b == NULL || st->job == NULL || b->oom || (b->len < RSC_CHUNK && !force) || b->len == 0) {
+		return;
+	}
+	if (rsc_job_push(st->job, b->p, b->len, 0) != 0) {
+		st->oom = 1;
+	}
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
 
 // rsc_put_ns writes a namespace URI as u32 id: 0 for none, n for the n-th
 // URI, written as id with its bytes the first time (ids above 0x7fffffff
@@ -435,7 +549,8 @@ static void rsc_s_start(void *ud, const xmlChar *localname, const xmlChar *prefi
 		rsc_put_str(b, a[0]);
 		rsc_put_bytes(b, a[3], (size_t)(a[4] - a[3]));
 	}
-	if (b->oom) {
+	rsc_flush(st, 0);
+	if (b->oom || st->oom) {
 		st->oom = 1;
 		xmlStopParser(st->ctxt);
 	}
@@ -458,7 +573,8 @@ static void rsc_s_end(void *ud, const xmlChar *localname, const xmlChar *prefix,
 			rsc_put_bytes(st->events, st->text.p, st->text.len);
 		}
 		rsc_put_byte(st->events, 'E');
-		if (st->events->oom) {
+		rsc_flush(st, 0);
+		if (st->events->oom || st->oom) {
 			st->oom = 1;
 			xmlStopParser(st->ctxt);
 		}
@@ -549,15 +665,23 @@ static int rsc_prolog_doctype(const char *buf, int len, int *line, int *col) {
 	return 0;
 }
 
+static int rsc_check_pass(uintptr_t schema, const char *buf, int len, int max_errors, rsc_result *res,
+                          int *wellformed, rsc_job *job);
+
 int rsc_check(uintptr_t schema, const char *buf, int len, int max_errors, rsc_result *res,
-              int *wellformed, unsigned char **events, size_t *nevents) {
+              int *wellformed, rsc_job *job) {
+	int rc = rsc_check_pass(schema, buf, len, max_errors, res, wellformed, job);
+	if (job != NULL) {
+		rsc_job_push(job, NULL, 0, 1); // the end, whatever happened
+	}
+	return rc;
+}
+
+static int rsc_check_pass(uintptr_t schema, const char *buf, int len, int max_errors, rsc_result *res,
+                          int *wellformed, rsc_job *job) {
 	memset(res, 0, sizeof *res);
 	res->max = max_errors > 0 ? max_errors : 1;
 	*wellformed = 0;
-	if (events != NULL) {
-		*events = NULL;
-		*nevents = 0;
-	}
 	int dline, dcol;
 	if (rsc_prolog_doctype(buf, len, &dline, &dcol)) {
 		rsc_add(res, dline, dcol, XML_ERR_FATAL, 1, NULL,
@@ -574,7 +698,8 @@ int rsc_check(uintptr_t schema, const char *buf, int len, int max_errors, rsc_re
 	rsc_stream st;
 	memset(&st, 0, sizeof st);
 	st.res = res;
-	st.events = events != NULL ? &evbuf : NULL;
+	st.events = job != NULL ? &evbuf : NULL;
+	st.job = job;
 	int rc = -1;
 	xmlSchemaValidCtxtPtr vctxt = NULL;
 	xmlSchemaSAXPlugPtr plug = NULL;
@@ -629,10 +754,9 @@ int rsc_check(uintptr_t schema, const char *buf, int len, int max_errors, rsc_re
 		}
 		res->parsed = 1;
 		res->validated = 1;
-		if (events != NULL) {
-			*events = evbuf.p;
-			*nevents = evbuf.len;
-			evbuf.p = NULL;
+		rsc_flush(&st, 1);
+		if (st.oom) {
+			goto done;
 		}
 	}
 	rc = 0;

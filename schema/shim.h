@@ -47,12 +47,22 @@ int rsc_capture_stop(char **text);
 // rsc_check parses len bytes at buf and validates them against schema (an
 // xmlSchemaPtr) in one streaming pass, without building a tree. Findings go
 // to res (parser findings have parse set); *wellformed says whether the
-// document was well-formed (and so validated). When events is not NULL,
-// *events receives a malloc'd buffer of element events (see shim.c) for a
-// well-formed document, to free with free(). Returns 0 when it ran, -1 when
-// it could not (out of memory).
+// document was well-formed (and so validated). When job is not NULL, the
+// element events (see shim.c) are handed to it chunk by chunk, and its end
+// is marked when the pass ends. Returns 0 when it ran, -1 when it could not
+// (out of memory).
+typedef struct rsc_job rsc_job;
+
 int rsc_check(uintptr_t schema, const char *buf, int len, int max_errors, rsc_result *res,
-              int *wellformed, unsigned char **events, size_t *nevents);
+              int *wellformed, rsc_job *job);
+
+// rsc_job carries the element events of a pass, chunk by chunk, from
+// rsc_check (which may run on another thread) to its reader.
+rsc_job *rsc_job_new(void);
+// rsc_job_next waits for the next chunk: 1 with a malloc'd chunk (to free
+// with free()), 0 when the pass has ended and every chunk was read.
+int rsc_job_next(rsc_job *job, unsigned char **chunk, size_t *len);
+void rsc_job_free(rsc_job *job);
 
 void rsc_result_free(rsc_result *res);
 

@@ -185,7 +185,7 @@ func (v *Validator) Validate(data []byte) ([]Error, error) {
 	var res C.rsc_result
 	var wellformed C.int
 	rc := C.rsc_check(C.uintptr_t(v.schema.Pointer()), (*C.char)(unsafe.Pointer(ptr)),
-		C.int(len(data)), C.int(MaxErrors), &res, &wellformed, nil, nil)
+		C.int(len(data)), C.int(MaxErrors), &res, &wellformed, nil)
 	defer C.rsc_result_free(&res)
 	if rc != 0 {
 		return nil, errors.New("schema: libxml2 could not validate the document (out of memory or internal error)")
@@ -282,12 +282,37 @@ func (v *Validator) Start(data []byte) (doc *rs.Document, perrs []Error, wait fu
 	if len(data) > 0 {
 		ptr = &data[0]
 	}
+	job := C.rsc_job_new()
+	if job == nil {
+		return nil, nil, nil, errors.New("schema: out of memory")
+	}
+	defer C.rsc_job_free(job)
+	// libxml2 parses and validates on one thread while this one builds the
+	// model from the events it hands over, chunk by chunk.
 	var res C.rsc_result
 	var wellformed C.int
-	var events *C.uchar
-	var nevents C.size_t
-	rc := C.rsc_check(C.uintptr_t(v.schema.Pointer()), (*C.char)(unsafe.Pointer(ptr)), C.int(len(data)),
-		C.int(MaxErrors), &res, &wellformed, &events, &nevents)
+	var rc C.int
+	passed := make(chan struct{})
+	go func() {
+		defer close(passed)
+		rc = C.rsc_check(C.uintptr_t(v.schema.Pointer()), (*C.char)(unsafe.Pointer(ptr)), C.int(len(data)),
+			C.int(MaxErrors), &res, &wellformed, job)
+	}()
+	dec := newDecoder(data)
+	var ferr error
+	for {
+		var chunk *C.uchar
+		var n C.size_t
+		if C.rsc_job_next(job, &chunk, &n) == 0 {
+			break
+		}
+		buf := C.GoBytes(unsafe.Pointer(chunk), C.int(n))
+		C.free(unsafe.Pointer(chunk))
+		if ferr == nil {
+			ferr = dec.feed(buf)
+		}
+	}
+	<-passed
 	errs := convert(&res)
 	C.rsc_result_free(&res)
 	if rc != 0 {
@@ -296,10 +321,10 @@ func (v *Validator) Start(data []byte) (doc *rs.Document, perrs []Error, wait fu
 	if wellformed == 0 {
 		return nil, errs, nil, nil
 	}
-	buf := C.GoBytes(unsafe.Pointer(events), C.int(nevents))
-	C.free(unsafe.Pointer(events))
-	doc, err = build(data, buf)
-	if err != nil {
+	if ferr != nil {
+		return nil, nil, nil, ferr
+	}
+	if doc, err = dec.document(); err != nil {
 		return nil, nil, nil, err
 	}
 	return doc, nil, func() ([]Error, error) { return errs, nil }, nil
