@@ -232,15 +232,23 @@ type crawl struct {
 // alone.
 const validatingBytes = 8 << 20
 
+// budgetWeight is what a document of n bytes takes of the validation
+// budget (n < 0: unknown length).
+func budgetWeight(n int64) int64 {
+	switch {
+	case n < 0:
+		return validatingBytes / 2
+	case n < 1:
+		return 1
+	case n > validatingBytes:
+		return validatingBytes
+	}
+	return n
+}
+
 // validate runs the Validator on one document within the validation budget.
 func (c *crawl) validate(loc string, data []byte) (rules.Result, *rs.Document) {
-	w := int64(len(data))
-	if w > validatingBytes {
-		w = validatingBytes
-	}
-	if w < 1 {
-		w = 1
-	}
+	w := budgetWeight(int64(len(data)))
 	if err := c.validating.Acquire(c.ctx, w); err != nil {
 		return rules.ErrorResult(loc, err.Error()), nil
 	}

@@ -11,6 +11,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -164,6 +165,20 @@ func (c *crawl) processDocument(t task) {
 		c.discoveryPage(t, facts, r.Header, page)
 		return
 	}
+	// The body is read within the validation budget: reading and
+	// validating a document both hold it in memory.
+	length := int64(-1)
+	if n, err := strconv.ParseInt(r.Header.Get("Content-Length"), 10, 64); err == nil {
+		length = n
+	}
+	w := budgetWeight(length)
+	if body != r.Body {
+		w = validatingBytes // compressed: the length says little
+	}
+	if err := c.validating.Acquire(c.ctx, w); err != nil {
+		c.docError(t, facts, err.Error())
+		return
+	}
 	data, err := rs.ReadAll(body, limits.MaxBytes)
 	var res rules.Result
 	var doc *rs.Document
@@ -172,15 +187,19 @@ func (c *crawl) processDocument(t task) {
 	case errors.As(err, &le):
 		res = rules.Run(t.url, rules.Input{TooLarge: le}, c.v.Config)
 	case err != nil:
+		c.validating.Release(w)
 		c.docError(t, facts, fmt.Sprintf("reading the body: %v", err))
 		return
 	case isEntry && looksHTML(data):
+		c.validating.Release(w)
 		c.discoveryPage(t, facts, r.Header, data)
 		return
 	default:
 		// The walk reads the model the Validator built: one parse.
-		res, doc = c.validate(t.url, data)
+		res, doc = c.v.ValidateDoc(c.ctx, t.url, data)
 	}
+	data = nil
+	c.validating.Release(w)
 	kind := rs.KindUnknown
 	if doc != nil {
 		kind = doc.Kind()
