@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"iter"
 	"strings"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -25,23 +26,27 @@ type attrValue struct {
 // attrValues lists every occurrence of attribute name on the <rs:md>
 // (when onMd) and <rs:ln> (when onLn) elements of d, in document order
 // within each element kind, top level first.
-func attrValues(p *Pass, name string, onMd, onLn bool) []attrValue {
-	var out []attrValue
-	if onMd {
-		for _, ref := range p.mds() {
-			if v, ok := ref.md.Get(name); ok {
-				out = append(out, attrValue{v, ref.md.AttrPosition(name), "<rs:md>", ref.entry})
+func attrValues(p *Pass, name string, onMd, onLn bool) iter.Seq[attrValue] {
+	return func(yield func(attrValue) bool) {
+		if onMd {
+			for _, ref := range p.mds() {
+				if v, ok := ref.md.Get(name); ok {
+					if !yield(attrValue{v, ref.md.AttrPosition(name), "<rs:md>", ref.entry}) {
+						return
+					}
+				}
+			}
+		}
+		if onLn {
+			for _, ref := range p.lns() {
+				if v, ok := ref.ln.Get(name); ok {
+					if !yield(attrValue{v, ref.ln.AttrPosition(name), "<rs:ln>", ref.entry}) {
+						return
+					}
+				}
 			}
 		}
 	}
-	if onLn {
-		for _, ref := range p.lns() {
-			if v, ok := ref.ln.Get(name); ok {
-				out = append(out, attrValue{v, ref.ln.AttrPosition(name), "<rs:ln>", ref.entry})
-			}
-		}
-	}
-	return out
 }
 
 // 7: "length – ... The value of the length attribute should be equal to
@@ -55,7 +60,7 @@ var LengthSyntax = &Rule{
 		"A sign, a decimal point, a unit (\"4 kB\"), digit grouping (\"8,876\") or surrounding white space make the value something a Destination cannot compare with the Content-Length it receives. " +
 		"There is no upper bound (Example 27 has length=\"9788456778\"). Whether the value matches the HTTP response is checked by crawling (RS-REP-LENGTH).",
 	Check: func(p *Pass) error {
-		for _, a := range attrValues(p, "length", true, true) {
+		for a := range attrValues(p, "length", true, true) {
 			if msg := attrLengthProblem(a.value); msg != "" {
 				p.Reportf(a.pos, "length %q on %s %s", truncateValue(a.value), a.elem, msg)
 			}
@@ -87,7 +92,7 @@ var TypeSyntax = &Rule{
 		"White space is accepted around \";\" only. Matching is case-insensitive and values are not looked up in the registry (Example 27 uses the experimental application/x-tiff-diff); RS-TYPE-TOPLEVEL hints at top-level types IANA does not know.",
 	Check: func(p *Pass) error {
 		problems := map[string]string{} // documents repeat a few media types
-		for _, a := range attrValues(p, "type", true, true) {
+		for a := range attrValues(p, "type", true, true) {
 			msg, ok := problems[a.value]
 			if !ok {
 				_, msg = attrMediaType(a.value)
@@ -121,7 +126,7 @@ var TypeTopLevel = &Rule{
 			ok  bool
 		}
 		seen := map[string]verdict{} // documents repeat a few media types
-		for _, a := range attrValues(p, "type", true, true) {
+		for a := range attrValues(p, "type", true, true) {
 			v, done := seen[a.value]
 			if !done {
 				top, msg := attrMediaType(a.value)
@@ -236,7 +241,7 @@ var EncodingSyntax = &Rule{
 		"The SHOULD of the quote (equal to the header) is about the HTTP response and is checked by crawling; the syntax is what makes the value a list of content codings at all, so a value that is not one is an error. " +
 		"The coding names themselves are not looked up (the IANA HTTP Content Coding registry is open).",
 	Check: func(p *Pass) error {
-		for _, a := range attrValues(p, "encoding", true, true) {
+		for a := range attrValues(p, "encoding", true, true) {
 			if msg := attrEncodingProblem(a.value); msg != "" {
 				p.Reportf(a.pos, "encoding %q on %s %s", truncateValue(a.value), a.elem, msg)
 			}
@@ -277,7 +282,7 @@ var ChangeValue = &Rule{
 	Doc: "12.1 closes the list for Change Lists (\"The value of the change attribute is created, updated, or deleted\") and 13.2 for Change Dump Manifests (\"The change attribute value may be created, updated, or deleted\"); a Destination cannot act on another value. Values are case-sensitive. " +
 		"Checked wherever change appears; whether change belongs there is RS-CHANGE-PLACE, whether it is present where mandatory is RS-CL-CHANGE and RS-CDM-CHANGE.",
 	Check: func(p *Pass) error {
-		for _, a := range attrValues(p, "change", true, false) {
+		for a := range attrValues(p, "change", true, false) {
 			if contains(attrChangeValues, a.value) {
 				continue
 			}
@@ -310,7 +315,7 @@ var HashAlgorithm = &Rule{
 		"Common spellings such as sha256 or SHA1 get a suggestion. Tokens RS-HASH-SYNTAX rejects are not considered here.",
 	Check: func(p *Pass) error {
 		known := map[string]bool{} // by algorithm token as written
-		for _, a := range attrValues(p, "hash", true, true) {
+		for a := range attrValues(p, "hash", true, true) {
 			for tok := range strings.FieldsSeq(a.value) {
 				if hashTokenProblem(tok) != "" {
 					continue

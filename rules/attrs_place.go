@@ -14,7 +14,7 @@ import (
 // (onMd) or <rs:ln> (onLn) that allowed does not accept. why completes the
 // message.
 func attrPlaceCheck(p *Pass, name string, onMd, onLn bool, allowed func(entry *rs.Entry) bool, why func(entry *rs.Entry) string) {
-	for _, a := range attrValues(p, name, onMd, onLn) {
+	for a := range attrValues(p, name, onMd, onLn) {
 		if allowed(a.entry) {
 			continue
 		}

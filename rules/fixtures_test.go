@@ -120,6 +120,8 @@ var _ = Describe("The catalogue", func() {
 					case s.Fail():
 						fail++
 						Expect(wants).To(BeNumerically(">", 0), "%s is a failing site but wants no %s", s.Path(), r.ID)
+					default:
+						Fail(s.Path() + " is neither pass-* nor fail-*")
 					}
 				}
 				Expect(fail).To(BeNumerically(">", 0), "no fixtures/sites/%s/fail-*", r.ID)
@@ -166,6 +168,7 @@ var _ = Describe("The catalogue", func() {
 		for _, s := range sites {
 			r := rules.Lookup(s.Dir)
 			Expect(r).NotTo(BeNil(), "%s names no rule", s.Path())
+			Expect(r.IsGraph()).To(BeTrue(), "fixtures/sites/%s: %s is a document rule (use fixtures/%s/)", s.Dir, s.Dir, s.Dir)
 		}
 	})
 })
