@@ -67,3 +67,22 @@ func BenchmarkValidate50kNoSchema(b *testing.B) {
 		mustClean(b, v.ValidateBytes(context.Background(), "bench.xml", data))
 	}
 }
+
+// BenchmarkValidateChangeList50k is BenchmarkValidate50k on a 50,000-entry
+// Change List (more rules apply: order, change, datetime, intervals).
+func BenchmarkValidateChangeList50k(b *testing.B) {
+	data := benchdata.ChangeList(50000)
+	sv, err := schema.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := &rules.Validator{Schema: sv}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if res := v.ValidateBytes(context.Background(), "changelist.xml", data); res.Status != rules.StatusValid {
+			b.Fatalf("status %s: %v", res.Status, res.Diagnostics)
+		}
+	}
+}
