@@ -52,7 +52,7 @@ func runMock(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	maxEntries := fset.Int("max-entries", 0, "entries per document before an index is used (default: the scenario's, else 50,000)")
 	baseURL := fset.String("base-url", "", "`URL` the documents' URIs start with (default: http://ADDR)")
 	list := fset.Bool("list", false, "list the built-in scenarios and exit")
-	fset.Usage = func() { fmt.Fprintln(fset.Output(), "Run 'rsconform mock --help' for usage.") }
+	fset.Usage = func() {} // Parse reports bad flags; help goes to stdout, once
 	if err := fset.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, mockUsage)
@@ -60,6 +60,7 @@ func runMock(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fset.PrintDefaults()
 			return 0
 		}
+		fmt.Fprintln(stderr, "see 'rsconform mock --help'")
 		return 2
 	}
 	if fset.NArg() > 0 {
