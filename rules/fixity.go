@@ -30,17 +30,24 @@ var HashSyntax = &Rule{
 				p.Reportf(pos, "hash is empty")
 				return
 			}
-			seen := map[string]bool{}
+			var seen [8]string // the algorithms given so far (a value gives few)
+			n := 0
 			for tok := range strings.FieldsSeq(v) {
 				if msg := hashTokenProblem(tok); msg != "" {
 					p.Reportf(pos, "hash value %q %s", truncateValue(tok), msg)
 					continue
 				}
-				alg := strings.ToLower(tok[:strings.IndexByte(tok, ':')])
-				if seen[alg] {
-					p.Reportf(pos, "hash gives algorithm %q twice", alg)
+				alg := tok[:strings.IndexByte(tok, ':')]
+				for _, s := range seen[:n] {
+					if strings.EqualFold(s, alg) {
+						p.Reportf(pos, "hash gives algorithm %q twice", strings.ToLower(alg))
+						break
+					}
 				}
-				seen[alg] = true
+				if n < len(seen) {
+					seen[n] = alg
+					n++
+				}
 			}
 		}
 		for _, ref := range p.mds() {
