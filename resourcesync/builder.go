@@ -208,8 +208,7 @@ func (b *Builder) attrs(attrs []XMLAttr, pos Pos, offset int, field func(local s
 			if i >= 64 || used&(1<<i) != 0 {
 				continue
 			}
-			if (a.Space == "" && n.qname == a.Local) ||
-				(a.Space != "" && strings.HasSuffix(n.qname, ":"+a.Local) && !strings.HasPrefix(n.qname, "xmlns:")) {
+			if (a.Space == "" && n.qname == a.Local) || (a.Space != "" && prefixedAs(n.qname, a.Local)) {
 				used |= 1 << i
 				return n.pos
 			}
@@ -242,6 +241,13 @@ func (b *Builder) ln(attrs []XMLAttr, pos Pos, offset int) *Ln {
 	return l
 }
 
+// prefixedAs reports whether qname is prefix:local with a prefix other
+// than xmlns.
+func prefixedAs(qname, local string) bool {
+	k := len(qname) - len(local) - 1
+	return k > 0 && qname[k] == ':' && qname[k+1:] == local && qname[:k] != "xmlns"
+}
+
 type tagAttr struct {
 	qname string // points into the document: no copy
 	pos   Pos
@@ -254,47 +260,38 @@ func tagAttrs(data []byte, offset int, pos Pos, out []tagAttr) []tagAttr {
 	if offset < 0 || offset >= len(data) || data[offset] != '<' {
 		return out
 	}
-	line, col := pos.Line, pos.Column
-	i := offset
-	adv := func() {
-		if data[i] == '\n' {
-			line++
-			col = 1
-		} else {
-			col++
+	// line is the current line; lineStart the offset of its first byte,
+	// whose column is col0 (the tag's own column on its first line).
+	line, lineStart, col0 := pos.Line, offset, pos.Column
+	at := func(k int) Pos { return Pos{Line: line, Column: col0 + k - lineStart} }
+	i := offset + 1
+	skip := func(stop func(c byte) bool) {
+		for i < len(data) && !stop(data[i]) {
+			if data[i] == '\n' {
+				line, lineStart, col0 = line+1, i+1, 1
+			}
+			i++
 		}
-		i++
 	}
-	adv()
-	for i < len(data) && !isSpace(data[i]) && data[i] != '>' && data[i] != '/' {
-		adv()
-	}
+	isEnd := func(c byte) bool { return c == '>' || c == '/' }
+	skip(func(c byte) bool { return isSpace(c) || isEnd(c) })
 	for i < len(data) {
-		for i < len(data) && isSpace(data[i]) {
-			adv()
-		}
-		if i >= len(data) || data[i] == '>' || data[i] == '/' {
+		skip(func(c byte) bool { return !isSpace(c) })
+		if i >= len(data) || isEnd(data[i]) {
 			break
 		}
-		start, at := i, Pos{Line: line, Column: col}
-		for i < len(data) && data[i] != '=' && !isSpace(data[i]) {
-			adv()
-		}
-		out = append(out, tagAttr{qname: unsafe.String(&data[start], i-start), pos: at})
-		for i < len(data) && data[i] != '"' && data[i] != '\'' {
-			adv()
-		}
+		start := i
+		p := at(i)
+		skip(func(c byte) bool { return c == '=' || isSpace(c) })
+		out = append(out, tagAttr{qname: unsafe.String(&data[start], i-start), pos: p})
+		skip(func(c byte) bool { return c == '"' || c == '\'' })
 		if i >= len(data) {
 			break
 		}
 		q := data[i]
-		adv()
-		for i < len(data) && data[i] != q {
-			adv()
-		}
-		if i < len(data) {
-			adv()
-		}
+		i++
+		skip(func(c byte) bool { return c == q })
+		i++
 	}
 	return out
 }
