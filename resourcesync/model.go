@@ -70,7 +70,8 @@ func (d *Document) Capability() Capability {
 // Kind is the kind of the document given its root and capability.
 func (d *Document) Kind() Kind { return KindOf(d.Root, d.Capability()) }
 
-// Link returns the first top-level link with relation rel, or nil.
+// Link returns the first top-level link with relation rel (compared
+// case-insensitively, as relation types are), or nil.
 func (d *Document) Link(rel string) *Ln { return firstLink(d.Links, rel) }
 
 // LinksByRel returns the top-level links with relation rel.
@@ -303,9 +304,10 @@ func (l *Ln) AttrPosition(name string) Pos {
 	return l.attrs.position(i, l.Pos)
 }
 
+// Registered relation types compare case-insensitively (RFC 8288, 2.1.1).
 func firstLink(links []*Ln, rel string) *Ln {
 	for _, l := range links {
-		if l.Rel == rel {
+		if strings.EqualFold(l.Rel, rel) {
 			return l
 		}
 	}
@@ -315,7 +317,7 @@ func firstLink(links []*Ln, rel string) *Ln {
 func linksByRel(links []*Ln, rel string) []*Ln {
 	var out []*Ln
 	for _, l := range links {
-		if l.Rel == rel {
+		if strings.EqualFold(l.Rel, rel) {
 			out = append(out, l)
 		}
 	}
