@@ -47,6 +47,17 @@ type fetcher struct {
 }
 
 // response is the outcome of one fetch.
+// failure says why a fetch gave no usable body ("fetch failed: ..."), or "".
+func (r *response) failure() string {
+	switch {
+	case r.Err != nil:
+		return fmt.Sprintf("fetch failed: %v", r.Err)
+	case r.Status < 200 || r.Status > 299:
+		return fmt.Sprintf("fetch failed: HTTP %d %s", r.Status, http.StatusText(r.Status))
+	}
+	return ""
+}
+
 type response struct {
 	// URL is the URL asked for; Final the one that answered.
 	URL, Final string

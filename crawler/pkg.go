@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"sort"
 	"strconv"
@@ -32,14 +31,7 @@ func (c *crawl) processPackage(t task) {
 	r := c.f.get(c.ctx, t.url, "application/zip, */*;q=0.1", "identity")
 	defer r.close()
 	setFacts := func(n *rules.Node) { n.StatusCode, n.Header, n.Redirects = r.Status, r.Header, r.Redirects }
-	fail := ""
-	switch {
-	case r.Err != nil:
-		fail = fmt.Sprintf("fetch failed: %v", r.Err)
-	case r.Status < 200 || r.Status > 299:
-		fail = fmt.Sprintf("fetch failed: HTTP %d %s", r.Status, http.StatusText(r.Status))
-	}
-	if fail != "" {
+	if fail := r.failure(); fail != "" {
 		c.update(func() {
 			n := c.graph.Node(t.url)
 			setFacts(n)

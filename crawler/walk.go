@@ -110,14 +110,7 @@ func (c *crawl) processDocument(t task) {
 	facts := func(n *rules.Node) {
 		n.StatusCode, n.Header, n.Redirects = r.Status, r.Header, r.Redirects
 	}
-	fail := ""
-	switch {
-	case r.Err != nil:
-		fail = fmt.Sprintf("fetch failed: %v", r.Err)
-	case r.Status < 200 || r.Status > 299:
-		fail = fmt.Sprintf("fetch failed: HTTP %d %s", r.Status, http.StatusText(r.Status))
-	}
-	if fail != "" {
+	if fail := r.failure(); fail != "" {
 		c.update(func() {
 			n := c.graph.Node(t.url)
 			facts(n)

@@ -134,29 +134,7 @@ var ArchiveIndexLastmod = &Rule{
 		"Sections 4, 5 and 6 group Resource Dump, Change List and Change Dump Archives in an index 'in the same manner as described in 3.1' (3.1 項の説明と同様の方法で), so the rule checks all four archive indexes. " +
 		"The exception cannot be verified on one document, so any <lastmod> is reported, once per document at the first one, with the exception in the message, as RS-SD-LASTMOD does for Source Descriptions: a Source that keeps them current can suppress the rule.",
 	Check: func(p *Pass) error {
-		var first *rs.Entry
-		n := 0
-		for _, e := range p.Doc.Entries {
-			if e.LastmodPos.IsValid() || e.Lastmod != "" {
-				if first == nil {
-					first = e
-				}
-				n++
-			}
-		}
-		if first == nil {
-			return nil
-		}
-		pos := first.LastmodPos
-		if !pos.IsValid() {
-			pos = first.Pos
-		}
-		archive := p.Kind.Base().Title()
-		if n == 1 {
-			p.Reportf(pos, "<lastmod> in a %s Index: it should not be provided unless the Source updates the index every time it updates a %s (rsconform cannot tell from one document; suppress the rule if it does)", archive, archive)
-		} else {
-			p.Reportf(pos, "%d entries have <lastmod> (the first here) in a %s Index: it should not be provided unless the Source updates the index every time it updates a %s (rsconform cannot tell from one document; suppress the rule if it does)", n, archive, archive)
-		}
+		kindsReportLastmod(p, p.Kind.Title(), p.Kind.Base().Title()+"s")
 		return nil
 	},
 }
