@@ -110,4 +110,14 @@
 //	GET  /_rsconform/status    scenario, step, virtual time, base URL
 //
 // AutoAdvance plays steps on a real-time cadence.
+//
+// # Real-time mode
+//
+// With Options.Realtime (rsconform mock --realtime 100ms) the scenario's
+// steps are all played when the Source is built, and the Source then lives
+// on Options.Clock (real time unless a test injects one): one resource
+// changes every Realtime, an update or, now and then, a creation or a
+// deletion, each recorded in the open Change List at its instant and
+// served from then on. Resources a fault is armed for never change, so a
+// wrong hash stays wrong (scenario realtime-wrong-hash). See realtime.go.
 package mocksource

@@ -99,6 +99,7 @@ func linkHeader(base string) string {
 }
 
 func (s *Source) serveHTTP(rw http.ResponseWriter, r *http.Request) {
+	s.catchUp()
 	p := r.URL.Path
 	if strings.HasPrefix(p, ControlPrefix) || p == strings.TrimSuffix(ControlPrefix, "/") {
 		s.control(rw, r)

@@ -41,6 +41,13 @@ type Options struct {
 	// CacheBytes bounds the rendered documents and packages kept in
 	// memory (default 256 MiB).
 	CacheBytes int64
+	// Realtime, when positive, turns on real-time mode (realtime.go):
+	// the scenario's steps are played at once, then one resource changes
+	// every Realtime of Clock while clients crawl.
+	Realtime time.Duration
+	// Clock is the time in real-time mode; nil is time.Now. Tests inject
+	// one to decide when changes happen without waiting.
+	Clock Clock
 }
 
 // Source is a ResourceSync Source played from a scenario. It is safe for
@@ -55,6 +62,10 @@ type Source struct {
 	cache *docCache
 	log   *requestLog
 	hosts atomic.Pointer[hostBase]
+	// rt is set in real-time mode; rtNext mirrors rt.next (Unix
+	// nanoseconds) so that a request with no tick due takes no lock.
+	rt     *realtime
+	rtNext atomic.Int64
 }
 
 // StepInfo says where the scenario stands.
@@ -156,6 +167,9 @@ func New(opts Options) (*Source, error) {
 	}
 	s.log = newRequestLog(opts.LogSize)
 	s.SetBaseURL(opts.BaseURL)
+	if err := s.startRealtime(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -175,6 +189,7 @@ func (s *Source) Now() time.Time { return time.Unix(0, s.clock.Load()).UTC() }
 
 // Info says where the scenario stands, without stepping.
 func (s *Source) Info() StepInfo {
+	s.catchUp()
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.info(0)
@@ -192,6 +207,7 @@ func (s *Source) info(changes int) StepInfo {
 
 // Step plays the next step. It returns ErrFinished when none is left.
 func (s *Source) Step() (StepInfo, error) {
+	s.catchUp()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w := s.w
@@ -246,6 +262,7 @@ func (s *Source) Expected() map[string]ExpectedResource {
 // eachExpected calls fn for every live resource in id order, under one
 // read lock; in, when not nil, receives the step the state belongs to.
 func (s *Source) eachExpected(fn func(path string, e ExpectedResource), in *StepInfo) {
+	s.catchUp()
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	w := s.w

@@ -25,6 +25,10 @@ with faults (errors, latency, dropped connections, wrong hashes) where the
 scenario arms them.
 
 The virtual clock moves one step at a time: POST /_rsconform/step (or --auto).
+With --realtime the scenario's steps are played at once and the Source then
+lives in real time: one resource changes every DURATION (an update, or now
+and then a creation or a deletion), each change recorded in the open Change
+List as it happens, so a crawl meets the races of a live Source.
 GET /_rsconform/expected says what a synchronised Destination holds, and
 GET /_rsconform/log what it asked for.
 
@@ -33,6 +37,7 @@ Examples:
   rsconform mock --scenario incremental-changelist
   rsconform mock --scenario large-source --resources 1000000 --addr 127.0.0.1:9000
   rsconform mock --scenario ./my-scenario.yaml --auto 2s
+  rsconform mock --scenario realtime --realtime 100ms
   curl -X POST http://127.0.0.1:8080/_rsconform/step
 
 Exit codes: 0 stopped normally, 2 bad flags, bad scenario or cannot listen.
@@ -49,6 +54,7 @@ func runMock(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	resources := fset.Int("resources", 0, "initial number of resources `N`, overriding the scenario's")
 	seed := fset.Int64("seed", 0, "seed `S` of the generated content, overriding the scenario's")
 	auto := fset.Duration("auto", 0, "play a step every `DURATION` of real time (0: only on POST /_rsconform/step)")
+	realtime := fset.Duration("realtime", 0, "real-time mode: play the steps at once, then change a resource every `DURATION` (0: off)")
 	maxEntries := fset.Int("max-entries", 0, "entries per document before an index is used (default: the scenario's, else 50,000)")
 	baseURL := fset.String("base-url", "", "`URL` the documents' URIs start with (default: http://ADDR)")
 	list := fset.Bool("list", false, "list the built-in scenarios and exit")
@@ -78,8 +84,12 @@ func runMock(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	if *resources < 0 || *maxEntries < 0 || *auto < 0 {
-		fmt.Fprintln(stderr, "rsconform mock: --resources, --max-entries and --auto cannot be negative")
+	if *resources < 0 || *maxEntries < 0 || *auto < 0 || *realtime < 0 {
+		fmt.Fprintln(stderr, "rsconform mock: --resources, --max-entries, --auto and --realtime cannot be negative")
+		return 2
+	}
+	if *auto > 0 && *realtime > 0 {
+		fmt.Fprintln(stderr, "rsconform mock: --auto and --realtime exclude each other (real-time mode plays every step at once)")
 		return 2
 	}
 	sc, err := mocksource.LoadScenario(*scenario)
@@ -87,7 +97,7 @@ func runMock(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rsconform mock: %v\n", err)
 		return 2
 	}
-	opts := mocksource.Options{Scenario: sc, Resources: *resources, MaxEntries: *maxEntries}
+	opts := mocksource.Options{Scenario: sc, Resources: *resources, MaxEntries: *maxEntries, Realtime: *realtime}
 	fset.Visit(func(f *flag.Flag) {
 		if f.Name == "seed" && *seed == 0 {
 			// Seed 0 given explicitly: Options treats 0 as "the scenario's".
@@ -123,6 +133,9 @@ func runMock(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "  GET  %s/_rsconform/status    scenario, step and virtual time\n", base)
 	if *auto > 0 {
 		fmt.Fprintf(stdout, "Playing a step every %v.\n", *auto)
+	}
+	if *realtime > 0 {
+		fmt.Fprintf(stdout, "Real time: a resource changes every %v.\n", *realtime)
 	}
 	fmt.Fprintln(stdout, "Stop with Ctrl-C.")
 
