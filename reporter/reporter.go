@@ -51,6 +51,11 @@ type Options struct {
 	// Verbose makes the text format add, under each document, the rules
 	// that ran on it and its place in the crawl (parent, children).
 	Verbose bool
+	// SourceRoot is the absolute path of the repository the documents
+	// come from (the folder with .git above the working directory): the
+	// sarif format writes files under it as paths relative to it, as code
+	// scanning expects. Empty: file names as given.
+	SourceRoot string
 }
 
 // Colour modes of Options.Color.

@@ -2,6 +2,7 @@ package reporter
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -77,9 +78,17 @@ type sarifRule struct {
 	Name                 string            `json:"name,omitempty"`
 	ShortDescription     sarifMessage      `json:"shortDescription"`
 	FullDescription      *sarifMessage     `json:"fullDescription,omitempty"`
-	Help                 *sarifMessage     `json:"help,omitempty"`
+	Help                 *sarifHelp        `json:"help,omitempty"`
+	HelpURI              string            `json:"helpUri,omitempty"`
 	DefaultConfiguration sarifRuleConfig   `json:"defaultConfiguration"`
 	Properties           map[string]string `json:"properties,omitempty"`
+}
+
+// sarifHelp is a multiformatMessageString: GitHub code scanning shows the
+// markdown, other consumers the text.
+type sarifHelp struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
 }
 
 type sarifRuleConfig struct {
@@ -133,7 +142,15 @@ const (
 	sarifSchema    = "https://json.schemastore.org/sarif-2.1.0.json"
 	sarifVersion   = "2.1.0"
 	informationURI = "https://github.com/rsconform/rsconform"
+	// catalogueURI is docs/rules.md, generated from the rule values; each
+	// rule has a heading there whose anchor is its ID in lower case.
+	catalogueURI = informationURI + "/blob/main/docs/rules.md"
 )
+
+// RuleHelpURI is the address of a rule's entry in the catalogue.
+func RuleHelpURI(id string) string {
+	return catalogueURI + "#" + strings.ToLower(id)
+}
 
 func newSARIF(w io.Writer, o Options) *sarifReporter {
 	s := &sarifReporter{w: w, o: o, index: map[string]int{}, results: []sarifResult{}}
@@ -150,19 +167,44 @@ func (s *sarifReporter) addRule(d sarifRule) int {
 }
 
 func ruleDescriptor(r *rules.Rule) sarifRule {
+	uri := RuleHelpURI(r.ID)
 	d := sarifRule{
 		ID:                   r.ID,
 		Name:                 camelName(r.ID),
 		ShortDescription:     sarifMessage{Text: r.Title},
 		DefaultConfiguration: sarifRuleConfig{Level: sarifLevel(r.Level.Severity())},
 		Properties:           map[string]string{"section": r.Section, "level": r.Level.String()},
+		HelpURI:              uri,
 	}
-	if r.Quote != "" {
-		d.FullDescription = &sarifMessage{Text: r.Quote}
+	// English first: a code-scanning page shows the start of the
+	// description; the original wording of a translated quote follows.
+	full := r.Quote
+	if r.English != "" {
+		full = r.English + "\n\nIn the original: " + r.Quote
+	}
+	if full != "" {
+		d.FullDescription = &sarifMessage{Text: full}
+	}
+	// Every rule has help (GitHub rejects rules without it: GH2012): the
+	// requirement, how rsconform reads it, and where the catalogue has it.
+	var text, md strings.Builder
+	fmt.Fprintf(&text, "%s (%s, section %s).", r.Title, r.Level, r.Section)
+	fmt.Fprintf(&md, "**%s** (%s, section %s)", r.Title, r.Level, r.Section)
+	quote := r.Quote
+	if r.English != "" {
+		quote = r.English
+	}
+	if quote != "" {
+		fmt.Fprintf(&text, "\n\nThe specification says: %s", quote)
+		fmt.Fprintf(&md, "\n\n> %s", quote)
 	}
 	if r.Doc != "" {
-		d.Help = &sarifMessage{Text: r.Doc}
+		fmt.Fprintf(&text, "\n\n%s", r.Doc)
+		fmt.Fprintf(&md, "\n\n%s", r.Doc)
 	}
+	fmt.Fprintf(&text, "\n\nSee %s", uri)
+	fmt.Fprintf(&md, "\n\n[%s in the rule catalogue](%s)", r.ID, uri)
+	d.Help = &sarifHelp{Text: text.String(), Markdown: md.String()}
 	return d
 }
 
@@ -191,12 +233,20 @@ func sarifLevel(s rules.Severity) string {
 }
 
 // artifactURI is the SARIF artifactLocation.uri of a document: a URL as
-// it is, a relative file name as a relative URI reference (so that code
-// scanning resolves it against the checkout), an absolute one as a file:
-// URI.
-func artifactURI(name string) string {
+// it is; a file inside root (Options.SourceRoot, the repository) as a
+// path relative to root, so that code scanning puts the alert on the file
+// of the checkout; another relative file name as a relative URI reference;
+// another absolute one as a file: URI.
+func artifactURI(name, root string) string {
 	if rules.IsURL(name) {
 		return name
+	}
+	if root != "" {
+		if abs, err := filepath.Abs(name); err == nil {
+			if rel, err := filepath.Rel(root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				name = rel
+			}
+		}
 	}
 	slash := filepath.ToSlash(name)
 	if filepath.IsAbs(name) || strings.HasPrefix(slash, "/") {
@@ -208,13 +258,13 @@ func artifactURI(name string) string {
 	return (&url.URL{Path: slash}).String()
 }
 
-func sarifLoc(l rules.Location, doc string) sarifLocation {
+func (s *sarifReporter) loc(l rules.Location, doc string) sarifLocation {
 	name := l.Name()
 	if name == "" {
 		name = doc
 	}
 	loc := sarifLocation{PhysicalLocation: sarifPhysicalLocation{
-		ArtifactLocation: sarifArtifactLocation{URI: artifactURI(name)}}}
+		ArtifactLocation: sarifArtifactLocation{URI: artifactURI(name, s.o.SourceRoot)}}}
 	if l.Line > 0 {
 		loc.PhysicalLocation.Region = &sarifRegion{StartLine: l.Line, StartColumn: max(l.Column, 0)}
 	}
@@ -241,7 +291,7 @@ func (s *sarifReporter) Write(r rules.Result) error {
 		s.notes = append(s.notes, sarifNotification{
 			Level:     "error",
 			Message:   sarifMessage{Text: r.Location + ": " + why},
-			Locations: []sarifLocation{sarifLoc(rules.Location{}, r.Location)},
+			Locations: []sarifLocation{s.loc(rules.Location{}, r.Location)},
 		})
 	}
 	for _, d := range r.Diagnostics {
@@ -249,6 +299,7 @@ func (s *sarifReporter) Write(r rules.Result) error {
 		if !ok {
 			idx = s.addRule(sarifRule{ID: d.Rule, Name: camelName(d.Rule),
 				ShortDescription:     sarifMessage{Text: d.Rule},
+				Help:                 &sarifHelp{Text: d.Rule + " (section " + d.Section + "): not in this version's rule catalogue."},
 				DefaultConfiguration: sarifRuleConfig{Level: sarifLevel(severityOf(d))},
 				Properties:           map[string]string{"section": d.Section}})
 		}
@@ -257,10 +308,10 @@ func (s *sarifReporter) Write(r rules.Result) error {
 			RuleIndex: idx,
 			Level:     sarifLevel(severityOf(d)),
 			Message:   sarifMessage{Text: d.Message},
-			Locations: []sarifLocation{sarifLoc(d.Location, r.Location)},
+			Locations: []sarifLocation{s.loc(d.Location, r.Location)},
 		}
 		for i, rel := range d.Related {
-			l := sarifLoc(rel, r.Location)
+			l := s.loc(rel, r.Location)
 			id := i + 1
 			l.ID = &id
 			res.RelatedLocations = append(res.RelatedLocations, l)

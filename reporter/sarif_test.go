@@ -3,6 +3,10 @@ package reporter_test
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -27,6 +31,7 @@ type sarifDoc struct {
 					ShortDescription *sarifText              `json:"shortDescription"`
 					FullDescription  *sarifText              `json:"fullDescription"`
 					Help             *sarifText              `json:"help"`
+					HelpURI          string                  `json:"helpUri"`
 					Default          *struct{ Level string } `json:"defaultConfiguration"`
 					Properties       map[string]string       `json:"properties"`
 				} `json:"rules"`
@@ -125,7 +130,7 @@ var _ = Describe("The sarif format", func() {
 			Expect(r.Properties).To(Equal(map[string]string{"section": rule.Section, "level": rule.Level.String()}))
 			want := map[rules.Level]string{rules.Must: "error", rules.Should: "warning", rules.Info: "note"}[rule.Level]
 			Expect(r.Default.Level).To(Equal(want))
-			if rule.Quote != "" {
+			if rule.Quote != "" && rule.English == "" {
 				Expect(r.FullDescription).NotTo(BeNil())
 				Expect(*r.FullDescription.Text).To(Equal(rule.Quote))
 			}
@@ -135,6 +140,64 @@ var _ = Describe("The sarif format", func() {
 		// A rule with findings that the catalogue does not know is added.
 		Expect(ids).To(HaveKey(notInCatalogue))
 		Expect(d.Rules).To(HaveLen(len(rules.All()) + 1))
+	})
+
+	// GitHub code scanning rejects a rule without help (GH2012) and links
+	// a rule's alerts to its helpUri.
+	It("gives every rule help text and a helpUri at its entry in docs/rules.md", func() {
+		d := decodeSARIF(render("sarif", sampleOptions, sampleResults()...)).Runs[0].Tool.Driver
+		catalogue, err := os.ReadFile("../docs/rules.md")
+		Expect(err).NotTo(HaveOccurred())
+		for _, r := range d.Rules {
+			Expect(r.Help).NotTo(BeNil(), "rule %s has no help", *r.ID)
+			Expect(r.Help.Text).NotTo(BeNil())
+			Expect(*r.Help.Text).NotTo(BeEmpty(), "rule %s", *r.ID)
+			if *r.ID == notInCatalogue {
+				continue
+			}
+			Expect(r.HelpURI).To(Equal("https://github.com/rsconform/rsconform/blob/main/docs/rules.md#"+strings.ToLower(*r.ID)), *r.ID)
+			// The anchor exists: GitHub makes "### RS-CL-ORDER" into #rs-cl-order.
+			Expect(string(catalogue)).To(ContainSubstring("\n### "+*r.ID+"\n"), *r.ID)
+			Expect(*r.Help.Text).To(ContainSubstring(r.HelpURI))
+		}
+	})
+
+	It("puts English first in the full description of rules quoting a Japanese text", func() {
+		d := decodeSARIF(render("sarif", sampleOptions)).Runs[0].Tool.Driver
+		translated := 0
+		for i, rule := range rules.All() {
+			full := *d.Rules[i].FullDescription.Text
+			ascii := strings.IndexFunc(rule.Quote, func(r rune) bool { return r > unicode.MaxASCII && r != '–' && r != '’' }) < 0
+			if ascii {
+				continue
+			}
+			translated++
+			Expect(rule.English).NotTo(BeEmpty(), "%s quotes a non-English text without a translation", rule.ID)
+			Expect(full).To(HavePrefix(rule.English), rule.ID)
+			Expect(full).To(HaveSuffix(rule.Quote), "%s keeps the quote", rule.ID)
+		}
+		Expect(translated).To(BeNumerically(">=", 8))
+	})
+
+	It("writes files under the repository as paths relative to it", func() {
+		root, err := filepath.Abs("..")
+		Expect(err).NotTo(HaveOccurred())
+		o := sampleOptions
+		o.SourceRoot = root
+		for _, name := range []string{filepath.Join(root, "build", "site", "changelist.xml"), "changelist.xml"} {
+			r := rules.Result{Location: name, Kind: "changelist", Status: rules.StatusInvalid,
+				Diagnostics: []rules.Diagnostic{{Rule: "RS-XSD", Severity: rules.SeverityError, Section: "7", Message: "m", Location: loc(name, 1, 1)}}}
+			uri, _, _ := checkLocation(decodeSARIF(render("sarif", o, r)).Runs[0].Results[0].Locations[0])
+			want := "build/site/changelist.xml"
+			if name == "changelist.xml" {
+				want = "reporter/changelist.xml" // the test runs in reporter/
+			}
+			Expect(uri).To(Equal(want))
+		}
+		outside := rules.Result{Location: "/elsewhere/x.xml", Status: rules.StatusInvalid,
+			Diagnostics: []rules.Diagnostic{{Rule: "RS-XSD", Severity: rules.SeverityError, Message: "m", Location: loc("/elsewhere/x.xml", 1, 1)}}}
+		uri, _, _ := checkLocation(decodeSARIF(render("sarif", o, outside)).Runs[0].Results[0].Locations[0])
+		Expect(uri).To(Equal("file:///elsewhere/x.xml"))
 	})
 
 	It("has one result per finding, pointing into the rules and the documents", func() {

@@ -37,7 +37,8 @@ var ArchivesLinkPlace = &Rule{
 	Applies: KnownKinds,
 	Title:   "archives links stand at the top level of a Resource List, Resource Dump, Change List or Change Dump (or index)",
 	Quote:   "「Change List」や「Change List Index」などの個々の機能ドキュメントは、関係タイプ archives を持つトップレベルの <rs:ln> 要素を使用して、対応するアーカイブへのリンクを提供することができます",
-	Doc: "In English: individual capability documents, such as a Change List or a Change List Index, can provide a link to the corresponding archive by means of a top-level <rs:ln> element with the relation type archives. (The text, broken over a page, reads アーカイク for アーカイブ, archive.) " +
+	English: "Individual capability documents, such as a Change List or a Change List Index, can provide a link to the corresponding archive by means of a top-level <rs:ln> element with the relation type archives.",
+	Doc: "(The text, broken over a page, reads アーカイク for アーカイブ, archive.) " +
 		"The draft defines archives for Resource Lists, Resource Dumps, Change Lists and Change Dumps only (1.2, 3 to 6), so an archives link at the top of a Source Description, Capability List, manifest or archive has no corresponding archive to lead to; a Capability List advertises archives as entries with capability=\"...-archive\" (2.1). " +
 		"On an entry, an archives link is reported only where entries are ResourceSync documents (Source Descriptions, Capability Lists, indexes, archives): a Destination looks for the archive of a document at the top of that document. In Resource Lists, Change Lists, dumps and manifests an entry's archives link is about the resource (section 14.1 admits registered relation types) and is not reported. " +
 		"The draft says 'can' (できます): nothing is forbidden, so the findings are hints. Where the link leads is RS-ARCHIVES-LINK (crawls).",
@@ -99,8 +100,8 @@ var ArchiveResourceListEntryAt = &Rule{
 	Applies: []rs.Kind{rs.ResourceListArchive},
 	Title:   "The <rs:md> of a Resource List Archive entry has at",
 	Quote:   "任意の子要素<rs:md>は、at 属性、および、場合によっては completed 属性を持ち、リソースのスナップショットを取得してアーカイブされた「Resource List」を作成するプロセスが、それぞれ開始および終了した日時を伝えます。",
-	Doc: "In English: the optional child element <rs:md> has the at attribute and possibly the completed attribute, conveying the datetimes at which the process of taking a snapshot of resources to create the archived Resource List started and ended, respectively. " +
-		archivesEntryAtDoc + " (The draft's previous bullet says the mandatory top-level <rs:ln> must have capability=\"resourcelist-archive\": <rs:md> is meant.)",
+	English: "The optional child element <rs:md> has the at attribute and possibly the completed attribute, conveying the datetimes at which the process of taking a snapshot of resources to create the archived Resource List started and ended, respectively.",
+	Doc:     archivesEntryAtDoc + " (The draft's previous bullet says the mandatory top-level <rs:ln> must have capability=\"resourcelist-archive\": <rs:md> is meant.)",
 	Check: func(p *Pass) error {
 		archivesEntryAt(p, "Resource List")
 		return nil
@@ -113,8 +114,8 @@ var ArchiveResourceDumpEntryAt = &Rule{
 	Applies: []rs.Kind{rs.ResourceDumpArchive},
 	Title:   "The <rs:md> of a Resource Dump Archive entry has at",
 	Quote:   "任意の子要素<rs:md>は、at 属性、および、場合によっては completed 属性を持ち、リソースのスナップショットを取得してアーカイブされた「Resource Dump」を作成するプロセスが、それぞれ開始および終了した日時を伝えます。",
-	Doc: "In English: the optional child element <rs:md> has the at attribute and possibly the completed attribute, conveying the datetimes at which the process of taking a snapshot of resources to create the archived Resource Dump started and ended, respectively. " +
-		archivesEntryAtDoc,
+	English: "The optional child element <rs:md> has the at attribute and possibly the completed attribute, conveying the datetimes at which the process of taking a snapshot of resources to create the archived Resource Dump started and ended, respectively.",
+	Doc:     archivesEntryAtDoc,
 	Check: func(p *Pass) error {
 		archivesEntryAt(p, "Resource Dump")
 		return nil
@@ -130,8 +131,8 @@ var ArchiveIndexLastmod = &Rule{
 	Applies: []rs.Kind{rs.ResourceListArchiveIndex, rs.ResourceDumpArchiveIndex, rs.ChangeListArchiveIndex, rs.ChangeDumpArchiveIndex},
 	Title:   "An archive index has no <lastmod>, unless it is updated with every archive it lists",
 	Quote:   "<lastmod>は、ソースが「Resource List Archive」を更新するたびに「Resource List Archive Index」を更新するのでない限り、提供すべきではありません。",
-	Doc: "In English: <lastmod> should not be provided unless the Source updates the Resource List Archive Index every time it updates the Resource List Archive. " +
-		"Sections 4, 5 and 6 group Resource Dump, Change List and Change Dump Archives in an index 'in the same manner as described in 3.1' (3.1 項の説明と同様の方法で), so the rule checks all four archive indexes. " +
+	English: "<lastmod> should not be provided unless the Source updates the Resource List Archive Index every time it updates the Resource List Archive.",
+	Doc: "Sections 4, 5 and 6 group Resource Dump, Change List and Change Dump Archives in an index 'in the same manner as described in 3.1' (3.1 項の説明と同様の方法で), so the rule checks all four archive indexes. " +
 		"The exception cannot be verified on one document, so any <lastmod> is reported, once per document at the first one, with the exception in the message, as RS-SD-LASTMOD does for Source Descriptions: a Source that keeps them current can suppress the rule.",
 	Check: func(p *Pass) error {
 		kindsReportLastmod(p, p.Kind.Title(), p.Kind.Base().Title()+"s")
@@ -183,8 +184,8 @@ var ArchiveChangeListOrder = &Rule{
 	Applies: []rs.Kind{rs.ChangeListArchive},
 	Title:   "Change List Archive entries are in chronological order",
 	Quote:   "「Change List Archive」のポインタは、時系列でなければなりません。デスティネーションは、アーカイブされた各「Change List」に指定されたfrom属性およびuntil属性を検査するか、あるいは、「Change Lists」をダウンロードすることにより、「Change Lists」が連続していて、時間差がないかどうかを判別することができます。",
-	Doc: "In English: the pointers of a Change List Archive must be in chronological order. A Destination can determine whether the Change Lists are contiguous, without gaps in time, by inspecting the from and until attributes given for each archived Change List, or by downloading the Change Lists. " +
-		archivesOrderDoc,
+	English: "The pointers of a Change List Archive must be in chronological order. A Destination can determine whether the Change Lists are contiguous, without gaps in time, by inspecting the from and until attributes given for each archived Change List, or by downloading the Change Lists.",
+	Doc:     archivesOrderDoc,
 	Check: func(p *Pass) error {
 		archivesCheckOrder(p, "Change List")
 		return nil
@@ -198,8 +199,8 @@ var ArchiveChangeDumpOrder = &Rule{
 	Applies: []rs.Kind{rs.ChangeDumpArchive},
 	Title:   "Change Dump Archive entries are in chronological order",
 	Quote:   "「Change Dump Archive」のポインタは、時系列でなければなりません。",
-	Doc: "In English: the pointers of a Change Dump Archive must be in chronological order. " +
-		archivesOrderDoc,
+	English: "The pointers of a Change Dump Archive must be in chronological order.",
+	Doc:     archivesOrderDoc,
 	Check: func(p *Pass) error {
 		archivesCheckOrder(p, "Change Dump")
 		return nil

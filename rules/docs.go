@@ -66,7 +66,13 @@ func WriteMarkdown(w io.Writer) error {
 			}
 			fmt.Fprintf(&b, "- Spec versions: %s\n", strings.Join(ss, ", "))
 		}
+		if r.English != "" {
+			fmt.Fprintf(&b, "\n> %s\n", strings.ReplaceAll(r.English, "\n", "\n> "))
+		}
 		if r.Quote != "" {
+			if r.English != "" {
+				b.WriteString("\nIn the original:\n")
+			}
 			fmt.Fprintf(&b, "\n> %s\n", strings.ReplaceAll(r.Quote, "\n", "\n> "))
 		}
 		if r.Doc != "" {

@@ -94,6 +94,10 @@ type Rule struct {
 	Title string
 	// Quote is the sentence of the specification the rule enforces.
 	Quote string
+	// English renders Quote in English when the specification's text is
+	// in another language (the Archives draft is in Japanese); reports
+	// show it first, then the original.
+	English string
 	// Doc explains how the rule reads the specification where it is
 	// ambiguous, and any decision taken.
 	Doc string

@@ -20,10 +20,10 @@ func archivedCapability(k rs.Kind) rs.Capability {
 // means of a top-level <rs:ln> element with the archives relation type."
 var ArchivesLink = &Rule{
 	ID: "RS-ARCHIVES-LINK", Section: "Archives 2.2", Level: Must,
-	Title: "The archives link of a capability document leads to the archive of its capability",
-	Quote: "「Change List」や「Change List Index」などの個々の機能ドキュメントは、関係タイプ archives を持つトップレベルの <rs:ln> 要素を使用して、対応するアーカイブへのリンクを提供することができます",
-	Doc: "In English: capability documents such as a Change List or a Change List Index may link to the corresponding archive with a top-level <rs:ln rel=\"archives\">. " +
-		"The corresponding archive of a Change List is a Change List Archive (or its index), of a Resource List a Resource List Archive, and so on. A target that could not be fetched is left to RS-HTTP-STATUS.",
+	Title:   "The archives link of a capability document leads to the archive of its capability",
+	Quote:   "「Change List」や「Change List Index」などの個々の機能ドキュメントは、関係タイプ archives を持つトップレベルの <rs:ln> 要素を使用して、対応するアーカイブへのリンクを提供することができます",
+	English: "Capability documents such as a Change List or a Change List Index may link to the corresponding archive with a top-level <rs:ln rel=\"archives\">.",
+	Doc:     "The corresponding archive of a Change List is a Change List Archive (or its index), of a Resource List a Resource List Archive, and so on. A target that could not be fetched is left to RS-HTTP-STATUS.",
 	CheckGraph: func(p *GraphPass) error {
 		for _, n := range p.Graph.docs() {
 			base := n.Kind.Base()
@@ -52,10 +52,10 @@ var ArchivesLink = &Rule{
 // instances of the corresponding core capability documents."
 var ArchiveTarget = &Rule{
 	ID: "RS-ARCHIVE-TARGET", Section: "Archives 1.2", Level: Must,
-	Title: "The entries of an archive are documents of the archived capability",
-	Quote: "「Resource List Archive」、「Change List Archive」、「Resource Dump Archive」および「Change Dump Archive」のドキュメントはすべて、それぞれ対応するコア機能ドキュメント（「Resource List」、「Change List」、「Resource Dump」および「Change Dump」）のアーカイブ済みのインスタンスを指しています。",
-	Doc: "In English: the Resource List Archive, Change List Archive, Resource Dump Archive and Change Dump Archive documents all point at archived instances of the corresponding core capability documents (Resource List, Change List, Resource Dump, Change Dump). " +
-		"Sections 3 to 6 of the draft: each <loc> gives the URI of such a document. An archived Resource List may itself be an index. The entries of an archive index are archives of the same capability: see RS-LISTED-KIND.",
+	Title:   "The entries of an archive are documents of the archived capability",
+	Quote:   "「Resource List Archive」、「Change List Archive」、「Resource Dump Archive」および「Change Dump Archive」のドキュメントはすべて、それぞれ対応するコア機能ドキュメント（「Resource List」、「Change List」、「Resource Dump」および「Change Dump」）のアーカイブ済みのインスタンスを指しています。",
+	English: "The Resource List Archive, Change List Archive, Resource Dump Archive and Change Dump Archive documents all point at archived instances of the corresponding core capability documents (Resource List, Change List, Resource Dump, Change Dump).",
+	Doc:     "Sections 3 to 6 of the draft: each <loc> gives the URI of such a document. An archived Resource List may itself be an index. The entries of an archive index are archives of the same capability: see RS-LISTED-KIND.",
 	CheckGraph: func(p *GraphPass) error {
 		for _, n := range p.Graph.docs() {
 			if !n.Kind.IsArchive() || n.Kind.IsIndex() {

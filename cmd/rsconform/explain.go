@@ -78,8 +78,15 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if r.IsGraph() {
 		fmt.Fprintln(stdout, "Scope:    across documents (rsconform crawl)")
 	}
+	if r.English != "" {
+		fmt.Fprintf(stdout, "\nThe specification says (in English):\n%s\n", indent(wrap(r.English, 76), "  > "))
+	}
 	if r.Quote != "" {
-		fmt.Fprintf(stdout, "\nThe specification says:\n%s\n", indent(wrap(r.Quote, 76), "  > "))
+		label := "The specification says"
+		if r.English != "" {
+			label = "In the original"
+		}
+		fmt.Fprintf(stdout, "\n%s:\n%s\n", label, indent(wrap(r.Quote, 76), "  > "))
 	}
 	if r.Doc != "" {
 		fmt.Fprintf(stdout, "\nHow rsconform reads it:\n%s\n", indent(wrap(r.Doc, 78), "  "))

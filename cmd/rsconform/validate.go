@@ -74,7 +74,7 @@ func (f *reportFlags) openReport(stdout io.Writer) (rep reporter.Reporter, tally
 		}
 		w = file
 	}
-	rep, err = reporter.New(f.format, w, reporter.Options{Tool: "rsconform", Version: toolVersion(), Spec: f.spec, Strict: f.strict, Color: f.color, Verbose: f.verbose})
+	rep, err = reporter.New(f.format, w, reporter.Options{Tool: "rsconform", Version: toolVersion(), Spec: f.spec, Strict: f.strict, Color: f.color, Verbose: f.verbose, SourceRoot: sourceRoot()})
 	if err != nil {
 		if file != nil {
 			file.Close()
@@ -271,6 +271,27 @@ func validateOne(ctx context.Context, v *rules.Validator, client *http.Client, i
 			return rules.ErrorResult(in, "is a directory")
 		}
 		return v.ValidateReader(ctx, in, f)
+	}
+}
+
+// sourceRoot is the repository the working directory is in: the nearest
+// folder upwards holding .git (a directory, or a file in a worktree), or
+// the working directory itself when there is none. SARIF locations are
+// relative to it.
+func sourceRoot() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for dir := wd; ; {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return wd
+		}
+		dir = parent
 	}
 }
 
