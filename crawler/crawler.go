@@ -21,7 +21,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"sort"
@@ -33,6 +32,7 @@ import (
 
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 // Sample values of Options.Sample besides a positive count.
@@ -60,17 +60,24 @@ type Options struct {
 	// answered 429, 500, 502, 503 or 504 is tried again (default 2; -1 none).
 	Retries int
 	// Backoff is the first wait before a retry, doubled each time
-	// (default 500 ms); Retry-After replaces it, up to MaxRetryWait
-	// (default 30 s).
+	// (default 500 ms); Retry-After replaces it. A Source asking to wait
+	// more than MaxRetryWait (default 30 s) is not asked again.
 	Backoff      time.Duration
 	MaxRetryWait time.Duration
 	// MaxRedirects bounds the redirects of one request (default 5).
 	MaxRedirects int
 	// UserAgent is sent with every request (default "rsconform").
 	UserAgent string
-	// AllowHosts lists hosts besides the entry point's that may be
-	// fetched ("*" allows every host).
+	// AllowHosts lists the origins besides the entry point's that may be
+	// fetched: HOST (its default ports), HOST:PORT, or "*" for any (see
+	// sourcehttp.Origins). Another port of the entry host is another
+	// origin.
 	AllowHosts []string
+	// Header holds extra request headers (a token), sent to the entry
+	// origin and the origins AllowHosts names only; never reported.
+	Header http.Header
+	// Clock replaces the wall clock for waits (tests).
+	Clock sourcehttp.Clock
 	// Maps serve URL prefixes from local folders.
 	Maps []Mapping
 	// Sample is the number of resources fetched per Resource List or
@@ -197,7 +204,10 @@ func Crawl(ctx context.Context, entry string, opts Options) (*Report, error) {
 		return nil, fmt.Errorf("crawler: the entry point %q is not an http(s) URL", entry)
 	}
 	eu.Fragment = ""
-	c := newCrawl(ctx, eu, opts)
+	c, err := newCrawl(ctx, eu, opts)
+	if err != nil {
+		return nil, err
+	}
 	c.run()
 	return c.report(), nil
 }
@@ -207,7 +217,7 @@ type crawl struct {
 	ctx   context.Context
 	opts  Options
 	entry *url.URL
-	f     *fetcher
+	f     *sourcehttp.Client
 	v     *rules.Validator
 
 	mu        sync.Mutex
@@ -256,50 +266,30 @@ func (c *crawl) validate(loc string, data []byte) (rules.Result, *rs.Document) {
 	return c.v.ValidateDoc(c.ctx, loc, data)
 }
 
-func newCrawl(ctx context.Context, entry *url.URL, opts Options) *crawl {
-	allowed := map[string]bool{strings.ToLower(entry.Hostname()): true}
-	all := false
-	for _, h := range opts.AllowHosts {
-		h = strings.ToLower(strings.TrimSpace(h))
-		if h == "*" {
-			all = true
-		}
-		if hh, _, err := net.SplitHostPort(h); err == nil {
-			h = hh
-		}
-		allowed[h] = true
+func newCrawl(ctx context.Context, entry *url.URL, opts Options) (*crawl, error) {
+	origins, err := sourcehttp.NewOrigins(entry, opts.AllowHosts)
+	if err != nil {
+		return nil, fmt.Errorf("crawler: %w", err)
 	}
 	for _, m := range opts.Maps {
 		if u, err := url.Parse(m.Prefix); err == nil {
-			allowed[strings.ToLower(u.Hostname())] = true
+			origins.Add(u)
 		}
 	}
-	var transport http.RoundTripper = opts.Transport
-	if transport == nil {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.DisableCompression = true
-		t.MaxIdleConnsPerHost = opts.Concurrency
-		t.ResponseHeaderTimeout = opts.Timeout
-		transport = t
-	}
+	transport := opts.Transport
 	if len(opts.Maps) > 0 {
-		transport = &mapTransport{maps: opts.Maps, next: transport}
+		next := transport
+		if next == nil {
+			next = sourcehttp.NewTransport(opts.Concurrency, opts.Timeout)
+		}
+		transport = &mapTransport{maps: opts.Maps, next: next}
 	}
-	f := &fetcher{
-		client:       &http.Client{Transport: transport},
-		userAgent:    opts.UserAgent,
-		timeout:      opts.Timeout,
-		retries:      opts.Retries,
-		maxRedirects: opts.MaxRedirects,
-		backoff:      opts.Backoff,
-		maxWait:      opts.MaxRetryWait,
-		allowed:      func(h string) bool { return all || allowed[strings.ToLower(h)] },
-		next:         map[string]time.Time{},
-		maxBytes:     opts.MaxBytes,
-	}
-	if opts.Rate > 0 {
-		f.interval = time.Duration(float64(time.Second) / opts.Rate)
-	}
+	f := sourcehttp.New(sourcehttp.Config{
+		UserAgent: opts.UserAgent, Timeout: opts.Timeout, Retries: opts.Retries,
+		Backoff: opts.Backoff, MaxRetryWait: opts.MaxRetryWait, Rate: opts.Rate,
+		Concurrency: opts.Concurrency, MaxRedirects: opts.MaxRedirects, MaxBytes: opts.MaxBytes,
+		Origins: origins, Header: opts.Header, Transport: transport, Clock: opts.Clock,
+	})
 	g := rules.NewGraph()
 	g.Entry = entry.String()
 	return &crawl{
@@ -307,7 +297,7 @@ func newCrawl(ctx context.Context, entry *url.URL, opts Options) *crawl {
 		graph: g, results: map[string]*rules.Result{},
 		sem: make(chan struct{}, opts.Concurrency), plain: map[string]bool{},
 		validating: semaphore.NewWeighted(validatingBytes),
-	}
+	}, nil
 }
 
 // task is one URL to fetch.
@@ -353,7 +343,7 @@ func (c *crawl) enqueue(t task) bool {
 			return false
 		}
 	}
-	if !c.f.budgetLeft() {
+	if !c.f.BudgetLeft() {
 		n.Skipped = "not fetched: the crawl's byte budget (--max-bytes) is spent"
 		c.stats.Skipped++
 		if t.role == rules.RoleDocument && !t.probe {
@@ -361,8 +351,8 @@ func (c *crawl) enqueue(t task) bool {
 		}
 		return false
 	}
-	if u, err := url.Parse(t.url); err == nil && !c.f.allowed(u.Hostname()) {
-		n.Skipped = (&errHostNotAllowed{host: u.Host}).Error()
+	if u, err := url.Parse(t.url); err == nil && !c.f.Origins().Allowed(u) {
+		n.Skipped = c.f.Origins().Check(u).Error()
 		c.stats.Skipped++
 		if t.role == rules.RoleDocument && !t.probe {
 			c.setResult(skippedResult(t.url, "not fetched: "+n.Skipped))
@@ -399,8 +389,8 @@ func (c *crawl) setResult(r *rules.Result) {
 func (c *crawl) update(fn func()) {
 	c.mu.Lock()
 	fn()
-	c.stats.Bytes = c.f.bytes.Load()
-	c.stats.Requests = c.f.requests.Load()
+	c.stats.Bytes = c.f.Bytes()
+	c.stats.Requests = c.f.Requests()
 	st := c.stats
 	c.mu.Unlock()
 	if c.opts.Progress != nil {

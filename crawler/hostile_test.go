@@ -389,10 +389,41 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 		Expect(res.Status).To(Equal(rules.StatusSkipped))
 		Expect(res.Error).To(ContainSubstring("--allow-host"))
 
+		// A bare HOST allows its default ports only.
 		opts := testOptions()
 		opts.AllowHosts = []string{"localhost"}
 		rep = h.crawl("/", opts)
+		Expect(result(rep, foreign).Status).To(Equal(rules.StatusSkipped))
+
+		opts.AllowHosts = []string{"localhost:" + port}
+		rep = h.crawl("/", opts)
 		Expect(result(rep, foreign).Status).To(Equal(rules.StatusValid), describe(rep, h.srv.URL))
+	})
+
+	It("refuses a redirect to another port of the entry host unless --allow-host HOST:PORT", func() {
+		internal := httptest.NewServer(goodSite().Handler())
+		defer internal.Close()
+		port := internal.URL[strings.LastIndex(internal.URL, ":")+1:]
+		h := newHostile(nil)
+		h.routes["/dataset1/changelist1.xml"] = func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, internal.URL+"/dataset1/changelist1.xml", http.StatusFound)
+		}
+		target := h.srv.URL + "/dataset1/changelist1.xml"
+		rep := h.crawl("/", testOptions())
+		res := result(rep, target)
+		Expect(res.Status).To(Equal(rules.StatusError))
+		Expect(res.Error).To(ContainSubstring("--allow-host 127.0.0.1:" + port))
+
+		opts := testOptions()
+		opts.AllowHosts = []string{"127.0.0.1"}
+		rep = h.crawl("/", opts)
+		Expect(result(rep, target).Status).To(Equal(rules.StatusError), "a bare HOST does not open other ports")
+
+		opts.AllowHosts = []string{"127.0.0.1:" + port}
+		rep = h.crawl("/", opts)
+		res = result(rep, target)
+		Expect(res.Error).To(BeEmpty(), describe(rep, h.srv.URL))
+		Expect(res.Kind.Title()).To(Equal("Change List"), "the redirect was followed")
 	})
 
 	It("limits the rate per host", func() {

@@ -13,6 +13,7 @@ import (
 
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 // ManifestName is the name of the manifest at the top level of a package
@@ -28,10 +29,10 @@ const maxListed = 20
 // processPackage downloads a dump package to a temporary file within the
 // size limit, measures it, opens it and checks it against its manifest.
 func (c *crawl) processPackage(t task) {
-	r := c.f.get(c.ctx, t.url, "application/zip, */*;q=0.1", "identity")
-	defer r.close()
+	r := c.f.Get(c.ctx, t.url, sourcehttp.Request{Accept: "application/zip, */*;q=0.1", AcceptEncoding: "identity"})
+	defer r.Close()
 	setFacts := func(n *rules.Node) { n.StatusCode, n.Header, n.Redirects = r.Status, r.Header, r.Redirects }
-	if fail := r.failure(); fail != "" {
+	if fail := r.Failure(); fail != "" {
 		c.update(func() {
 			n := c.graph.Node(t.url)
 			setFacts(n)
@@ -53,7 +54,7 @@ func (c *crawl) processPackage(t task) {
 	m := newMeasurer(hashAlgorithms(t.edge.Md))
 	limit := c.opts.MaxPackageBytes
 	n, err := io.Copy(io.MultiWriter(tmp, m), io.LimitReader(r.Body, limit+1))
-	r.close()
+	r.Close()
 	switch {
 	case n > limit:
 		c.packageResult(t, setFacts, m.facts(true), &rules.PackageFacts{

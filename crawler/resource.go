@@ -12,6 +12,7 @@ import (
 
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 // newHash returns a hash for an algorithm token of the hash attribute
@@ -91,8 +92,8 @@ func acceptEncodingFor(md *rs.Md) string {
 // processResource fetches a sampled resource and measures its body; the
 // body is never held.
 func (c *crawl) processResource(t task) {
-	r := c.f.get(c.ctx, t.url, "", acceptEncodingFor(t.edge.Md))
-	defer r.close()
+	r := c.f.Get(c.ctx, t.url, sourcehttp.Request{AcceptEncoding: acceptEncodingFor(t.edge.Md)})
+	defer r.Close()
 	var body *rules.BodyFacts
 	if r.Err == nil {
 		m := newMeasurer(hashAlgorithms(t.edge.Md))

@@ -2,7 +2,6 @@ package crawler
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -16,6 +15,7 @@ import (
 
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 const acceptDocument = "application/xml, text/xml;q=0.9, */*;q=0.1"
@@ -105,12 +105,12 @@ func looksHTML(data []byte) bool {
 // and schedules what it leads to.
 func (c *crawl) processDocument(t task) {
 	isEntry := t.edge.Rel == "entry"
-	r := c.f.get(c.ctx, t.url, acceptDocument, "gzip")
-	defer r.close()
+	r := c.f.Get(c.ctx, t.url, sourcehttp.Request{Accept: acceptDocument, Decode: true})
+	defer r.Close()
 	facts := func(n *rules.Node) {
 		n.StatusCode, n.Header, n.Redirects = r.Status, r.Header, r.Redirects
 	}
-	if fail := r.failure(); fail != "" {
+	if fail := r.Failure(); fail != "" {
 		c.update(func() {
 			n := c.graph.Node(t.url)
 			facts(n)
@@ -142,15 +142,7 @@ func (c *crawl) processDocument(t task) {
 	}
 
 	limits := c.v.Config.Limits.WithDefaults()
-	var body io.Reader = r.Body
-	if ce := strings.ToLower(strings.TrimSpace(r.Header.Get("Content-Encoding"))); ce == "gzip" || ce == "x-gzip" {
-		zr, err := gzip.NewReader(r.Body)
-		if err != nil {
-			c.docError(t, facts, fmt.Sprintf("the body is not the gzip its Content-Encoding says: %v", err))
-			return
-		}
-		body = zr
-	}
+	body := r.Body // gzip decoded by the client
 	// An HTML page at the entry point is read for discovery links.
 	mt := mediaType(r.Header)
 	if isEntry && (mt == "text/html" || mt == "application/xhtml+xml") {
@@ -165,7 +157,7 @@ func (c *crawl) processDocument(t task) {
 		length = n
 	}
 	w := budgetWeight(length)
-	if body != r.Body {
+	if r.Header.Get("Content-Encoding") != "" {
 		w = validatingBytes // compressed: the length says little
 	}
 	if err := c.validating.Acquire(c.ctx, w); err != nil {
@@ -286,7 +278,7 @@ func (c *crawl) discoveryPage(t task, facts func(*rules.Node), h http.Header, pa
 // header and HTML links (6.3.3), the well-known URI (6.3.2) and robots.txt
 // (6.3.4).
 func (c *crawl) discoverFromPage(page string, h http.Header, body []byte) {
-	for _, l := range linkHeaderTargets(h) {
+	for _, l := range sourcehttp.LinkTargets(h, "resourcesync") {
 		target := stripFragment(rules.ResolveRef(page, l))
 		c.addDiscovery(rules.Discovery{Method: "http-link", From: page, Target: target})
 		c.enqueue(task{url: target, role: rules.RoleDocument, edge: rules.Edge{From: page, Rel: "discovery"}})
@@ -326,8 +318,8 @@ func (c *crawl) probeRobots(from string) {
 	}
 	c.graph.Add(&rules.Node{URL: robots, Kind: rs.KindUnknown, Role: rules.RoleDiscovery})
 	c.mu.Unlock()
-	r := c.f.get(c.ctx, robots, "text/plain, */*;q=0.1", "")
-	defer r.close()
+	r := c.f.Get(c.ctx, robots, sourcehttp.Request{Accept: "text/plain, */*;q=0.1"})
+	defer r.Close()
 	d := rules.Discovery{Method: "robots.txt", From: robots}
 	var data []byte
 	switch {
@@ -552,65 +544,6 @@ func (c *crawl) sample(d *rs.Document) []*rs.Entry {
 		out = append(out, cand[i*len(cand)/n])
 	}
 	return out
-}
-
-// linkHeaderTargets returns the targets of Link header values with
-// rel="resourcesync" (RFC 8288 syntax, as section 6.3.3 shows).
-func linkHeaderTargets(h http.Header) []string {
-	var out []string
-	for _, v := range h.Values("Link") {
-		for _, part := range splitLinks(v) {
-			part = strings.TrimSpace(part)
-			if !strings.HasPrefix(part, "<") {
-				continue
-			}
-			end := strings.IndexByte(part, '>')
-			if end < 0 {
-				continue
-			}
-			target := part[1:end]
-			for _, p := range strings.Split(part[end+1:], ";") {
-				k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
-				if !ok || !strings.EqualFold(strings.TrimSpace(k), "rel") {
-					continue
-				}
-				v = strings.Trim(strings.TrimSpace(v), `"`)
-				for _, rel := range strings.Fields(v) {
-					if strings.EqualFold(rel, "resourcesync") {
-						out = append(out, target)
-					}
-				}
-			}
-		}
-	}
-	return out
-}
-
-// splitLinks splits a Link header value at the commas between links
-// (not those inside <...> or quotes).
-func splitLinks(v string) []string {
-	var out []string
-	depth, quoted, start := 0, false, 0
-	for i := 0; i < len(v); i++ {
-		switch v[i] {
-		case '<':
-			if !quoted {
-				depth++
-			}
-		case '>':
-			if !quoted && depth > 0 {
-				depth--
-			}
-		case '"':
-			quoted = !quoted
-		case ',':
-			if depth == 0 && !quoted {
-				out = append(out, v[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(out, v[start:])
 }
 
 type robotsSitemap struct {

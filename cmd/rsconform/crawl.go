@@ -46,6 +46,14 @@ Examples:
   rsconform crawl --format json -o crawl.json --max-documents 200 https://example.com/.well-known/resourcesync
   rsconform crawl --map https://example.com/=build/site https://example.com/   (a build output, no server)
   rsconform crawl --allow-host cdn.example.com --rate 2 --timeout 10s https://example.com/
+  rsconform crawl --header-file token.txt https://example.com/   (a Source behind a token)
+
+Origins: the crawl fetches from the entry point's origin (scheme, host and
+port; an http entry point also from its https upgrade). --allow-host HOST
+adds HOST on its default ports (80, 443), --allow-host HOST:PORT that port
+only, so a Source cannot lead the crawl to another port of its own host.
+--header values go to the entry origin and the origins named with
+--allow-host only (not to '*'), redirects included, and are never printed.
 
 Exit codes: 0 no failing finding; 1 failing findings (errors, or warnings with
 --strict); 2 the entry point is unreachable or leads to no ResourceSync
@@ -108,13 +116,16 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fset.DurationVar(&opts.Timeout, "timeout", 30*time.Second, "time-out of one request, body included")
 	retries := fset.Int("retries", 2, "retries of a request that failed on the network or got 429/500/502/503/504 (back-off, Retry-After honoured)")
 	fset.IntVar(&opts.MaxRedirects, "max-redirects", 5, "redirects followed per request")
+	fset.DurationVar(&opts.MaxRetryWait, "max-retry-after", 30*time.Second, "longest wait before a retry; a Source whose Retry-After asks more is not asked again")
 	sample := fset.String("sample", "10", "resources fetched per Resource List or open Change List to check length, hash, type, lastmod: `N`, all or 0")
 	fset.BoolVar(&opts.Packages, "packages", false, "download dump packages (ZIP) and check them against their manifests")
 	fset.Int64Var(&opts.MaxPackageBytes, "max-package-size", 1<<30, "download of one package, in `BYTES`")
 	fset.Int64Var(&opts.MaxUncompressed, "max-package-uncompressed", 4<<30, "uncompressed size of one package, in `BYTES` (ZIP bombs)")
 	fset.Float64Var(&opts.MaxRatio, "max-package-ratio", 200, "compression ratio of one ZIP entry over 1 MiB (ZIP bombs)")
 	fset.IntVar(&opts.MaxPackageEntries, "max-package-entries", 50000, "entries of one ZIP file")
-	fset.Var(&hosts, "allow-host", "also fetch from `HOST` (repeatable; * for any host); by default only the entry point's host")
+	fset.Var(&hosts, "allow-host", allowHostUsage)
+	var hf headerFlags
+	hf.register(fset)
 	fset.Var(&maps, "map", "serve the URLs under `URL=DIR` from a local folder (repeatable)")
 	progress := fset.String("progress", "auto", "progress on standard error: auto (when it is a terminal), always, never")
 	mock := fset.Bool("mock", false, "crawl rsconform's own mock Source, started in-process on 127.0.0.1 (no URL needed)")
@@ -165,6 +176,10 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		opts.Retries = -1
 	}
 	opts.AllowHosts = hosts
+	if opts.Header, err = hf.header(); err != nil {
+		fmt.Fprintln(stderr, "rsconform crawl:", err)
+		return 2
+	}
 	opts.Maps = maps
 	opts.UserAgent = "rsconform/" + toolVersion()
 	if opts.Concurrency <= 0 || opts.MaxDocuments <= 0 || opts.MaxBytes <= 0 || opts.Timeout <= 0 || opts.Rate < 0 {

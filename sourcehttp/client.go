@@ -1,0 +1,572 @@
+package sourcehttp
+
+import (
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// Config configures a Client. Zero values take the defaults named.
+type Config struct {
+	// UserAgent goes with every request (default "rsconform").
+	UserAgent string
+	// Timeout bounds one attempt, the body included (default 30 s).
+	Timeout time.Duration
+	// Retries is how many times a request is tried again after a network
+	// failure, a 408, 429, 500, 502, 503 or 504, or a body cut short; 0
+	// means none.
+	Retries int
+	// Backoff is the first wait before a retry, doubled each time
+	// (default 500 ms).
+	Backoff time.Duration
+	// MaxRetryWait bounds every wait before a retry (default 30 s). A
+	// Source whose Retry-After asks for more is not asked again: the
+	// answer stands, with Response.RetryAfter set.
+	MaxRetryWait time.Duration
+	// Rate is the most requests per second to one host; 0 means no limit.
+	Rate float64
+	// Concurrency bounds the requests waiting for their answer at once
+	// (default 4).
+	Concurrency int
+	// MaxRedirects bounds the redirects of one request (default 5).
+	MaxRedirects int
+	// MaxBytes is a budget for all bodies together; 0 means none.
+	MaxBytes int64
+	// Origins is the origin policy; nil allows every origin and sends
+	// Header nowhere.
+	Origins *Origins
+	// Header holds the user's extra headers, sent to the origins Origins
+	// trusts only, redirects included.
+	Header http.Header
+	// Transport replaces the default transport (tests, --map).
+	Transport http.RoundTripper
+	// Clock replaces the wall clock (tests).
+	Clock Clock
+}
+
+// Client makes the requests of one run. It is safe for concurrent use.
+type Client struct {
+	cfg      Config
+	hc       *http.Client
+	clock    Clock
+	inflight chan struct{}
+
+	mu    sync.Mutex
+	hosts map[string]*hostState
+
+	bytes    atomic.Int64
+	requests atomic.Int64
+}
+
+// hostState is what the Client remembers of one host: its rate and the
+// time before which it asked not to be asked (Retry-After).
+type hostState struct {
+	lim   *rate.Limiter
+	pause time.Time
+}
+
+// New returns a Client.
+func New(cfg Config) *Client {
+	if cfg.UserAgent == "" {
+		cfg.UserAgent = "rsconform"
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 30 * time.Second
+	}
+	if cfg.Retries < 0 {
+		cfg.Retries = 0
+	}
+	if cfg.Backoff <= 0 {
+		cfg.Backoff = 500 * time.Millisecond
+	}
+	if cfg.MaxRetryWait <= 0 {
+		cfg.MaxRetryWait = 30 * time.Second
+	}
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = 4
+	}
+	if cfg.MaxRedirects <= 0 {
+		cfg.MaxRedirects = 5
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = RealClock{}
+	}
+	tr := cfg.Transport
+	if tr == nil {
+		tr = NewTransport(cfg.Concurrency, cfg.Timeout)
+	}
+	return &Client{
+		cfg: cfg, hc: &http.Client{Transport: tr}, clock: cfg.Clock,
+		inflight: make(chan struct{}, cfg.Concurrency),
+		hosts:    map[string]*hostState{},
+	}
+}
+
+// NewTransport is the transport a Client uses unless told otherwise:
+// connections kept for concurrency requests, an answer awaited timeout.
+func NewTransport(concurrency int, timeout time.Duration) http.RoundTripper {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	// Content coding is ours to ask for and to decode: a crawl reports
+	// it, fixity is checked on the coding an entry names.
+	t.DisableCompression = true
+	t.MaxIdleConnsPerHost = concurrency + 2
+	if timeout > 0 {
+		t.ResponseHeaderTimeout = timeout
+	}
+	return t
+}
+
+// Origins returns the client's origin policy (nil: every origin).
+func (c *Client) Origins() *Origins { return c.cfg.Origins }
+
+// Requests is the number of requests made, retries and redirects counted
+// once per attempt.
+func (c *Client) Requests() int64 { return c.requests.Load() }
+
+// Bytes is the number of body bytes read (as received, before gzip).
+func (c *Client) Bytes() int64 { return c.bytes.Load() }
+
+// BudgetLeft reports whether the byte budget still allows reading.
+func (c *Client) BudgetLeft() bool {
+	return c.cfg.MaxBytes <= 0 || c.bytes.Load() < c.cfg.MaxBytes
+}
+
+// ErrBudget is returned by a body's Read once Config.MaxBytes is spent.
+var ErrBudget = errors.New("the byte budget (--max-bytes) is spent")
+
+// ErrTooManyRedirects ends a request that redirects too often or in a loop.
+var ErrTooManyRedirects = errors.New("too many redirects")
+
+// Request says how to ask for a URL.
+type Request struct {
+	// Accept is sent when not empty.
+	Accept string
+	// Decode asks for gzip (Accept-Encoding: gzip) and hands the body
+	// decoded; the Content-Encoding header stays in Response.Header.
+	Decode bool
+	// AcceptEncoding is sent as given when not Decode and not empty; the
+	// body is then the bytes as sent.
+	AcceptEncoding string
+	// IfNoneMatch and IfModifiedSince make the GET conditional.
+	IfNoneMatch, IfModifiedSince string
+}
+
+func (r Request) conditional() bool { return r.IfNoneMatch != "" || r.IfModifiedSince != "" }
+
+// Response is the outcome of a request.
+type Response struct {
+	// URL is the URL asked for; Final the one that answered.
+	URL, Final string
+	Status     int
+	Header     http.Header
+	// Redirects lists the URLs gone through (URL first) when there was a
+	// redirect.
+	Redirects []string
+	// Body is the body, read within the attempt's time-out and the byte
+	// budget; nil when Err is set. The caller closes it (Close).
+	Body io.ReadCloser
+	// Err is why no answer came: the network, the origin policy, too many
+	// redirects, the context.
+	Err error
+	// RetryAfter is set when the Source asked to wait longer than
+	// Config.MaxRetryWait: it was not asked again.
+	RetryAfter time.Duration
+	maxWait    time.Duration
+}
+
+// Close closes the body, if any.
+func (r *Response) Close() {
+	if r.Body != nil {
+		r.Body.Close()
+	}
+}
+
+// OK reports a 2xx answer.
+func (r *Response) OK() bool { return r.Err == nil && r.Status >= 200 && r.Status <= 299 }
+
+// Failure says why the response gives no usable body ("fetch failed:
+// ..."), or "" for a 2xx.
+func (r *Response) Failure() string {
+	switch {
+	case r.Err != nil:
+		return fmt.Sprintf("fetch failed: %v", r.Err)
+	case r.Status < 200 || r.Status > 299:
+		return "fetch failed: " + r.statusText()
+	}
+	return ""
+}
+
+func (r *Response) statusText() string {
+	s := fmt.Sprintf("HTTP %d %s", r.Status, http.StatusText(r.Status))
+	if r.RetryAfter > 0 {
+		s += fmt.Sprintf(" with Retry-After %v, more than the %v we wait", r.RetryAfter, r.maxWait)
+	}
+	return s
+}
+
+// Get fetches rawURL, retrying network failures and the transient
+// statuses. The last answer is returned whatever its status.
+func (c *Client) Get(ctx context.Context, rawURL string, req Request) *Response {
+	r, _ := c.do(ctx, rawURL, req, nil)
+	return r
+}
+
+// StatusError is an unsuccessful final status.
+type StatusError struct {
+	URL    string
+	Status int
+	Msg    string
+}
+
+func (e *StatusError) Error() string {
+	s := fmt.Sprintf("%s: HTTP %d %s", e.URL, e.Status, http.StatusText(e.Status))
+	if e.Msg != "" {
+		s += ": " + e.Msg
+	}
+	return s
+}
+
+// Gone reports whether the resource does not exist (404, 410).
+func (e *StatusError) Gone() bool {
+	return e.Status == http.StatusNotFound || e.Status == http.StatusGone
+}
+
+// Read fetches rawURL and hands a 200's body to read. An error of read
+// that Retry marks, or a body cut short, leads to a new request (within
+// Config.Retries); any other ends the Read. A 304 to a conditional request
+// is returned without calling read. Other statuses are *StatusError.
+func (c *Client) Read(ctx context.Context, rawURL string, req Request, read func(io.Reader) error) (*Response, error) {
+	r, err := c.do(ctx, rawURL, req, func(r *Response) error { return read(r.Body) })
+	if ctx.Err() != nil {
+		r.Close()
+		return nil, ctx.Err()
+	}
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case r.Err != nil:
+		return nil, fmt.Errorf("%s: %w", rawURL, r.Err)
+	case r.Status == http.StatusOK:
+		return r, nil
+	case r.Status == http.StatusNotModified && req.conditional():
+		r.Close()
+		return r, nil
+	}
+	r.Close()
+	e := &StatusError{URL: rawURL, Status: r.Status}
+	if r.RetryAfter > 0 {
+		e.Msg = fmt.Sprintf("the Source asks to wait %v (Retry-After), more than the %v allowed", r.RetryAfter, c.cfg.MaxRetryWait)
+	}
+	return nil, e
+}
+
+// retryError marks an error met while reading a body that is worth a new
+// request.
+type retryError struct{ err error }
+
+func (r retryError) Error() string { return r.err.Error() }
+func (r retryError) Unwrap() error { return r.err }
+
+// Retry marks err, returned by a Read callback, as worth a new request
+// (a body that did not parse, say).
+func Retry(err error) error { return retryError{err} }
+
+// transient reports whether a body error may go away with a new request.
+func transient(err error) bool {
+	var re retryError
+	if errors.As(err, &re) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	var ne net.Error
+	return errors.As(err, &ne)
+}
+
+// retryableErr reports whether a failed attempt is worth another.
+func retryableErr(err error) bool {
+	var na *NotAllowedError
+	return !errors.As(err, &na) && !errors.Is(err, ErrTooManyRedirects) && !errors.Is(err, context.Canceled)
+}
+
+// retryableStatus: overload and the transient server errors.
+func retryableStatus(status int) bool {
+	switch status {
+	case http.StatusRequestTimeout, http.StatusTooManyRequests, http.StatusInternalServerError,
+		http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
+}
+
+// do is the one request loop: rate, attempt, retry. read, when set, reads
+// a 200's body; its error is returned as readErr.
+func (c *Client) do(ctx context.Context, rawURL string, req Request, read func(*Response) error) (res *Response, readErr error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return &Response{URL: rawURL, Err: fmt.Errorf("not an http(s) URL: %q", rawURL)}, nil
+	}
+	if err := c.cfg.Origins.Check(u); err != nil {
+		return &Response{URL: rawURL, Err: err}, nil
+	}
+	backoff := c.cfg.Backoff
+	for attempt := 0; ; attempt++ {
+		if err := c.wait(ctx, u.Host); err != nil {
+			return &Response{URL: rawURL, Err: err}, nil
+		}
+		r := c.once(ctx, u, req)
+		last := attempt >= c.cfg.Retries || ctx.Err() != nil
+		wait := backoff
+		switch {
+		case r.Err != nil:
+			if last || !retryableErr(r.Err) {
+				return r, nil
+			}
+		case retryableStatus(r.Status):
+			if d, ok := ParseRetryAfter(r.Header.Get("Retry-After"), c.clock.Now()); ok {
+				if d > c.cfg.MaxRetryWait {
+					r.RetryAfter, r.maxWait = d, c.cfg.MaxRetryWait
+					return r, nil
+				}
+				// The host as a whole is busy, not this request: every
+				// request to it waits.
+				c.pauseHost(u.Host, d)
+				wait = 0
+			}
+			if last {
+				return r, nil
+			}
+			r.Close()
+		case read != nil && r.Status == http.StatusOK:
+			err := read(r)
+			r.Close()
+			if err == nil || last || !transient(err) {
+				return r, err
+			}
+		default:
+			return r, nil
+		}
+		if wait > c.cfg.MaxRetryWait {
+			wait = c.cfg.MaxRetryWait
+		}
+		if err := c.clock.Sleep(ctx, wait); err != nil {
+			return &Response{URL: rawURL, Err: err}, nil
+		}
+		backoff *= 2
+	}
+}
+
+func (c *Client) host(h string) *hostState {
+	hs := c.hosts[h]
+	if hs == nil {
+		hs = &hostState{}
+		if c.cfg.Rate > 0 {
+			hs.lim = rate.NewLimiter(rate.Limit(c.cfg.Rate), 1)
+		}
+		c.hosts[h] = hs
+	}
+	return hs
+}
+
+// wait blocks until host may be asked again: after its pause, then at its
+// rate.
+func (c *Client) wait(ctx context.Context, host string) error {
+	for {
+		c.mu.Lock()
+		hs := c.host(host)
+		now := c.clock.Now()
+		if hs.pause.After(now) {
+			d := hs.pause.Sub(now)
+			c.mu.Unlock()
+			if err := c.clock.Sleep(ctx, d); err != nil {
+				return err
+			}
+			continue
+		}
+		var d time.Duration
+		if hs.lim != nil {
+			d = hs.lim.ReserveN(now, 1).DelayFrom(now)
+		}
+		c.mu.Unlock()
+		return c.clock.Sleep(ctx, d)
+	}
+}
+
+func (c *Client) pauseHost(host string, d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	hs := c.host(host)
+	if t := c.clock.Now().Add(d); t.After(hs.pause) {
+		hs.pause = t
+	}
+}
+
+// setUserHeaders puts the user's headers on h when u's origin is trusted,
+// and takes them off otherwise.
+func (c *Client) setUserHeaders(h http.Header, u *url.URL) {
+	if len(c.cfg.Header) == 0 {
+		return
+	}
+	trusted := c.cfg.Origins.Trusted(u)
+	for k, vs := range c.cfg.Header {
+		h.Del(k)
+		if trusted {
+			h[k] = append([]string(nil), vs...)
+		}
+	}
+	if h.Get("User-Agent") == "" {
+		h.Set("User-Agent", c.cfg.UserAgent)
+	}
+}
+
+// once makes one attempt.
+func (c *Client) once(ctx context.Context, u *url.URL, req Request) *Response {
+	res := &Response{URL: u.String()}
+	actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	hreq, err := http.NewRequestWithContext(actx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		cancel()
+		res.Err = err
+		return res
+	}
+	hreq.Header.Set("User-Agent", c.cfg.UserAgent)
+	if req.Accept != "" {
+		hreq.Header.Set("Accept", req.Accept)
+	}
+	switch {
+	case req.Decode:
+		hreq.Header.Set("Accept-Encoding", "gzip")
+	case req.AcceptEncoding != "":
+		hreq.Header.Set("Accept-Encoding", req.AcceptEncoding)
+	}
+	if req.IfNoneMatch != "" {
+		hreq.Header.Set("If-None-Match", req.IfNoneMatch)
+	}
+	if req.IfModifiedSince != "" {
+		hreq.Header.Set("If-Modified-Since", req.IfModifiedSince)
+	}
+	c.setUserHeaders(hreq.Header, u)
+	var chain []string
+	client := *c.hc
+	client.CheckRedirect = func(r *http.Request, via []*http.Request) error {
+		if len(chain) == 0 {
+			chain = append(chain, via[0].URL.String())
+		}
+		chain = append(chain, r.URL.String())
+		if len(via) > c.cfg.MaxRedirects {
+			return fmt.Errorf("%w: more than %d", ErrTooManyRedirects, c.cfg.MaxRedirects)
+		}
+		if err := c.cfg.Origins.Check(r.URL); err != nil {
+			return fmt.Errorf("redirected to %s: %w", r.URL.Redacted(), err)
+		}
+		for _, v := range via {
+			if v.URL.String() == r.URL.String() {
+				return fmt.Errorf("%w: a redirect loop back to %s", ErrTooManyRedirects, r.URL)
+			}
+		}
+		c.setUserHeaders(r.Header, r.URL)
+		return nil
+	}
+	select {
+	case c.inflight <- struct{}{}:
+	case <-ctx.Done():
+		cancel()
+		res.Err = ctx.Err()
+		return res
+	}
+	c.requests.Add(1)
+	resp, err := client.Do(hreq)
+	<-c.inflight
+	res.Redirects = chain
+	if err != nil {
+		cancel()
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			err = &timeoutError{what: "no answer", d: c.cfg.Timeout}
+		}
+		res.Err = err
+		return res
+	}
+	res.Final = resp.Request.URL.String()
+	res.Status = resp.StatusCode
+	res.Header = resp.Header
+	b := &body{raw: resp.Body, c: c, cancel: cancel, ctx: actx}
+	if req.Decode {
+		switch strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding"))) {
+		case "gzip", "x-gzip":
+			b.gunzip = true
+		}
+	}
+	res.Body = b
+	return res
+}
+
+// timeoutError is an attempt that ran out of time; it is a
+// context.DeadlineExceeded for errors.Is.
+type timeoutError struct {
+	what string
+	d    time.Duration
+}
+
+func (e *timeoutError) Error() string { return fmt.Sprintf("%s within %s (--timeout)", e.what, e.d) }
+func (e *timeoutError) Unwrap() error { return context.DeadlineExceeded }
+
+// body counts the bytes read against the budget, decodes gzip when asked,
+// and turns the attempt's time-out into a readable error.
+type body struct {
+	raw    io.ReadCloser
+	c      *Client
+	cancel context.CancelFunc
+	ctx    context.Context
+	gunzip bool
+	zr     *gzip.Reader
+}
+
+func (b *body) readRaw(p []byte) (int, error) {
+	if !b.c.BudgetLeft() {
+		return 0, ErrBudget
+	}
+	n, err := b.raw.Read(p)
+	b.c.bytes.Add(int64(n))
+	if err != nil && err != io.EOF && b.ctx.Err() == context.DeadlineExceeded {
+		err = &timeoutError{what: "the body did not arrive", d: b.c.cfg.Timeout}
+	}
+	return n, err
+}
+
+type rawReader struct{ b *body }
+
+func (r rawReader) Read(p []byte) (int, error) { return r.b.readRaw(p) }
+
+func (b *body) Read(p []byte) (int, error) {
+	if !b.gunzip {
+		return b.readRaw(p)
+	}
+	if b.zr == nil {
+		zr, err := gzip.NewReader(rawReader{b})
+		if err != nil {
+			return 0, fmt.Errorf("the body is not the gzip its Content-Encoding says: %w", err)
+		}
+		b.zr = zr
+	}
+	return b.zr.Read(p)
+}
+
+func (b *body) Close() error {
+	err := b.raw.Close()
+	b.cancel()
+	return err
+}

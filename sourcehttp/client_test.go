@@ -1,0 +1,413 @@
+package sourcehttp_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/rsconform/rsconform/sourcehttp"
+)
+
+// fakeClock never waits: Sleep moves its time on and records the wait.
+type fakeClock struct {
+	mu    sync.Mutex
+	now   time.Time
+	slept []time.Duration
+}
+
+func newFakeClock() *fakeClock {
+	return &fakeClock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if d > 0 {
+		c.slept = append(c.slept, d)
+		c.now = c.now.Add(d)
+	}
+	return ctx.Err()
+}
+
+func (c *fakeClock) total() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var t time.Duration
+	for _, d := range c.slept {
+		t += d
+	}
+	return t
+}
+
+func mustURL(s string) *url.URL {
+	u, err := url.Parse(s)
+	Expect(err).NotTo(HaveOccurred())
+	return u
+}
+
+func origins(entry string, allow ...string) *sourcehttp.Origins {
+	o, err := sourcehttp.NewOrigins(mustURL(entry), allow)
+	Expect(err).NotTo(HaveOccurred())
+	return o
+}
+
+var _ = Describe("Retry-After", func() {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	DescribeTable("is read in seconds and HTTP-date form, capped",
+		func(v string, want time.Duration, wantOK bool) {
+			d, ok := sourcehttp.ParseRetryAfter(v, now)
+			Expect(ok).To(Equal(wantOK))
+			Expect(d).To(Equal(want))
+		},
+		Entry("seconds", "120", 120*time.Second, true),
+		Entry("seconds with spaces", " 7 ", 7*time.Second, true),
+		Entry("an HTTP-date 90 s ahead", now.Add(90*time.Second).Format(http.TimeFormat), 90*time.Second, true),
+		Entry("an HTTP-date in the past", now.Add(-time.Hour).Format(http.TimeFormat), time.Duration(0), true),
+		Entry("a huge number of seconds is capped, not overflowed", "99999999999999999999999999", 100*365*24*time.Hour, true),
+		Entry("just above int64 nanoseconds", "9223372037", 100*365*24*time.Hour, true),
+		Entry("negative", "-5", time.Duration(0), false),
+		Entry("garbage", "soon", time.Duration(0), false),
+		Entry("empty", "", time.Duration(0), false),
+	)
+
+	It("waits what the Source asks, on the injected clock", func() {
+		var mu sync.Mutex
+		tries := 0
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			tries++
+			n := tries
+			mu.Unlock()
+			if n == 1 {
+				w.Header().Set("Retry-After", "7")
+				w.WriteHeader(http.StatusServiceUnavailable)
+				return
+			}
+			fmt.Fprint(w, "ok")
+		}))
+		defer srv.Close()
+		clk := newFakeClock()
+		c := sourcehttp.New(sourcehttp.Config{Retries: 2, Clock: clk, Origins: origins(srv.URL)})
+		r := c.Get(context.Background(), srv.URL+"/x", sourcehttp.Request{})
+		defer r.Close()
+		Expect(r.Status).To(Equal(http.StatusOK))
+		Expect(tries).To(Equal(2))
+		Expect(clk.total()).To(Equal(7 * time.Second))
+	})
+
+	It("does not ask again when the Source asks for more than MaxRetryWait, however huge", func() {
+		for _, v := range []string{"3600", "1000000000000000000000000"} {
+			tries := 0
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				tries++
+				w.Header().Set("Retry-After", v)
+				w.WriteHeader(http.StatusTooManyRequests)
+			}))
+			clk := newFakeClock()
+			c := sourcehttp.New(sourcehttp.Config{Retries: 3, MaxRetryWait: time.Minute, Clock: clk, Origins: origins(srv.URL)})
+			r := c.Get(context.Background(), srv.URL+"/x", sourcehttp.Request{})
+			r.Close()
+			Expect(tries).To(Equal(1), v)
+			Expect(r.RetryAfter).To(BeNumerically(">", time.Minute), v)
+			Expect(r.Failure()).To(ContainSubstring("Retry-After"))
+			Expect(clk.total()).To(BeZero())
+			_, err := c.Read(context.Background(), srv.URL+"/y", sourcehttp.Request{}, func(io.Reader) error { return nil })
+			Expect(err).To(MatchError(ContainSubstring("more than the 1m0s allowed")))
+			srv.Close()
+		}
+	})
+})
+
+var _ = Describe("Retries", func() {
+	It("back off exponentially, capped by MaxRetryWait", func() {
+		tries := 0
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			tries++
+			w.WriteHeader(http.StatusBadGateway)
+		}))
+		defer srv.Close()
+		clk := newFakeClock()
+		c := sourcehttp.New(sourcehttp.Config{Retries: 3, Backoff: time.Second, MaxRetryWait: 3 * time.Second, Clock: clk})
+		r := c.Get(context.Background(), srv.URL, sourcehttp.Request{})
+		r.Close()
+		Expect(tries).To(Equal(4))
+		Expect(r.Status).To(Equal(http.StatusBadGateway))
+		Expect(clk.slept).To(Equal([]time.Duration{time.Second, 2 * time.Second, 3 * time.Second}))
+	})
+
+	It("fetch a body cut short again when reading", func() {
+		tries := 0
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			tries++
+			if tries == 1 {
+				w.Header().Set("Content-Length", "100")
+				w.Write([]byte("short"))
+				return
+			}
+			w.Write([]byte("whole"))
+		}))
+		defer srv.Close()
+		c := sourcehttp.New(sourcehttp.Config{Retries: 1, Clock: newFakeClock()})
+		var got []byte
+		_, err := c.Read(context.Background(), srv.URL, sourcehttp.Request{}, func(r io.Reader) error {
+			b, err := io.ReadAll(r)
+			got = b
+			return err
+		})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(got)).To(Equal("whole"))
+		Expect(tries).To(Equal(2))
+	})
+})
+
+var _ = Describe("The rate per host", func() {
+	It("spaces the requests to one host on the injected clock", func() {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+		defer srv.Close()
+		clk := newFakeClock()
+		c := sourcehttp.New(sourcehttp.Config{Rate: 2, Clock: clk})
+		for i := 0; i < 5; i++ {
+			c.Get(context.Background(), srv.URL, sourcehttp.Request{}).Close()
+		}
+		Expect(clk.total()).To(Equal(2 * time.Second)) // 4 gaps of 500 ms
+		Expect(c.Requests()).To(Equal(int64(5)))
+	})
+})
+
+var _ = Describe("The origin policy", func() {
+	DescribeTable("allows scheme, host and port",
+		func(entry string, allow []string, target string, allowed, trusted bool) {
+			o := origins(entry, allow...)
+			Expect(o.Allowed(mustURL(target))).To(Equal(allowed), "allowed")
+			Expect(o.Trusted(mustURL(target))).To(Equal(trusted), "trusted")
+		},
+		Entry("the entry origin", "http://a.example:8080/x", nil, "http://a.example:8080/y", true, true),
+		Entry("another port of the entry host", "http://a.example:8080/", nil, "http://a.example:9090/", false, false),
+		Entry("the default port of the entry host", "http://a.example:8080/", nil, "http://a.example/", false, false),
+		Entry("the https upgrade on default ports", "http://a.example/", nil, "https://a.example/", true, true),
+		Entry("no downgrade to http", "https://a.example/", nil, "http://a.example/", false, false),
+		Entry("HOST:PORT allows that port", "http://a.example:8080/", []string{"a.example:9090"}, "http://a.example:9090/", true, true),
+		Entry("HOST allows the default ports", "http://a.example/", []string{"cdn.example"}, "https://cdn.example/z", true, true),
+		Entry("HOST does not allow another port", "http://a.example/", []string{"cdn.example"}, "https://cdn.example:8443/z", false, false),
+		Entry("* allows, never trusts", "http://a.example/", []string{"*"}, "http://b.example:1234/", true, false),
+		Entry("hosts compare case-insensitively", "http://A.Example/", []string{"CDN.example"}, "http://cdn.EXAMPLE/", true, true),
+		Entry("IPv6 with a port", "http://[::1]:8080/", []string{"[::1]:9090"}, "http://[::1]:9090/", true, true),
+		Entry("not http", "http://a.example/", []string{"*"}, "file:///etc/passwd", false, false),
+	)
+
+	It("rejects a malformed --allow-host", func() {
+		_, err := sourcehttp.NewOrigins(mustURL("http://a.example/"), []string{"http://b.example/"})
+		Expect(err).To(HaveOccurred())
+		_, err = sourcehttp.NewOrigins(mustURL("http://a.example/"), []string{"b.example:port"})
+		Expect(err).To(HaveOccurred())
+	})
+
+	It("refuses a redirect to another port of the entry host unless HOST:PORT allows it", func() {
+		other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "internal") }))
+		defer other.Close()
+		entry := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, other.URL+"/admin", http.StatusFound)
+		}))
+		defer entry.Close()
+		port := mustURL(other.URL).Port()
+
+		c := sourcehttp.New(sourcehttp.Config{Origins: origins(entry.URL), Clock: newFakeClock(), Retries: 2})
+		r := c.Get(context.Background(), entry.URL+"/", sourcehttp.Request{})
+		Expect(r.Err).To(MatchError(ContainSubstring("--allow-host 127.0.0.1:" + port)))
+		Expect(c.Requests()).To(Equal(int64(1)), "a refusal is not retried")
+
+		c = sourcehttp.New(sourcehttp.Config{Origins: origins(entry.URL, "127.0.0.1"), Clock: newFakeClock()})
+		r = c.Get(context.Background(), entry.URL+"/", sourcehttp.Request{})
+		Expect(r.Err).To(HaveOccurred(), "a bare HOST allows the default ports only")
+
+		c = sourcehttp.New(sourcehttp.Config{Origins: origins(entry.URL, "127.0.0.1:"+port), Clock: newFakeClock()})
+		r = c.Get(context.Background(), entry.URL+"/", sourcehttp.Request{})
+		defer r.Close()
+		Expect(r.Err).NotTo(HaveOccurred())
+		Expect(r.Status).To(Equal(http.StatusOK))
+		Expect(r.Redirects).To(Equal([]string{entry.URL + "/", other.URL + "/admin"}))
+	})
+})
+
+var _ = Describe("The user's headers", func() {
+	const secret = "Bearer s3cr3t-t0ken"
+	It("reach the Source's origins only, redirects included", func() {
+		var mu sync.Mutex
+		seen := map[string]string{}
+		record := func(name string) http.HandlerFunc {
+			return func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				seen[name] = r.Header.Get("Authorization") + "|" + r.Header.Get("X-Api-Key")
+				mu.Unlock()
+			}
+		}
+		foreign := httptest.NewServer(record("foreign"))
+		defer foreign.Close()
+		named := httptest.NewServer(record("named"))
+		defer named.Close()
+		mux := http.NewServeMux()
+		mux.HandleFunc("/", record("entry"))
+		mux.HandleFunc("/to-foreign", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, foreign.URL+"/", http.StatusFound) })
+		mux.HandleFunc("/to-named", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, named.URL+"/", http.StatusFound) })
+		entry := httptest.NewServer(mux)
+		defer entry.Close()
+
+		var hs sourcehttp.Headers
+		Expect(hs.Set("Authorization: " + secret)).To(Succeed())
+		Expect(hs.Set("X-Api-Key: k")).To(Succeed())
+		Expect(hs.Err()).NotTo(HaveOccurred())
+		o := origins(entry.URL, "*", mustURL(named.URL).Host)
+		c := sourcehttp.New(sourcehttp.Config{Origins: o, Header: hs.Header(), Clock: newFakeClock()})
+		for _, p := range []string{"/", "/to-foreign", "/to-named"} {
+			r := c.Get(context.Background(), entry.URL+p, sourcehttp.Request{})
+			Expect(r.Err).NotTo(HaveOccurred())
+			r.Close()
+		}
+		Expect(seen).To(Equal(map[string]string{
+			"entry":   secret + "|k",
+			"foreign": "|",
+			"named":   secret + "|k",
+		}))
+	})
+
+	It("never show a value in their errors", func() {
+		var hs sourcehttp.Headers
+		hs.Set("Authorization " + secret) // no colon
+		hs.Set("Bad Name s3cr3t: x")      // not a token
+		hs.Set("X-Token: s3cr3t\x01")     // a control character
+		hs.Set("Host: s3cr3t.example")    // the client's own
+		Expect(hs.Err()).To(HaveOccurred())
+		Expect(hs.Err().Error()).NotTo(ContainSubstring("s3cr3t"))
+		Expect(hs.String()).NotTo(ContainSubstring("s3cr3t"))
+		Expect(hs.Header()).To(BeNil())
+	})
+
+	It("are read from a file, # comments skipped", func() {
+		name := filepath.Join(GinkgoT().TempDir(), "h")
+		Expect(os.WriteFile(name, []byte("# a token\n\nAuthorization: "+secret+"\n  # indented comment\nX-A: 1\n"), 0o600)).To(Succeed())
+		var hs sourcehttp.Headers
+		Expect(hs.ReadFile(name)).To(Succeed())
+		Expect(hs.Err()).NotTo(HaveOccurred())
+		Expect(hs.Header()).To(Equal(http.Header{"Authorization": {secret}, "X-A": {"1"}}))
+	})
+})
+
+var _ = Describe("Bodies", func() {
+	It("are decoded from gzip when asked, and counted against the budget", func() {
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		zw.Write([]byte(strings.Repeat("x", 1000)))
+		zw.Close()
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("Accept-Encoding") != "gzip" {
+				w.Write([]byte("plain"))
+				return
+			}
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Write(z.Bytes())
+		}))
+		defer srv.Close()
+		c := sourcehttp.New(sourcehttp.Config{Clock: newFakeClock(), MaxBytes: 1 << 20})
+		r := c.Get(context.Background(), srv.URL, sourcehttp.Request{Decode: true})
+		b, err := io.ReadAll(r.Body)
+		r.Close()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(b).To(HaveLen(1000))
+		Expect(r.Header.Get("Content-Encoding")).To(Equal("gzip"))
+		Expect(c.Bytes()).To(Equal(int64(z.Len())))
+
+		r = c.Get(context.Background(), srv.URL, sourcehttp.Request{AcceptEncoding: "identity"})
+		b, _ = io.ReadAll(r.Body)
+		r.Close()
+		Expect(string(b)).To(Equal("plain"))
+	})
+
+	It("say so when the gzip is not gzip", func() {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Write([]byte("<urlset/>"))
+		}))
+		defer srv.Close()
+		c := sourcehttp.New(sourcehttp.Config{Clock: newFakeClock()})
+		r := c.Get(context.Background(), srv.URL, sourcehttp.Request{Decode: true})
+		_, err := io.ReadAll(r.Body)
+		r.Close()
+		Expect(err).To(MatchError(ContainSubstring("not the gzip its Content-Encoding says")))
+	})
+
+	It("stop at the byte budget", func() {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Write(bytes.Repeat([]byte("x"), 64<<10))
+		}))
+		defer srv.Close()
+		c := sourcehttp.New(sourcehttp.Config{Clock: newFakeClock(), MaxBytes: 1000})
+		r := c.Get(context.Background(), srv.URL, sourcehttp.Request{})
+		_, err := io.ReadAll(r.Body)
+		r.Close()
+		Expect(err).To(MatchError(sourcehttp.ErrBudget))
+		Expect(c.BudgetLeft()).To(BeFalse())
+	})
+
+	It("are not read for a 304 to a conditional GET, nor for an error status", func() {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/gone" {
+				w.WriteHeader(http.StatusGone)
+				return
+			}
+			if r.Header.Get("If-None-Match") == `"v1"` && r.Header.Get("If-Modified-Since") != "" {
+				w.WriteHeader(http.StatusNotModified)
+				return
+			}
+			w.Header().Set("ETag", `"v1"`)
+			w.Write([]byte("body"))
+		}))
+		defer srv.Close()
+		c := sourcehttp.New(sourcehttp.Config{Clock: newFakeClock()})
+		called := false
+		r, err := c.Read(context.Background(), srv.URL, sourcehttp.Request{IfNoneMatch: `"v1"`, IfModifiedSince: "Mon, 02 Jan 2006 15:04:05 GMT"},
+			func(io.Reader) error { called = true; return nil })
+		Expect(err).NotTo(HaveOccurred())
+		Expect(r.Status).To(Equal(http.StatusNotModified))
+		Expect(called).To(BeFalse())
+		_, err = c.Read(context.Background(), srv.URL+"/gone", sourcehttp.Request{}, func(io.Reader) error { called = true; return nil })
+		var se *sourcehttp.StatusError
+		Expect(errors.As(err, &se)).To(BeTrue())
+		Expect(se.Gone()).To(BeTrue())
+		Expect(called).To(BeFalse())
+	})
+})
+
+var _ = Describe("The Link header", func() {
+	DescribeTable("is parsed once, by RFC 8288",
+		func(values []string, rel string, want []string) {
+			h := http.Header{"Link": values}
+			Expect(sourcehttp.LinkTargets(h, rel)).To(Equal(want))
+		},
+		Entry("one link", []string{`</cl.xml>; rel="resourcesync"`}, "resourcesync", []string{"/cl.xml"}),
+		Entry("several rels, any case", []string{`<a>; rel="describedby ResourceSync"`}, "resourcesync", []string{"a"}),
+		Entry("comma inside <> and quotes", []string{`<http://x/a,b>; title="x, y"; rel=resourcesync, <c>; rel=other`}, "resourcesync", []string{"http://x/a,b"}),
+		Entry("several header values", []string{`<a>; rel=other`, `<b>; rel=resourcesync`}, "resourcesync", []string{"b"}),
+		Entry("semicolon inside quotes", []string{`<a>; title="x; rel=resourcesync"; rel=other`}, "resourcesync", []string(nil)),
+		Entry("malformed", []string{`a; rel=resourcesync`, `<b; rel=resourcesync`}, "resourcesync", []string(nil)),
+	)
+})
