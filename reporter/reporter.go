@@ -1,5 +1,6 @@
 // Package reporter turns the Results of rsconform into reports: text for
-// people, and json, junit and sarif for machines.
+// people, html for people in a browser, and json, junit and sarif for
+// machines.
 //
 // Every format implements Reporter: Write is called once per document, in
 // the order the documents were checked, and Flush once at the end. The text
@@ -56,6 +57,18 @@ type Options struct {
 	// sarif format writes files under it as paths relative to it, as code
 	// scanning expects. Empty: file names as given.
 	SourceRoot string
+	// Sources, when set, holds the documents' text: the html format shows
+	// the lines of each finding. The other formats ignore it.
+	Sources *Sources
+	// RuleURL links a rule ID to its page in the html format (default:
+	// DefaultRuleURL, the catalogue in the repository).
+	RuleURL func(id string) string
+	// Title and Home are the html format's page title (default "rsconform
+	// report") and a link back to where the report came from ("" none).
+	Title, Home string
+	// Notes are said above the html format's summary (a crawl stopped by
+	// its time limit, an unusable entry point).
+	Notes []string
 }
 
 // Colour modes of Options.Color.
@@ -71,11 +84,12 @@ const (
 	FormatJSON  = "json"
 	FormatJUnit = "junit"
 	FormatSARIF = "sarif"
+	FormatHTML  = "html"
 )
 
 // Formats lists the report formats New knows, the default first.
 func Formats() []string {
-	return []string{FormatText, FormatJSON, FormatJUnit, FormatSARIF}
+	return []string{FormatText, FormatJSON, FormatJUnit, FormatSARIF, FormatHTML}
 }
 
 // New returns a Reporter of the named format writing to w.
@@ -95,6 +109,8 @@ func New(format string, w io.Writer, o Options) (Reporter, error) {
 		return newJUnit(w, o), nil
 	case FormatSARIF:
 		return newSARIF(w, o), nil
+	case FormatHTML:
+		return newHTML(w, o), nil
 	}
 	return nil, fmt.Errorf("unknown report format %q (valid: %s)", format, strings.Join(Formats(), ", "))
 }

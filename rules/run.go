@@ -154,6 +154,11 @@ type Validator struct {
 	Config Config
 	// Schema validates against the XSDs; nil skips schema validation.
 	Schema SchemaValidator
+	// Source, when set, is given the text of every document validated
+	// (uncompressed, within the size limit) before its rules run, for
+	// reports that show the lines of the findings (reporter.Sources.Keep).
+	// It must not change data.
+	Source func(location string, data []byte)
 }
 
 // ValidateReader reads a document (gzip decompressed transparently) within
@@ -195,6 +200,9 @@ func (v *Validator) ValidateDoc(ctx context.Context, location string, data []byt
 	limits := v.Config.Limits.WithDefaults()
 	if int64(len(data)) > limits.MaxBytes {
 		return Run(location, Input{TooLarge: &rs.LimitError{What: "document", Limit: limits.MaxBytes}}, v.Config), nil
+	}
+	if v.Source != nil {
+		v.Source(location, data)
 	}
 	var in Input
 	if se := rs.CheckEncoding(data); se != nil {

@@ -16,7 +16,6 @@ import (
 
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/reporter"
-	"github.com/rsconform/rsconform/rules"
 	"github.com/rsconform/rsconform/schema"
 )
 
@@ -191,7 +190,7 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "rsconform crawl: the XML Schemas failed to load:", err)
 		return 2
 	}
-	opts.Validator = &rules.Validator{Config: cfg, Schema: sv}
+	opts.Validator = rf.validator(cfg, sv)
 	var bar *progressbar.ProgressBar
 	if showProgress(*progress, stderr) {
 		bar = newCrawlBar(stderr)

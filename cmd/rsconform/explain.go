@@ -91,26 +91,18 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if r.Doc != "" {
 		fmt.Fprintf(stdout, "\nHow rsconform reads it:\n%s\n", indent(wrap(r.Doc, 78), "  "))
 	}
-	fs, err := fixtures.ForRule(r.ID)
-	if err == nil {
-		printExample(stdout, "Failing example", fs, fixtures.Fixture.Fail)
-		printExample(stdout, "Passing example", fs, fixtures.Fixture.Pass)
+	if fail, pass, err := fixtures.Examples(r.ID); err == nil {
+		printExample(stdout, "Failing example", fail)
+		printExample(stdout, "Passing example", pass)
 	}
 	return 0
 }
 
-func printExample(w io.Writer, title string, fs []fixtures.Fixture, pick func(fixtures.Fixture) bool) {
-	var best *fixtures.Fixture
-	for i := range fs {
-		plain := fs[i].Options == (fixtures.Options{})
-		if pick(fs[i]) && (best == nil || plain && (best.Options != (fixtures.Options{}) || len(fs[i].Data) < len(best.Data))) {
-			best = &fs[i]
-		}
-	}
-	if best == nil {
+func printExample(w io.Writer, title string, f *fixtures.Fixture) {
+	if f == nil {
 		return
 	}
-	fmt.Fprintf(w, "\n%s (fixtures/%s):\n%s\n", title, best.Path, indent(string(best.Data), "  "))
+	fmt.Fprintf(w, "\n%s (fixtures/%s):\n%s\n", title, f.Path, indent(string(f.Data), "  "))
 }
 
 // wrap breaks text into lines of at most width columns at spaces.

@@ -33,6 +33,8 @@ type reportFlags struct {
 	maxSize    int64
 	maxEntries int
 	verbose    bool
+	// sources keeps the documents' text for the html format's excerpts.
+	sources *reporter.Sources
 }
 
 func (f *reportFlags) register(fs *flag.FlagSet) {
@@ -63,6 +65,17 @@ func (f *reportFlags) config() (rules.Config, error) {
 	return rules.Config{Spec: spec, Select: sel, Limits: rules.Limits{MaxBytes: f.maxSize, MaxEntries: f.maxEntries}}, nil
 }
 
+// validator is the Validator of a run; with --format html it keeps the
+// documents' text for the report's excerpts.
+func (f *reportFlags) validator(cfg rules.Config, sv rules.SchemaValidator) *rules.Validator {
+	v := &rules.Validator{Config: cfg, Schema: sv}
+	if f.format == reporter.FormatHTML {
+		f.sources = reporter.NewSources(reporter.DefaultSourcesBudget)
+		v.Source = f.sources.Keep
+	}
+	return v
+}
+
 // openReport opens the output and the reporter; close flushes both.
 func (f *reportFlags) openReport(stdout io.Writer) (rep reporter.Reporter, tally *reporter.Tally, close func() error, err error) {
 	w := stdout
@@ -74,7 +87,7 @@ func (f *reportFlags) openReport(stdout io.Writer) (rep reporter.Reporter, tally
 		}
 		w = file
 	}
-	rep, err = reporter.New(f.format, w, reporter.Options{Tool: "rsconform", Version: toolVersion(), Spec: f.spec, Strict: f.strict, Color: f.color, Verbose: f.verbose, SourceRoot: sourceRoot()})
+	rep, err = reporter.New(f.format, w, reporter.Options{Tool: "rsconform", Version: toolVersion(), Spec: f.spec, Strict: f.strict, Color: f.color, Verbose: f.verbose, SourceRoot: sourceRoot(), Sources: f.sources})
 	if err != nil {
 		if file != nil {
 			file.Close()
@@ -152,12 +165,12 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, "rsconform validate: the XML Schemas failed to load:", err)
 		return 2
 	}
+	v := rf.validator(cfg, sv)
 	rep, tally, closeReport, err := rf.openReport(stdout)
 	if err != nil {
 		fmt.Fprintln(stderr, "rsconform validate:", err)
 		return 2
 	}
-	v := &rules.Validator{Config: cfg, Schema: sv}
 	client := &http.Client{Timeout: *timeout}
 	results := validateAll(ctx, v, client, inputs)
 	for _, res := range results {

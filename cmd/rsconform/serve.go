@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/rsconform/rsconform/schema"
+	"github.com/rsconform/rsconform/webui"
+)
+
+func init() {
+	register("serve", "run the web validator: a page to check a URL, an uploaded file or a pasted document", runServe)
+}
+
+const serveUsage = `Usage: rsconform serve [flags]
+
+Serves the web validator: a form to crawl a Source from a URL, upload a
+document or paste one, the html report of each check, and a page per rule
+(the specification's sentence, a failing and a passing example).
+
+It is made to be exposed to people who should not reach this host's
+network: crawls never connect to loopback, private, link-local or other
+special-purpose addresses (checked on each connection, after name
+resolution, so redirects and DNS rebinding cannot get round it) unless
+--allow-private; a crawl stays on the URL's host within --max-documents,
+--max-bytes and --job-timeout; at most --max-jobs checks run at once (more
+are answered 503); request bodies are capped at --max-body; uploads are kept
+in memory, never written to disk.
+
+Behind a reverse proxy, serve on a loopback address and forward a path to
+it with the prefix stripped: every link of the pages is relative.
+
+Examples:
+  rsconform serve
+  rsconform serve --addr 127.0.0.1:8080 --max-jobs 8 --job-timeout 2m
+  rsconform serve --allow-private            (a validator for your own network)
+
+Flags:
+`
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fset := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	addr := fset.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT`")
+	var o webui.Options
+	fset.BoolVar(&o.AllowPrivate, "allow-private", false, "let crawls reach loopback, private and link-local addresses")
+	fset.IntVar(&o.MaxJobs, "max-jobs", 4, "checks running at once; more are refused with 503")
+	fset.Int64Var(&o.MaxBody, "max-body", 10<<20, "size of a request, an upload or pasted document included, in `BYTES`")
+	fset.DurationVar(&o.JobTimeout, "job-timeout", 60*time.Second, "time one check may take, a crawl included")
+	fset.IntVar(&o.MaxDocuments, "max-documents", 100, "documents one crawl fetches at most")
+	fset.Int64Var(&o.MaxBytes, "max-bytes", 32<<20, "bytes one crawl downloads at most")
+	fset.Usage = func() {} // Parse reports bad flags; help goes to stdout, once
+	args, err := parseFlags(fset, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fset.SetOutput(stdout)
+			fmt.Fprint(stdout, serveUsage)
+			fset.PrintDefaults()
+			return 0
+		}
+		fmt.Fprintln(stderr, "rsconform serve: see --help")
+		return 2
+	}
+	if len(args) != 0 {
+		fmt.Fprintln(stderr, "rsconform serve: takes no arguments (see --help)")
+		return 2
+	}
+	if o.MaxJobs <= 0 || o.MaxBody <= 0 || o.JobTimeout <= 0 || o.MaxDocuments <= 0 || o.MaxBytes <= 0 {
+		fmt.Fprintln(stderr, "rsconform serve: --max-jobs, --max-body, --job-timeout, --max-documents and --max-bytes must be positive")
+		return 2
+	}
+	sv, err := schema.New()
+	if err != nil {
+		fmt.Fprintln(stderr, "rsconform serve: the XML Schemas failed to load:", err)
+		return 2
+	}
+	o.Schema = sv
+	o.Version = toolVersion()
+	var logMu sync.Mutex
+	o.Logf = func(format string, a ...any) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		fmt.Fprintf(stderr, "%s rsconform serve: %s\n", time.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, a...))
+	}
+	h, err := webui.New(o)
+	if err != nil {
+		fmt.Fprintln(stderr, "rsconform serve:", err)
+		return 2
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintln(stderr, "rsconform serve:", err)
+		return 2
+	}
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       2 * time.Minute,
+		WriteTimeout:      o.JobTimeout + time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	fmt.Fprintf(stderr, "rsconform serve: the web validator is at http://%s/ (Ctrl-C stops it)\n", ln.Addr())
+	if o.AllowPrivate {
+		fmt.Fprintln(stderr, "rsconform serve: --allow-private: crawls may reach this host's network; do not expose this server")
+	}
+	select {
+	case err := <-done:
+		fmt.Fprintln(stderr, "rsconform serve:", err)
+		return 2
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil {
+		srv.Close()
+	}
+	return 0
+}

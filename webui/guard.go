@@ -1,0 +1,141 @@
+package webui
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"syscall"
+	"time"
+)
+
+// A public validator fetches whatever URL a visitor types. Without a guard
+// it would fetch from the host's own network: its loopback services, the
+// private networks behind it, a cloud's metadata service on a link-local
+// address. The guard refuses such addresses when the connection is made,
+// on the address the name resolved to, so neither a redirect nor a name
+// that resolves differently the second time (DNS rebinding) gets round it.
+
+// blockedPrefixes are the special-purpose ranges (RFC 6890 and successors)
+// that are not on the public Internet, besides what netip's predicates
+// cover (loopback, private, link-local, multicast, unspecified).
+var blockedPrefixes = []netip.Prefix{
+	netip.MustParsePrefix("0.0.0.0/8"),       // "this network"
+	netip.MustParsePrefix("100.64.0.0/10"),   // shared address space (carrier-grade NAT)
+	netip.MustParsePrefix("192.0.0.0/24"),    // IETF protocol assignments
+	netip.MustParsePrefix("192.0.2.0/24"),    // documentation
+	netip.MustParsePrefix("198.18.0.0/15"),   // benchmarking
+	netip.MustParsePrefix("198.51.100.0/24"), // documentation
+	netip.MustParsePrefix("203.0.113.0/24"),  // documentation
+	netip.MustParsePrefix("240.0.0.0/4"),     // reserved, and broadcast
+	netip.MustParsePrefix("64:ff9b::/96"),    // NAT64: may embed any IPv4 address
+	netip.MustParsePrefix("64:ff9b:1::/48"),  // local-use NAT64
+	netip.MustParsePrefix("100::/64"),        // discard-only
+	netip.MustParsePrefix("2001:db8::/32"),   // documentation
+	netip.MustParsePrefix("2002::/16"),       // 6to4: embeds an IPv4 address
+	netip.MustParsePrefix("2001::/32"),       // Teredo: embeds an IPv4 address
+}
+
+// refusal says why an address may not be reached; "" when it may.
+func refusal(a netip.Addr) string {
+	a = a.Unmap()
+	switch {
+	case !a.IsValid():
+		return "not an IP address"
+	case a.IsLoopback():
+		return "a loopback address"
+	case a.IsPrivate():
+		return "a private address"
+	case a.IsLinkLocalUnicast(), a.IsLinkLocalMulticast():
+		return "a link-local address"
+	case a.IsUnspecified():
+		return "an unspecified address"
+	case a.IsMulticast(), a.IsInterfaceLocalMulticast():
+		return "a multicast address"
+	}
+	for _, p := range blockedPrefixes {
+		if p.Contains(a) {
+			return "a special-purpose address (" + p.String() + ")"
+		}
+	}
+	return ""
+}
+
+// RefusedError is the error of a connection the guard refused.
+type RefusedError struct {
+	Host   string // as given (a name or an address)
+	Addr   netip.Addr
+	Reason string
+}
+
+func (e *RefusedError) Error() string {
+	if e.Host != "" && e.Host != e.Addr.String() {
+		return fmt.Sprintf("refused: %s resolves to %s, %s (the web validator does not fetch from private networks)", e.Host, e.Addr, e.Reason)
+	}
+	return fmt.Sprintf("refused: %s is %s (the web validator does not fetch from private networks)", e.Addr, e.Reason)
+}
+
+// dialControl is a net.Dialer Control that refuses connections to
+// addresses refusal names. It runs after name resolution, on the address
+// being connected to.
+func dialControl(network, address string, _ syscall.RawConn) error {
+	host, _, err := net.SplitHostPort(address)
+	if err != nil {
+		return fmt.Errorf("refused: %q is not host:port", address)
+	}
+	a, err := netip.ParseAddr(host)
+	if err != nil {
+		return fmt.Errorf("refused: %q is not an IP address", host)
+	}
+	if why := refusal(a); why != "" {
+		return &RefusedError{Addr: a.Unmap(), Reason: why}
+	}
+	return nil
+}
+
+// NewTransport is the HTTP transport of the web validator's crawls. Unless
+// allowPrivate, every connection is checked by the guard when it is made;
+// proxies from the environment are not used (the guard would see the
+// proxy's address, not the Source's).
+func NewTransport(allowPrivate bool, timeout time.Duration) *http.Transport {
+	d := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
+	if !allowPrivate {
+		d.Control = dialControl
+	}
+	return &http.Transport{
+		Proxy:                 nil,
+		DialContext:           d.DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          16,
+		MaxIdleConnsPerHost:   2,
+		IdleConnTimeout:       30 * time.Second,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ResponseHeaderTimeout: timeout,
+		ExpectContinueTimeout: time.Second,
+		// The crawler measures and caps bodies as sent.
+		DisableCompression: true,
+	}
+}
+
+// checkHost refuses, before a crawl starts, a host that is or resolves to
+// an address the guard would refuse: the visitor gets a clear answer
+// instead of a report of failed fetches. The dial-time guard still decides.
+func checkHost(ctx context.Context, lookup func(ctx context.Context, network, host string) ([]netip.Addr, error), host string) error {
+	if a, err := netip.ParseAddr(host); err == nil {
+		if why := refusal(a); why != "" {
+			return &RefusedError{Host: host, Addr: a.Unmap(), Reason: why}
+		}
+		return nil
+	}
+	addrs, err := lookup(ctx, "ip", host)
+	if err != nil {
+		return fmt.Errorf("cannot resolve %s: %w", host, err)
+	}
+	for _, a := range addrs {
+		if why := refusal(a); why != "" {
+			return &RefusedError{Host: host, Addr: a.Unmap(), Reason: why}
+		}
+	}
+	return nil
+}

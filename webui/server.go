@@ -1,0 +1,434 @@
+// Package webui is rsconform's web validator: a page where a Source's
+// developer pastes a URL (crawled with budgets fit for a public service),
+// uploads a file or pastes a document, and gets the html report, with a
+// page per rule quoting the specification and showing a failing and a
+// passing example.
+//
+// It is meant to be exposed to people who should not reach the host's
+// network: crawls never connect to loopback, private, link-local or other
+// special-purpose addresses (checked when each connection is made) unless
+// Options.AllowPrivate; jobs are limited in number, request size and time;
+// uploads are held in memory only, never written to disk.
+//
+// The package prints nothing: Options.Logf, when set, is told of each job.
+package webui
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/rsconform/rsconform/crawler"
+	"github.com/rsconform/rsconform/fixtures"
+	"github.com/rsconform/rsconform/reporter"
+	"github.com/rsconform/rsconform/rules"
+)
+
+// Options configure the web validator. The zero value of a field means its
+// default.
+type Options struct {
+	// Schema validates documents against the XSDs (schema.New()); nil
+	// skips schema validation.
+	Schema rules.SchemaValidator
+	// Version is the tool's version, shown in reports.
+	Version string
+	// AllowPrivate lets crawls reach loopback, private and link-local
+	// addresses (a validator on a developer's machine or in a private
+	// network).
+	AllowPrivate bool
+	// MaxJobs is the number of checks running at once (default 4); a
+	// request beyond it is answered 503 at once.
+	MaxJobs int
+	// MaxBody caps a request's body, an upload or a pasted document
+	// included (default 10 MiB).
+	MaxBody int64
+	// JobTimeout bounds one check, a crawl included (default 60 s).
+	JobTimeout time.Duration
+	// MaxDocuments and MaxBytes are a crawl's budget (default 100
+	// documents, 32 MiB downloaded).
+	MaxDocuments int
+	MaxBytes     int64
+	// Logf, when set, is told of each job (for the CLI's log).
+	Logf func(format string, args ...any)
+
+	// transport replaces the guarded transport; lookup the resolver used
+	// for the early check (tests).
+	transport http.RoundTripper
+	lookup    func(ctx context.Context, network, host string) ([]netip.Addr, error)
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxJobs <= 0 {
+		o.MaxJobs = 4
+	}
+	if o.MaxBody <= 0 {
+		o.MaxBody = 10 << 20
+	}
+	if o.JobTimeout <= 0 {
+		o.JobTimeout = 60 * time.Second
+	}
+	if o.MaxDocuments <= 0 {
+		o.MaxDocuments = 100
+	}
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = 32 << 20
+	}
+	if o.Version == "" {
+		o.Version = "dev"
+	}
+	if o.lookup == nil {
+		o.lookup = net.DefaultResolver.LookupNetIP
+	}
+	return o
+}
+
+// Server is the web validator, an http.Handler. Its links are relative, so
+// it can be mounted under any path prefix by a reverse proxy that strips
+// the prefix.
+type Server struct {
+	o         Options
+	mux       *http.ServeMux
+	jobs      chan struct{}
+	tmpl      *template.Template
+	transport http.RoundTripper
+}
+
+// New returns the web validator.
+func New(o Options) (*Server, error) {
+	o = o.withDefaults()
+	tmpl, err := reporter.HTMLTemplates().ParseFS(pages, "pages/*.tmpl")
+	if err != nil {
+		return nil, fmt.Errorf("webui: templates: %w", err)
+	}
+	s := &Server{o: o, mux: http.NewServeMux(), jobs: make(chan struct{}, o.MaxJobs), tmpl: tmpl,
+		transport: o.transport}
+	if s.transport == nil {
+		s.transport = NewTransport(o.AllowPrivate, o.JobTimeout)
+	}
+	s.mux.HandleFunc("GET /{$}", s.form)
+	s.mux.HandleFunc("POST /check", s.check)
+	s.mux.HandleFunc("GET /rules/{$}", s.ruleList)
+	s.mux.HandleFunc("GET /rules/{id}", s.rule)
+	return s, nil
+}
+
+// ServeHTTP serves the pages with headers that keep them to themselves.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", reporter.HTMLPolicy("'self'")+"; frame-ancestors 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	s.mux.ServeHTTP(w, r)
+}
+
+func (s *Server) logf(format string, args ...any) {
+	if s.o.Logf != nil {
+		s.o.Logf(format, args...)
+	}
+}
+
+// formPage is what the "form" page shows.
+type formPage struct {
+	reporter.HTMLPage
+	AllowPrivate      bool
+	MaxDocuments      int
+	MaxBytes, MaxBody string
+	JobTimeout        time.Duration
+	Message           string
+	URL               string
+}
+
+func (s *Server) page(title, home string) reporter.HTMLPage {
+	return reporter.NewHTMLPage(title, home, "rsconform", "'self'")
+}
+
+func (s *Server) formData(msg, url string) formPage {
+	return formPage{HTMLPage: s.page("rsconform: ResourceSync validator", ""),
+		AllowPrivate: s.o.AllowPrivate, MaxDocuments: s.o.MaxDocuments,
+		MaxBytes: mib(s.o.MaxBytes), MaxBody: mib(s.o.MaxBody), JobTimeout: s.o.JobTimeout,
+		Message: msg, URL: url}
+}
+
+func mib(n int64) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+func (s *Server) form(w http.ResponseWriter, r *http.Request) {
+	s.render(w, http.StatusOK, "form", s.formData("", ""))
+}
+
+// render executes a page into memory first, so that a failing template
+// gives a clean 500, not half a page.
+func (s *Server) render(w http.ResponseWriter, status int, name string, data any) {
+	var b bytes.Buffer
+	if err := s.tmpl.ExecuteTemplate(&b, name, data); err != nil {
+		http.Error(w, "rendering the page failed", http.StatusInternalServerError)
+		s.logf("rendering %s: %v", name, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	w.Write(b.Bytes())
+}
+
+// fail answers with the form and a message saying what went wrong.
+func (s *Server) fail(w http.ResponseWriter, status int, msg, url string) {
+	s.render(w, status, "form", s.formData(msg, url))
+}
+
+// input is what a visitor asked to check.
+type input struct {
+	url     string
+	name    string // the uploaded file's name, or "pasted document"
+	data    []byte
+	hasData bool
+	spec    string
+	strict  bool
+}
+
+// check runs one job: a crawl of a URL, or the validation of an uploaded
+// or pasted document.
+func (s *Server) check(w http.ResponseWriter, r *http.Request) {
+	select {
+	case s.jobs <- struct{}{}:
+		defer func() { <-s.jobs }()
+	default:
+		w.Header().Set("Retry-After", "30")
+		s.fail(w, http.StatusServiceUnavailable, fmt.Sprintf("The validator is busy: %d checks are running, the most it runs at once. Try again in a moment.", s.o.MaxJobs), "")
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, s.o.MaxBody)
+	in, err := s.readInput(r)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			s.fail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("The request is too large: the validator takes documents of at most %s.", mib(s.o.MaxBody)), "")
+			return
+		}
+		s.fail(w, http.StatusBadRequest, err.Error(), in.url)
+		return
+	}
+	spec, err := rules.ParseSpec(in.spec)
+	if err != nil {
+		s.fail(w, http.StatusBadRequest, err.Error(), in.url)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.o.JobTimeout)
+	defer cancel()
+	sources := reporter.NewSources(max(s.o.MaxBytes, s.o.MaxBody))
+	v := &rules.Validator{Config: rules.Config{Spec: spec}, Schema: s.o.Schema, Source: sources.Keep}
+	opts := reporter.Options{Tool: "rsconform", Version: s.o.Version, Spec: string(spec), Strict: in.strict,
+		Sources: sources, Home: "./", RuleURL: func(id string) string { return "rules/" + url.PathEscape(id) }}
+	var results []rules.Result
+	start := time.Now()
+	if in.url != "" {
+		u, err := s.checkURL(ctx, in.url)
+		if err != nil {
+			status := http.StatusBadRequest
+			var refused *RefusedError
+			if errors.As(err, &refused) {
+				status = http.StatusForbidden
+			}
+			s.fail(w, status, err.Error(), in.url)
+			return
+		}
+		report, err := crawler.Crawl(ctx, u, crawler.Options{
+			Validator: v, MaxDocuments: s.o.MaxDocuments, MaxBytes: s.o.MaxBytes,
+			Concurrency: 2, Rate: 5, Timeout: min(s.o.JobTimeout, 20*time.Second), Retries: -1,
+			MaxRedirects: 5, UserAgent: "rsconform-web/" + s.o.Version,
+			Sample: 3, SampleSet: true, Transport: s.transport,
+		})
+		if err != nil {
+			s.fail(w, http.StatusBadRequest, err.Error(), in.url)
+			return
+		}
+		results = report.Results
+		if report.EntryError != nil {
+			opts.Notes = append(opts.Notes, "The entry point is unusable: "+report.EntryError.Error())
+		}
+		if ctx.Err() != nil {
+			opts.Notes = append(opts.Notes, fmt.Sprintf("The crawl was stopped after %s, the time the validator gives one check: the report is partial.", s.o.JobTimeout))
+		}
+		if report.Stats.Skipped > 0 {
+			opts.Notes = append(opts.Notes, fmt.Sprintf("%d URLs were not fetched (another host, or beyond the budget of %d documents and %s).", report.Stats.Skipped, s.o.MaxDocuments, mib(s.o.MaxBytes)))
+		}
+		opts.Title = "Report: " + u
+		s.logf("crawl %s: %d documents in %s", u, len(results), time.Since(start).Round(time.Millisecond))
+	} else {
+		results = []rules.Result{v.ValidateReader(ctx, in.name, bytes.NewReader(in.data))}
+		opts.Title = "Report: " + in.name
+		s.logf("validate %s (%d bytes) in %s", in.name, len(in.data), time.Since(start).Round(time.Millisecond))
+	}
+	var b bytes.Buffer
+	rep, err := reporter.New(reporter.FormatHTML, &b, opts)
+	if err == nil {
+		for _, res := range results {
+			if err = rep.Write(res); err != nil {
+				break
+			}
+		}
+	}
+	if err == nil {
+		err = rep.Flush()
+	}
+	if err != nil {
+		http.Error(w, "rendering the report failed", http.StatusInternalServerError)
+		s.logf("rendering a report: %v", err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Write(b.Bytes())
+}
+
+// readInput reads the form: urlencoded, or multipart for an upload. A
+// multipart body is read part by part into memory (ParseMultipartForm
+// would spill large files to disk).
+func (s *Server) readInput(r *http.Request) (input, error) {
+	in := input{spec: string(rules.Spec11)}
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	fields := map[string]string{}
+	switch ct {
+	case "multipart/form-data":
+		mr, err := r.MultipartReader()
+		if err != nil {
+			return in, fmt.Errorf("unreadable form: %w", err)
+		}
+		for {
+			p, err := mr.NextPart()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return in, fmt.Errorf("unreadable form: %w", err)
+			}
+			data, err := io.ReadAll(p)
+			if err != nil {
+				return in, fmt.Errorf("unreadable form: %w", err)
+			}
+			if p.FormName() == "file" {
+				if p.FileName() != "" || len(data) > 0 {
+					in.name, in.data, in.hasData = uploadName(p), data, true
+				}
+				continue
+			}
+			fields[p.FormName()] = string(data)
+		}
+	case "application/x-www-form-urlencoded":
+		if err := r.ParseForm(); err != nil {
+			return in, fmt.Errorf("unreadable form: %w", err)
+		}
+		for k := range r.PostForm {
+			fields[k] = r.PostForm.Get(k)
+		}
+	default:
+		return in, fmt.Errorf("unsupported form encoding %q", ct)
+	}
+	in.url = strings.TrimSpace(fields["url"])
+	if v := fields["spec"]; v != "" {
+		in.spec = v
+	}
+	in.strict = fields["strict"] != ""
+	if xml := fields["xml"]; strings.TrimSpace(xml) != "" {
+		if in.hasData {
+			return in, errors.New("give one thing to check: a URL, a file or a pasted document")
+		}
+		in.name, in.data, in.hasData = "pasted document", []byte(xml), true
+	}
+	switch {
+	case in.url != "" && in.hasData:
+		return in, errors.New("give one thing to check: a URL, a file or a pasted document")
+	case in.url == "" && !in.hasData:
+		return in, errors.New("nothing to check: give a URL, a file or a pasted document")
+	case in.hasData && len(in.data) == 0:
+		return in, errors.New("the uploaded file is empty")
+	}
+	return in, nil
+}
+
+// uploadName is the name an uploaded file is reported under.
+func uploadName(p *multipart.Part) string {
+	if n := p.FileName(); n != "" {
+		return n
+	}
+	return "uploaded document"
+}
+
+// checkURL validates a URL to crawl and refuses it early when its host
+// is one the guard would refuse.
+func (s *Server) checkURL(ctx context.Context, raw string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
+		return "", fmt.Errorf("%q is not an http or https URL", raw)
+	}
+	if u.User != nil {
+		return "", errors.New("URLs with a user name or password are not crawled")
+	}
+	if !s.o.AllowPrivate {
+		if err := checkHost(ctx, s.o.lookup, u.Hostname()); err != nil {
+			return "", err
+		}
+	}
+	u.Fragment = ""
+	return u.String(), nil
+}
+
+// rulePage is what the "rule" page shows.
+type rulePage struct {
+	reporter.HTMLPage
+	Rule          *rules.Rule
+	SectionTitle  string
+	Severity      string
+	Applies       []string
+	Specs         []string
+	Fail, Pass    *fixtures.Fixture
+	CatalogueLink string
+}
+
+func (s *Server) rule(w http.ResponseWriter, r *http.Request) {
+	id := strings.ToUpper(r.PathValue("id"))
+	rule := rules.Lookup(id)
+	if rule == nil {
+		s.render(w, http.StatusNotFound, "notfound", s.page("No such rule", "../"))
+		return
+	}
+	p := rulePage{HTMLPage: s.page(rule.ID+": "+rule.Title, "../"), Rule: rule,
+		Severity: string(rule.Level.Severity()), CatalogueLink: reporter.DefaultRuleURL(rule.ID)}
+	if sec := rules.Section(rule.Section); sec != nil {
+		p.SectionTitle = sec.Title
+	}
+	for _, k := range rule.Applies {
+		p.Applies = append(p.Applies, string(k))
+	}
+	for _, sp := range rule.Specs {
+		p.Specs = append(p.Specs, string(sp))
+	}
+	if fail, pass, err := fixtures.Examples(rule.ID); err == nil {
+		p.Fail, p.Pass = fail, pass
+	}
+	s.render(w, http.StatusOK, "rule", p)
+}
+
+// ruleListPage is what the "rules" page shows.
+type ruleListPage struct {
+	reporter.HTMLPage
+	Rules []*rules.Rule
+}
+
+func (s *Server) ruleList(w http.ResponseWriter, r *http.Request) {
+	s.render(w, http.StatusOK, "rules", ruleListPage{HTMLPage: s.page("rsconform: the rules", "../"), Rules: rules.All()})
+}
