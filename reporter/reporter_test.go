@@ -12,8 +12,8 @@ import (
 )
 
 var _ = Describe("New", func() {
-	It("knows text, json, junit and sarif, text first", func() {
-		Expect(reporter.Formats()).To(Equal([]string{"text", "json", "junit", "sarif"}))
+	It("knows text, json, junit, sarif and html, text first", func() {
+		Expect(reporter.Formats()).To(Equal([]string{"text", "json", "junit", "sarif", "html"}))
 		for _, f := range reporter.Formats() {
 			rep, err := reporter.New(f, &bytes.Buffer{}, reporter.Options{})
 			Expect(err).NotTo(HaveOccurred(), f)
@@ -23,7 +23,7 @@ var _ = Describe("New", func() {
 
 	It("refuses an unknown format, listing the valid ones", func() {
 		_, err := reporter.New("yaml", &bytes.Buffer{}, reporter.Options{})
-		Expect(err).To(MatchError(And(ContainSubstring(`"yaml"`), ContainSubstring("text, json, junit, sarif"))))
+		Expect(err).To(MatchError(And(ContainSubstring(`"yaml"`), ContainSubstring("text, json, junit, sarif, html"))))
 	})
 
 	It("refuses an unknown colour mode", func() {
@@ -45,7 +45,7 @@ var _ = Describe("New", func() {
 			Expect(rep.Write(sampleResults()[1])).To(MatchError(ContainSubstring("already flushed")))
 			Expect(rep.Flush()).To(MatchError(ContainSubstring("already flushed")))
 		},
-		Entry("text", "text"), Entry("json", "json"), Entry("junit", "junit"), Entry("sarif", "sarif"),
+		Entry("text", "text"), Entry("json", "json"), Entry("junit", "junit"), Entry("sarif", "sarif"), Entry("html", "html"),
 	)
 
 	DescribeTable("is safe for concurrent Writes",
@@ -68,7 +68,7 @@ var _ = Describe("New", func() {
 			Expect(rep.Flush()).To(Succeed())
 			Expect(buf.Len()).To(BeNumerically(">", 0))
 		},
-		Entry("text", "text"), Entry("json", "json"), Entry("junit", "junit"), Entry("sarif", "sarif"),
+		Entry("text", "text"), Entry("json", "json"), Entry("junit", "junit"), Entry("sarif", "sarif"), Entry("html", "html"),
 	)
 })
 

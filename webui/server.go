@@ -59,6 +59,9 @@ type Options struct {
 	// documents, 32 MiB downloaded).
 	MaxDocuments int
 	MaxBytes     int64
+	// Rate is the requests per second a crawl sends to the Source
+	// (default 5; negative: no limit, for tests on a local Source).
+	Rate float64
 	// Logf, when set, is told of each job (for the CLI's log).
 	Logf func(format string, args ...any)
 
@@ -83,6 +86,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxBytes <= 0 {
 		o.MaxBytes = 32 << 20
+	}
+	if o.Rate == 0 {
+		o.Rate = 5
 	}
 	if o.Version == "" {
 		o.Version = "dev"
@@ -249,7 +255,7 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 		}
 		report, err := crawler.Crawl(ctx, u, crawler.Options{
 			Validator: v, MaxDocuments: s.o.MaxDocuments, MaxBytes: s.o.MaxBytes,
-			Concurrency: 2, Rate: 5, Timeout: min(s.o.JobTimeout, 20*time.Second), Retries: -1,
+			Concurrency: 2, Rate: max(s.o.Rate, 0), Timeout: min(s.o.JobTimeout, 20*time.Second), Retries: -1,
 			MaxRedirects: 5, UserAgent: "rsconform-web/" + s.o.Version,
 			Sample: 3, SampleSet: true, Transport: s.transport,
 		})
@@ -261,7 +267,7 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 		if report.EntryError != nil {
 			opts.Notes = append(opts.Notes, "The entry point is unusable: "+report.EntryError.Error())
 		}
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || time.Since(start) >= s.o.JobTimeout {
 			opts.Notes = append(opts.Notes, fmt.Sprintf("The crawl was stopped after %s, the time the validator gives one check: the report is partial.", s.o.JobTimeout))
 		}
 		if report.Stats.Skipped > 0 {

@@ -1,0 +1,167 @@
+package webui_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/rsconform/rsconform/webui"
+)
+
+// hostileXML is a Change List out of order whose text tries to run script
+// in the report.
+const hostileXML = `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+  <rs:md capability="changelist" from="2013-01-03T00:00:00Z"/>
+  <url><loc>http://example.com/res2.pdf</loc><rs:md change="updated" datetime="2013-01-03T18:00:00Z"/></url>
+  <url><loc>http://example.com/&lt;script&gt;window.pwned=3&lt;/script&gt;</loc><rs:md change="deleted" datetime="2013-01-03T13:00:00Z"/></url> <!-- </pre><script>window.pwned=1</script><img src=x onerror="window.pwned=2"> -->
+</urlset>
+`
+
+// saveScreenshot writes a screenshot under the test's temporary directory
+// and, when $RSCONFORM_SCREENSHOTS names a directory, there too (how the
+// README's pictures are made).
+func saveScreenshot(b *browser, dir, name string) {
+	path := filepath.Join(dir, name)
+	Expect(b.screenshot(path)).To(Succeed())
+	AddReportEntry("screenshot", path)
+	if out := os.Getenv("RSCONFORM_SCREENSHOTS"); out != "" {
+		data, err := os.ReadFile(path)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(os.WriteFile(filepath.Join(out, name), data, 0o644)).To(Succeed())
+	}
+}
+
+func js(v string) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+var _ = Describe("The web validator in a browser", Label("browser"), Ordered, func() {
+	var (
+		b    *browser
+		dir  string
+		home string
+		mock string
+	)
+
+	BeforeAll(func() {
+		path := findChromium()
+		if path == "" {
+			Skip("no Chromium: install Debian's chromium (RSCONFORM_BROWSER=1 .ci/setup does) or set RSCONFORM_CHROMIUM to run the browser test")
+		}
+		dir = GinkgoT().TempDir()
+		ctx, cancel := context.WithCancel(context.Background())
+		DeferCleanup(cancel)
+		var err error
+		b, err = startBrowser(ctx, path, filepath.Join(dir, "profile"))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(b.close)
+		// The mock Source binds 127.0.0.1: the validator must allow it.
+		home = startValidator(webui.Options{AllowPrivate: true, Rate: -1}).URL + "/"
+		mock = startMock("showcase").URL
+	})
+
+	AfterEach(func() {
+		if b != nil {
+			Expect(b.errors).To(BeEmpty(), "console errors")
+		}
+	})
+
+	It("shows the form", func() {
+		Expect(b.navigate(home)).To(Succeed())
+		var form struct {
+			URL, File, XML bool
+			Rules          string
+		}
+		Expect(b.eval(`({URL: !!document.querySelector('#check-url input[name=url]'),
+			File: !!document.querySelector('#check-file input[type=file]'),
+			XML: !!document.querySelector('#check-xml textarea[name=xml]'),
+			Rules: document.querySelector('a[href="rules/"]').href})`, &form)).To(Succeed())
+		Expect(form.URL && form.File && form.XML).To(BeTrue())
+		Expect(form.Rules).To(Equal(home + "rules/"))
+		Expect(b.eval(`document.getElementById('xml').value = `+js(hostileXML), nil)).To(Succeed())
+		saveScreenshot(b, dir, "web-form.png")
+	})
+
+	It("crawls the mock Source's showcase from a submitted URL and renders its whole tree", func() {
+		Expect(b.navigate(home)).To(Succeed())
+		Expect(b.submit(`document.getElementById('url').value = `+js(mock+"/.well-known/resourcesync")+`;
+			document.getElementById('submit-url').click()`)).To(Succeed())
+		var page struct {
+			Title, Summary, Top, Nested string
+			Docs, Open, Details           int
+		}
+		Expect(b.eval(`document.getElementById('expand-all').click();
+			({Title: document.title,
+			  Summary: document.querySelector('#summary .counts').textContent,
+			  Top: document.querySelector('#tree > li.doc .loc').textContent,
+			  Nested: document.querySelector('#tree > li.doc > details > ul > li.doc .loc').textContent,
+			  Docs: document.querySelectorAll('#tree li.doc').length,
+			  Details: document.querySelectorAll('#tree details').length,
+			  Open: document.querySelectorAll('#tree details[open]').length})`, &page)).To(Succeed())
+		Expect(page.Title).To(Equal("Report: " + mock + "/.well-known/resourcesync"))
+		Expect(page.Top).To(Equal(mock + "/.well-known/resourcesync"))
+		Expect(page.Nested).To(Equal(mock + "/dataset1/capabilitylist.xml"))
+		Expect(page.Docs).To(BeNumerically(">", 10))
+		Expect(page.Summary).To(HavePrefix(itoa(page.Docs) + " documents:"))
+		Expect(page.Open).To(Equal(page.Details), "expand all opens every document")
+		saveScreenshot(b, dir, "web-crawl.png")
+	})
+
+	It("validates a pasted document: findings, their lines and rule links, and nothing from it runs", func() {
+		Expect(b.navigate(home)).To(Succeed())
+		Expect(b.submit(`document.getElementById('xml').value = `+js(hostileXML)+`;
+			document.getElementById('submit-xml').click()`)).To(Succeed())
+		var page struct {
+			Verdict, Rule, RuleHref, Mark string
+			Pwned                         any
+			Scripts, Imgs, Findings       int
+		}
+		Expect(b.eval(`(() => { const f = document.querySelector('li.finding[data-rule="RS-CL-ORDER"]');
+			return {Verdict: document.querySelector('.verdict').textContent,
+			  Rule: f.querySelector('a.rule').textContent, RuleHref: f.querySelector('a.rule').href,
+			  Mark: f.querySelector('pre.src .hit').textContent,
+			  Pwned: window.pwned === undefined ? null : window.pwned,
+			  Scripts: document.scripts.length, Imgs: document.images.length,
+			  Findings: document.querySelectorAll('li.finding').length}; })()`, &page)).To(Succeed())
+		Expect(page.Verdict).To(Equal("Does not conform"))
+		Expect(page.Rule).To(Equal("RS-CL-ORDER"))
+		Expect(page.RuleHref).To(Equal(home + "rules/RS-CL-ORDER"))
+		Expect(page.Mark).To(ContainSubstring("<script>window.pwned=1</script>"))
+		Expect(page.Pwned).To(BeNil())
+		Expect(page.Scripts).To(Equal(1))
+		Expect(page.Imgs).To(BeZero())
+		saveScreenshot(b, dir, "web-report.png")
+
+		// The filters hide errors, then show one rule.
+		var shown struct{ Errors, All int }
+		Expect(b.eval(`(() => { const c = document.querySelector('input[name=sev][value=error]'); c.click();
+			const r = {Errors: document.querySelectorAll('li.finding[data-severity=error]:not([hidden])').length};
+			c.click();
+			const s = document.getElementById('rule-filter'); s.value = 'RS-CL-ORDER'; s.dispatchEvent(new Event('change', {bubbles: true}));
+			r.All = document.querySelectorAll('li.finding:not([hidden])').length; return r; })()`, &shown)).To(Succeed())
+		Expect(shown.Errors).To(BeZero())
+		Expect(shown.All).To(Equal(1))
+		Expect(page.Findings).To(BeNumerically(">", 1))
+
+		// The rule link leads to the rule's page.
+		Expect(b.submit(`document.querySelector('li.finding[data-rule="RS-CL-ORDER"] a.rule').click()`)).To(Succeed())
+		var rule struct{ Title, Fail, Pass string }
+		Expect(b.eval(`({Title: document.querySelector('h1').textContent,
+			Fail: document.getElementById('fail-example').textContent,
+			Pass: document.getElementById('pass-example').textContent})`, &rule)).To(Succeed())
+		Expect(rule.Title).To(HavePrefix("RS-CL-ORDER: "))
+		Expect(rule.Fail).To(ContainSubstring("<urlset"))
+		Expect(rule.Pass).To(ContainSubstring("<urlset"))
+	})
+})
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}

@@ -1,0 +1,362 @@
+package webui_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/schema"
+	"github.com/rsconform/rsconform/webui"
+)
+
+var (
+	schemaOnce sync.Once
+	schemaV    *schema.Validator
+)
+
+// testSchema loads the XSDs once for the suite (libxml2 leaks per load).
+func testSchema() *schema.Validator {
+	schemaOnce.Do(func() {
+		var err error
+		schemaV, err = schema.New()
+		Expect(err).NotTo(HaveOccurred())
+	})
+	return schemaV
+}
+
+// startValidator serves the web validator for one test.
+func startValidator(o webui.Options) *httptest.Server {
+	o.Schema = testSchema()
+	o.Version = "test"
+	h, err := webui.New(o)
+	Expect(err).NotTo(HaveOccurred())
+	srv := httptest.NewServer(h)
+	DeferCleanup(srv.Close)
+	return srv
+}
+
+// startMock serves the mock Source with a scenario played to its end.
+func startMock(name string) *httptest.Server {
+	sc, err := mocksource.LoadScenario(name)
+	Expect(err).NotTo(HaveOccurred())
+	src, err := mocksource.New(mocksource.Options{Scenario: sc, IgnoreFaults: true})
+	Expect(err).NotTo(HaveOccurred())
+	for {
+		if _, err := src.Step(); err != nil {
+			Expect(errors.Is(err, mocksource.ErrFinished)).To(BeTrue(), "%v", err)
+			break
+		}
+	}
+	srv := httptest.NewServer(src.Handler())
+	src.SetBaseURL(srv.URL)
+	DeferCleanup(srv.Close)
+	return srv
+}
+
+// countingServer answers every request with body and counts them.
+func countingServer(body string) (*httptest.Server, *atomic.Int64) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		io.WriteString(w, body)
+	}))
+	DeferCleanup(srv.Close)
+	return srv, &n
+}
+
+func postForm(srv *httptest.Server, fields url.Values) (*http.Response, string) {
+	resp, err := http.PostForm(srv.URL+"/check", fields)
+	Expect(err).NotTo(HaveOccurred())
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	Expect(err).NotTo(HaveOccurred())
+	return resp, string(b)
+}
+
+// postMultipart posts fields and, when name is set, a file.
+func postMultipart(srv *httptest.Server, fields map[string]string, name string, data []byte) (*http.Response, string) {
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	for k, v := range fields {
+		Expect(mw.WriteField(k, v)).To(Succeed())
+	}
+	if name != "" {
+		fw, err := mw.CreateFormFile("file", name)
+		Expect(err).NotTo(HaveOccurred())
+		_, err = fw.Write(data)
+		Expect(err).NotTo(HaveOccurred())
+	}
+	Expect(mw.Close()).To(Succeed())
+	resp, err := http.Post(srv.URL+"/check", mw.FormDataContentType(), &body)
+	Expect(err).NotTo(HaveOccurred())
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	Expect(err).NotTo(HaveOccurred())
+	return resp, string(b)
+}
+
+func get(srv *httptest.Server, path string) (*http.Response, string) {
+	resp, err := http.Get(srv.URL + path)
+	Expect(err).NotTo(HaveOccurred())
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	Expect(err).NotTo(HaveOccurred())
+	return resp, string(b)
+}
+
+// unsorted is a Change List whose entries are out of order (RS-CL-ORDER).
+const unsorted = `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+  <rs:md capability="changelist" from="2013-01-03T00:00:00Z"/>
+  <url><loc>http://example.com/res2.pdf</loc><rs:md change="updated" datetime="2013-01-03T18:00:00Z"/></url>
+  <url><loc>http://example.com/res3.tiff</loc><rs:md change="deleted" datetime="2013-01-03T13:00:00Z"/></url>
+</urlset>
+`
+
+var _ = Describe("The form", func() {
+	It("offers a URL, an upload and a pasted document, with headers that keep the page to itself", func() {
+		srv := startValidator(webui.Options{})
+		resp, body := get(srv, "/")
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		Expect(resp.Header.Get("Content-Type")).To(Equal("text/html; charset=utf-8"))
+		Expect(resp.Header.Get("Content-Security-Policy")).To(And(ContainSubstring("default-src 'none'"), ContainSubstring("frame-ancestors 'none'")))
+		Expect(resp.Header.Get("X-Content-Type-Options")).To(Equal("nosniff"))
+		Expect(body).To(And(ContainSubstring(`name="url"`), ContainSubstring(`name="file"`), ContainSubstring(`name="xml"`),
+			ContainSubstring(`action="check"`), ContainSubstring("Loopback, private and link-local addresses are refused")))
+	})
+
+	It("answers 404 for other paths and 405 for other methods", func() {
+		srv := startValidator(webui.Options{})
+		resp, _ := get(srv, "/nothing")
+		Expect(resp.StatusCode).To(Equal(http.StatusNotFound))
+		resp, _ = get(srv, "/check")
+		Expect(resp.StatusCode).To(Equal(http.StatusMethodNotAllowed))
+	})
+})
+
+var _ = Describe("Checking a document", func() {
+	It("validates a pasted document and reports its findings with the lines and rule links", func() {
+		srv := startValidator(webui.Options{})
+		resp, body := postMultipart(srv, map[string]string{"xml": unsorted, "spec": "1.1"}, "", nil)
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		Expect(body).To(And(ContainSubstring("Report: pasted document"), ContainSubstring(`data-rule="RS-CL-ORDER"`),
+			ContainSubstring(`href="rules/RS-CL-ORDER"`), ContainSubstring(`href="./"`), ContainSubstring(`<mark>`),
+			ContainSubstring("Does not conform")))
+	})
+
+	It("validates an uploaded file, gzip or not, under its name", func() {
+		srv := startValidator(webui.Options{})
+		resp, body := postMultipart(srv, nil, "changelist.xml", []byte(unsorted))
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		Expect(body).To(And(ContainSubstring("Report: changelist.xml"), ContainSubstring(`data-rule="RS-CL-ORDER"`)))
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		zw.Write([]byte(unsorted))
+		zw.Close()
+		resp, body = postMultipart(srv, nil, "changelist.xml.gz", gz.Bytes())
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		Expect(body).To(ContainSubstring(`data-rule="RS-CL-ORDER"`))
+	})
+
+	It("validates a pasted document sent urlencoded, with --strict and the 1.0 profile", func() {
+		srv := startValidator(webui.Options{})
+		resp, body := postForm(srv, url.Values{"xml": {unsorted}, "strict": {"1"}, "spec": {"1.0"}})
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		Expect(body).To(And(ContainSubstring("ResourceSync 1.0"), ContainSubstring("strict: warnings fail")))
+	})
+
+	DescribeTable("refuses a request that does not say one thing to check",
+		func(fields url.Values, want string) {
+			srv := startValidator(webui.Options{})
+			resp, body := postForm(srv, fields)
+			Expect(resp.StatusCode).To(Equal(http.StatusBadRequest))
+			Expect(body).To(ContainSubstring(want))
+		},
+		Entry("nothing", url.Values{}, "nothing to check"),
+		Entry("a URL and a document", url.Values{"url": {"http://example.com/"}, "xml": {unsorted}}, "give one thing to check"),
+		Entry("not http", url.Values{"url": {"ftp://example.com/x.xml"}}, "not an http or https URL"),
+		Entry("credentials in the URL", url.Values{"url": {"http://u:p@example.com/"}}, "user name or password"),
+		Entry("an unknown spec", url.Values{"xml": {unsorted}, "spec": {"2.0"}}, "unknown spec version"),
+	)
+
+	It("refuses a form encoding it does not read", func() {
+		srv := startValidator(webui.Options{})
+		resp, err := http.Post(srv.URL+"/check", "application/json", strings.NewReader(`{"url":"x"}`))
+		Expect(err).NotTo(HaveOccurred())
+		resp.Body.Close()
+		Expect(resp.StatusCode).To(Equal(http.StatusBadRequest))
+	})
+})
+
+var _ = Describe("Limits", func() {
+	It("refuses a request body over --max-body with 413, pasted or uploaded", func() {
+		srv := startValidator(webui.Options{MaxBody: 1024})
+		big := unsorted + "<!--" + strings.Repeat("x", 4096) + "-->"
+		resp, body := postMultipart(srv, map[string]string{"xml": big}, "", nil)
+		Expect(resp.StatusCode).To(Equal(http.StatusRequestEntityTooLarge))
+		Expect(body).To(ContainSubstring("too large"))
+		resp, _ = postMultipart(srv, nil, "big.xml", []byte(big))
+		Expect(resp.StatusCode).To(Equal(http.StatusRequestEntityTooLarge))
+		resp, _ = postForm(srv, url.Values{"xml": {big}})
+		Expect(resp.StatusCode).To(Equal(http.StatusRequestEntityTooLarge))
+		// Under the limit, it still works.
+		resp, _ = postMultipart(srv, map[string]string{"xml": unsorted}, "", nil)
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+	})
+
+	It("refuses a check beyond --max-jobs with 503 while the others run", func() {
+		arrived := make(chan struct{}, 1)
+		release := make(chan struct{})
+		slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case arrived <- struct{}{}:
+			default:
+			}
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+			http.NotFound(w, r)
+		}))
+		DeferCleanup(slow.Close)
+		srv := startValidator(webui.Options{MaxJobs: 1, AllowPrivate: true})
+		first := make(chan int, 1)
+		go func() {
+			defer GinkgoRecover()
+			resp, _ := postForm(srv, url.Values{"url": {slow.URL + "/capabilitylist.xml"}})
+			first <- resp.StatusCode
+		}()
+		Eventually(arrived).WithTimeout(10 * time.Second).Should(Receive())
+		resp, body := postMultipart(srv, map[string]string{"xml": unsorted}, "", nil)
+		Expect(resp.StatusCode).To(Equal(http.StatusServiceUnavailable))
+		Expect(resp.Header.Get("Retry-After")).NotTo(BeEmpty())
+		Expect(body).To(ContainSubstring("busy"))
+		close(release)
+		Eventually(first).WithTimeout(10 * time.Second).Should(Receive(Equal(http.StatusOK)))
+		// The slot is free again.
+		resp, _ = postMultipart(srv, map[string]string{"xml": unsorted}, "", nil)
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+	})
+
+	It("stops a crawl at --job-timeout and says the report is partial", func() {
+		hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			<-r.Context().Done()
+		}))
+		DeferCleanup(hang.Close)
+		srv := startValidator(webui.Options{JobTimeout: 300 * time.Millisecond, AllowPrivate: true})
+		start := time.Now()
+		resp, body := postForm(srv, url.Values{"url": {hang.URL + "/capabilitylist.xml"}})
+		Expect(time.Since(start)).To(BeNumerically("<", 10*time.Second))
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		Expect(body).To(ContainSubstring("The crawl was stopped after 300ms"))
+	})
+})
+
+var _ = Describe("Refusing private addresses", func() {
+	DescribeTable("refuses, before any request, a URL whose host is or resolves to a private address",
+		func(host func(port string) string, want string) {
+			target, hits := countingServer("<urlset/>")
+			u, err := url.Parse(target.URL)
+			Expect(err).NotTo(HaveOccurred())
+			srv := startValidator(webui.Options{})
+			resp, body := postForm(srv, url.Values{"url": {"http://" + host(u.Port()) + "/capabilitylist.xml"}})
+			Expect(resp.StatusCode).To(Equal(http.StatusForbidden))
+			Expect(body).To(ContainSubstring(want))
+			Expect(hits.Load()).To(BeZero())
+		},
+		Entry("loopback", func(p string) string { return "127.0.0.1:" + p }, "127.0.0.1 is a loopback address"),
+		Entry("a name for loopback", func(p string) string { return "localhost:" + p }, "localhost resolves to"),
+		Entry("IPv6 loopback", func(p string) string { return "[::1]:" + p }, "loopback"),
+		Entry("IPv4-mapped loopback", func(p string) string { return "[::ffff:127.0.0.1]:" + p }, "loopback"),
+		Entry("private", func(p string) string { return "10.1.2.3:" + p }, "a private address"),
+		Entry("link-local (cloud metadata)", func(p string) string { return "169.254.169.254:" + p }, "a link-local address"),
+		Entry("carrier-grade NAT", func(p string) string { return "100.64.0.1:" + p }, "special-purpose"),
+		Entry("unspecified", func(p string) string { return "0.0.0.0:" + p }, "address"),
+	)
+
+	It("refuses when the connection is made, whatever the name resolved to before (DNS rebinding)", func() {
+		target, hits := countingServer("<urlset/>")
+		u, err := url.Parse(target.URL)
+		Expect(err).NotTo(HaveOccurred())
+		// The early check is told the name is public; the connection then
+		// resolves it to loopback.
+		public := func(ctx context.Context, network, host string) ([]netip.Addr, error) {
+			return []netip.Addr{netip.MustParseAddr("93.184.216.34")}, nil
+		}
+		srv := startValidator(webui.WithLookup(webui.Options{}, public))
+		resp, body := postForm(srv, url.Values{"url": {"http://localhost:" + u.Port() + "/capabilitylist.xml"}})
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		Expect(body).To(And(ContainSubstring("The entry point is unusable"), ContainSubstring("is a loopback address")))
+		Expect(hits.Load()).To(BeZero())
+	})
+
+	It("refuses at dial time in the transport itself, redirects included", func() {
+		target, hits := countingServer("<urlset/>")
+		client := &http.Client{Transport: webui.NewTransport(false, 5*time.Second)}
+		for _, u := range []string{target.URL, strings.Replace(target.URL, "127.0.0.1", "localhost", 1)} {
+			_, err := client.Get(u)
+			var refused *webui.RefusedError
+			Expect(errors.As(err, &refused)).To(BeTrue(), "%v", err)
+			Expect(refused.Reason).To(Equal("a loopback address"))
+		}
+		Expect(hits.Load()).To(BeZero())
+		// With --allow-private the same transport connects.
+		resp, err := (&http.Client{Transport: webui.NewTransport(true, 5*time.Second)}).Get(target.URL)
+		Expect(err).NotTo(HaveOccurred())
+		resp.Body.Close()
+		Expect(hits.Load()).To(Equal(int64(1)))
+	})
+
+	It("crawls the mock Source when started with --allow-private", func() {
+		mock := startMock("showcase")
+		srv := startValidator(webui.Options{AllowPrivate: true, Rate: -1})
+		resp, body := postForm(srv, url.Values{"url": {mock.URL + "/.well-known/resourcesync"}})
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		Expect(body).To(And(ContainSubstring(mock.URL+"/dataset1/capabilitylist.xml"), ContainSubstring(`class="tree"`),
+			ContainSubstring("Report: "+mock.URL)))
+		Expect(body).NotTo(ContainSubstring("The entry point is unusable"))
+	})
+})
+
+var _ = Describe("Rule pages", func() {
+	It("lists every rule", func() {
+		srv := startValidator(webui.Options{})
+		resp, body := get(srv, "/rules/")
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		Expect(body).To(And(ContainSubstring(`href="RS-CL-ORDER"`), ContainSubstring(`href="RS-XSD"`)))
+	})
+
+	It("explains a rule with its quote and a failing and a passing example, whatever the case of its ID", func() {
+		srv := startValidator(webui.Options{})
+		for _, id := range []string{"RS-CL-ORDER", "rs-cl-order"} {
+			resp, body := get(srv, "/rules/"+id)
+			Expect(resp.StatusCode).To(Equal(http.StatusOK))
+			Expect(body).To(And(ContainSubstring("RS-CL-ORDER: Change List entries are in forward chronological order"),
+				ContainSubstring(`id="quote"`), ContainSubstring("12.1 Change List"),
+				ContainSubstring(`id="fail-example"`), ContainSubstring(`id="pass-example"`),
+				ContainSubstring("fixtures/RS-CL-ORDER/fail-"), ContainSubstring("&lt;urlset")))
+		}
+	})
+
+	It("answers 404 for an unknown rule", func() {
+		srv := startValidator(webui.Options{})
+		resp, body := get(srv, "/rules/RS-NO-SUCH-RULE")
+		Expect(resp.StatusCode).To(Equal(http.StatusNotFound))
+		Expect(body).To(ContainSubstring("no rule of that name"))
+	})
+})
