@@ -90,11 +90,11 @@ var _ = Describe("The web validator in a browser", Label("browser"), Ordered, fu
 
 	It("crawls the mock Source's showcase from a submitted URL and renders its whole tree", func() {
 		Expect(b.navigate(home)).To(Succeed())
-		Expect(b.submit(`document.getElementById('url').value = `+js(mock+"/.well-known/resourcesync")+`;
+		Expect(b.submit(`document.getElementById('url').value = ` + js(mock+"/.well-known/resourcesync") + `;
 			document.getElementById('submit-url').click()`)).To(Succeed())
 		var page struct {
 			Title, Summary, Top, Nested string
-			Docs, Open, Details           int
+			Docs, Open, Details         int
 		}
 		Expect(b.eval(`document.getElementById('expand-all').click();
 			({Title: document.title,
@@ -115,7 +115,7 @@ var _ = Describe("The web validator in a browser", Label("browser"), Ordered, fu
 
 	It("validates a pasted document: findings, their lines and rule links, and nothing from it runs", func() {
 		Expect(b.navigate(home)).To(Succeed())
-		Expect(b.submit(`document.getElementById('xml').value = `+js(hostileXML)+`;
+		Expect(b.submit(`document.getElementById('xml').value = ` + js(hostileXML) + `;
 			document.getElementById('submit-xml').click()`)).To(Succeed())
 		var page struct {
 			Verdict, Rule, RuleHref, Mark string

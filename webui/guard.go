@@ -8,6 +8,8 @@ import (
 	"net/netip"
 	"syscall"
 	"time"
+
+	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 // A public validator fetches whatever URL a visitor types. Without a guard
@@ -103,19 +105,15 @@ func NewTransport(allowPrivate bool, timeout time.Duration) *http.Transport {
 	if !allowPrivate {
 		d.Control = dialControl
 	}
-	return &http.Transport{
-		Proxy:                 nil,
-		DialContext:           d.DialContext,
-		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          16,
-		MaxIdleConnsPerHost:   2,
-		IdleConnTimeout:       30 * time.Second,
-		TLSHandshakeTimeout:   10 * time.Second,
-		ResponseHeaderTimeout: timeout,
-		ExpectContinueTimeout: time.Second,
-		// The crawler measures and caps bodies as sent.
-		DisableCompression: true,
+	// The crawls' own transport settings (no transparent gzip, idle
+	// connections), with the guarded dialer.
+	t, ok := sourcehttp.NewTransport(2, timeout).(*http.Transport)
+	if !ok {
+		t = http.DefaultTransport.(*http.Transport).Clone()
 	}
+	t.Proxy = nil
+	t.DialContext = d.DialContext
+	return t
 }
 
 // checkHost refuses, before a crawl starts, a host that is or resolves to
