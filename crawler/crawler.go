@@ -153,13 +153,16 @@ func (o Options) withDefaults() Options {
 
 // Stats are the running totals of a crawl.
 type Stats struct {
-	Documents int   // ResourceSync documents fetched (or tried)
-	Resources int   // resources sampled
-	Packages  int   // packages downloaded
-	Skipped   int   // URLs not fetched (host, budget)
-	Bytes     int64 // bytes downloaded
-	Requests  int64 // HTTP requests made, retries included
-	Findings  int   // findings of the per-document rules so far
+	Documents int // ResourceSync documents fetched (or tried)
+	Resources int // resources sampled
+	Packages  int // packages downloaded
+	// MembersRead counts the package members read to check them against
+	// their manifest entries (each at most once per package).
+	MembersRead int
+	Skipped     int   // URLs not fetched (host, budget)
+	Bytes       int64 // bytes downloaded
+	Requests    int64 // HTTP requests made, retries included
+	Findings    int   // findings of the per-document rules so far
 }
 
 // Report is the outcome of a crawl.

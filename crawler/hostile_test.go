@@ -5,6 +5,9 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/md5"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"net"
 	"net/http"
@@ -68,6 +71,18 @@ func (h *hostile) crawl(entry string, opts crawler.Options) *crawler.Report {
 	rep, err := crawler.Crawl(ctx, h.srv.URL+entry, opts)
 	Expect(err).NotTo(HaveOccurred())
 	return rep
+}
+
+// crawlPackage crawls the good site with --packages, its package
+// /dataset1/part1.zip replaced by data.
+func crawlPackage(data []byte) (*hostile, *crawler.Report) {
+	h := newHostile(map[string]http.HandlerFunc{"/dataset1/part1.zip": func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/zip")
+		w.Write(data)
+	}})
+	opts := testOptions()
+	opts.Packages = true
+	return h, h.crawl("/", opts)
 }
 
 func result(rep *crawler.Report, u string) *rules.Result {
@@ -252,14 +267,7 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 			Expect(err).NotTo(HaveOccurred())
 		}
 		Expect(zw.Close()).To(Succeed())
-		data := buf.Bytes()
-		h := newHostile(map[string]http.HandlerFunc{"/dataset1/part1.zip": func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "application/zip")
-			w.Write(data)
-		}})
-		opts := testOptions()
-		opts.Packages = true
-		rep := h.crawl("/", opts)
+		h, rep := crawlPackage(buf.Bytes())
 		res := result(rep, h.srv.URL+"/dataset1/part1.zip")
 		Expect(res.Status).To(Equal(rules.StatusError))
 		Expect(res.Error).To(ContainSubstring("100000 entries"))
@@ -272,16 +280,48 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 		Expect(err).NotTo(HaveOccurred())
 		fw.Write(bytes.Repeat([]byte{' '}, 64<<20))
 		Expect(zw.Close()).To(Succeed())
-		data := buf.Bytes()
-		h := newHostile(map[string]http.HandlerFunc{"/dataset1/part1.zip": func(w http.ResponseWriter, r *http.Request) {
-			w.Write(data)
-		}})
-		opts := testOptions()
-		opts.Packages = true
-		rep := h.crawl("/", opts)
+		h, rep := crawlPackage(buf.Bytes())
 		res := result(rep, h.srv.URL+"/dataset1/part1.zip")
 		Expect(res.Status).To(Equal(rules.StatusError))
 		Expect(res.Error).To(ContainSubstring("ZIP bomb"))
+	})
+
+	It("reads each package member once, however many manifest entries name it", func() {
+		body := []byte("the one bitstream\n")
+		md5sum, sha := md5.Sum(body), sha256.Sum256(body)
+		var man strings.Builder
+		man.WriteString(`<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+<rs:md capability="resourcedump-manifest" at="2013-01-03T09:00:00Z"/>
+`)
+		for i := 0; i < 300; i++ {
+			hash := "md5:" + hex.EncodeToString(md5sum[:])
+			switch {
+			case i%3 == 1:
+				hash = "sha-256:" + hex.EncodeToString(sha[:])
+			case i == 299:
+				hash = "md5:" + strings.Repeat("0", 32) // the one wrong digest
+			}
+			fmt.Fprintf(&man, "<url><loc>http://example.com/r%d</loc><rs:md hash=%q length=\"%d\" path=\"/one.txt\"/></url>\n", i, hash, len(body))
+		}
+		fmt.Fprintf(&man, "<url><loc>http://example.com/other</loc><rs:md length=\"5\" path=\"/other.txt\"/></url>\n</urlset>\n")
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		for _, m := range []struct{ name, body string }{{"manifest.xml", man.String()}, {"one.txt", string(body)}, {"other.txt", "other"}} {
+			fw, err := zw.Create(m.name)
+			Expect(err).NotTo(HaveOccurred())
+			fw.Write([]byte(m.body))
+		}
+		Expect(zw.Close()).To(Succeed())
+		h, rep := crawlPackage(buf.Bytes())
+		Expect(rep.Stats.MembersRead).To(Equal(2), "one.txt once for its 300 entries, other.txt once")
+		var bitstream []string
+		for _, d := range result(rep, h.srv.URL+"/dataset1/part1.zip#manifest.xml").Diagnostics {
+			if d.Rule == "RS-PKG-BITSTREAM" {
+				bitstream = append(bitstream, d.Message)
+			}
+		}
+		Expect(bitstream).To(ConsistOf(ContainSubstring("the manifest says md5:" + strings.Repeat("0", 32))))
 	})
 
 	It("reports HTML where XML was expected, and goes on", func() {

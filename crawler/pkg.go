@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -51,21 +52,21 @@ func (c *crawl) processPackage(t task) {
 		tmp.Close()
 		os.Remove(tmp.Name())
 	}()
-	m := newMeasurer(hashAlgorithms(t.edge.Md))
+	m := rs.NewDigester(rs.KnownAlgorithms(t.edge.Md.Hashes())...)
 	limit := c.opts.MaxPackageBytes
 	n, err := io.Copy(io.MultiWriter(tmp, m), io.LimitReader(r.Body, limit+1))
 	r.Close()
 	switch {
 	case n > limit:
-		c.packageResult(t, setFacts, m.facts(true), &rules.PackageFacts{
+		c.packageResult(t, setFacts, bodyFacts(m, true), &rules.PackageFacts{
 			Problem: fmt.Sprintf("not checked: the package is larger than the limit of %d bytes (--max-package-size); the download was stopped there", limit)})
 		return
 	case err != nil:
-		c.packageResult(t, setFacts, m.facts(true), &rules.PackageFacts{Problem: "not checked: the download failed: " + err.Error()})
+		c.packageResult(t, setFacts, bodyFacts(m, true), &rules.PackageFacts{Problem: "not checked: the download failed: " + err.Error()})
 		return
 	}
 	facts := c.inspectPackage(t.url, tmp, n)
-	c.packageResult(t, setFacts, m.facts(false), facts)
+	c.packageResult(t, setFacts, bodyFacts(m, false), facts)
 }
 
 func (c *crawl) packageResult(t task, setFacts func(*rules.Node), body *rules.BodyFacts, facts *rules.PackageFacts) {
@@ -186,17 +187,8 @@ func (c *crawl) inspectPackage(pkgURL string, f *os.File, size int64) *rules.Pac
 	if manifest != nil {
 		loc := ManifestLocation(pkgURL)
 		facts.Manifest = loc
-		doc := c.manifestDocument(pkgURL, loc, manifest)
-		if doc != nil {
-			for _, e := range doc.Entries {
-				if e.Md == nil || e.Md.Path == "" {
-					continue
-				}
-				listed[strings.TrimPrefix(e.Md.Path, "/")] = true
-				if fact := c.checkBitstream(e, byName); fact != nil {
-					facts.Bitstreams = append(facts.Bitstreams, *fact)
-				}
-			}
+		if doc := c.manifestDocument(pkgURL, loc, manifest); doc != nil {
+			facts.Bitstreams = c.checkBitstreams(doc, byName, listed)
 		}
 	}
 	var names []string
@@ -262,47 +254,103 @@ func (c *crawl) manifestDocument(pkgURL, loc string, zf *zip.File) *rs.Document 
 	return doc
 }
 
-// checkBitstream compares a manifest entry with its bitstream.
-func (c *crawl) checkBitstream(e *rs.Entry, byName map[string]*zip.File) *rules.BitstreamFact {
-	p := e.Md.Path
-	fact := &rules.BitstreamFact{Pos: e.Md.AttrPosition("path"), Loc: e.Loc, Path: p}
-	name := strings.TrimPrefix(p, "/")
-	if why := unsafeName(name); why != "" {
-		fact.Problem, fact.Got = rules.BitstreamUnsafe, why
-		return fact
+// checkBitstreams compares the manifest's entries with their bitstreams
+// and marks the members they name in listed. Each member is read at most
+// once, however many entries name it: first the algorithms every entry
+// naming it asks for are gathered, then it is measured once with all of
+// them, then each entry is compared with the measure.
+func (c *crawl) checkBitstreams(doc *rs.Document, byName map[string]*zip.File, listed map[string]bool) []rules.BitstreamFact {
+	type use struct {
+		e    *rs.Entry
+		zf   *zip.File
+		fact *rules.BitstreamFact // a problem found before reading
 	}
-	zf := byName[name]
-	if zf == nil {
-		fact.Problem = rules.BitstreamMissing
-		return fact
+	var uses []use
+	algs := map[*zip.File][]string{}
+	for _, e := range doc.Entries {
+		if e.Md == nil || e.Md.Path == "" {
+			continue
+		}
+		p := e.Md.Path
+		name := strings.TrimPrefix(p, "/")
+		listed[name] = true
+		fact := &rules.BitstreamFact{Pos: e.Md.AttrPosition("path"), Loc: e.Loc, Path: p}
+		if why := unsafeName(name); why != "" {
+			fact.Problem, fact.Got = rules.BitstreamUnsafe, why
+			uses = append(uses, use{e: e, fact: fact})
+			continue
+		}
+		zf := byName[name]
+		if zf == nil {
+			fact.Problem = rules.BitstreamMissing
+			uses = append(uses, use{e: e, fact: fact})
+			continue
+		}
+		_, hasLen, _ := e.Md.ContentLength()
+		entryAlgs := rs.KnownAlgorithms(e.Md.Hashes())
+		if !hasLen && len(entryAlgs) == 0 {
+			continue
+		}
+		uses = append(uses, use{e: e, zf: zf})
+		for _, a := range entryAlgs {
+			if !slices.Contains(algs[zf], a) {
+				algs[zf] = append(algs[zf], a)
+			}
+		}
+		if algs[zf] == nil {
+			algs[zf] = []string{} // read for its length
+		}
 	}
-	algs := hashAlgorithms(e.Md)
-	wantLen := strings.TrimSpace(e.Md.Length)
-	if wantLen == "" && len(algs) == 0 {
-		return nil
+	measured := make(map[*zip.File]*rules.BodyFacts, len(algs))
+	var out []rules.BitstreamFact
+	for _, u := range uses {
+		if u.fact != nil {
+			out = append(out, *u.fact)
+			continue
+		}
+		m, done := measured[u.zf]
+		if !done {
+			m = c.measureMember(u.zf, algs[u.zf])
+			measured[u.zf] = m
+		}
+		if m == nil {
+			continue // unreadable: not judged
+		}
+		if fact := bitstreamProblem(u.e, m); fact != nil {
+			out = append(out, *fact)
+		}
 	}
+	return out
+}
+
+// measureMember reads a member once, counting and hashing it; nil when it
+// cannot be read.
+func (c *crawl) measureMember(zf *zip.File, algs []string) *rules.BodyFacts {
+	c.update(func() { c.stats.MembersRead++ })
 	rc, err := zf.Open()
 	if err != nil {
 		return nil
 	}
 	defer rc.Close()
-	m := newMeasurer(algs)
+	d := rs.NewDigester(algs...)
 	// Never read more than the entry claims (plus one byte to notice a lie).
-	if _, err := io.Copy(m, io.LimitReader(rc, int64(zf.UncompressedSize64)+1)); err != nil {
+	if _, err := io.Copy(d, io.LimitReader(rc, int64(zf.UncompressedSize64)+1)); err != nil {
 		return nil
 	}
-	if wantLen != "" {
-		if want, err := strconv.ParseInt(wantLen, 10, 64); err == nil && want != m.n {
-			fact.Problem, fact.Want, fact.Got = rules.BitstreamLength, wantLen, strconv.FormatInt(m.n, 10)
-			return fact
-		}
+	return bodyFacts(d, false)
+}
+
+// bitstreamProblem compares a manifest entry with the measure of its
+// bitstream: its length first, then every digest rsconform computes.
+func bitstreamProblem(e *rs.Entry, m *rules.BodyFacts) *rules.BitstreamFact {
+	fact := &rules.BitstreamFact{Pos: e.Md.AttrPosition("path"), Loc: e.Loc, Path: e.Md.Path}
+	if want, ok, err := e.Md.ContentLength(); ok && err == nil && want != m.Length {
+		fact.Problem, fact.Want, fact.Got = rules.BitstreamLength, e.Md.Length, strconv.FormatInt(m.Length, 10)
+		return fact
 	}
-	got := m.facts(false).Digests
-	for _, tok := range strings.Fields(e.Md.Hash) {
-		alg, digest, ok := strings.Cut(tok, ":")
-		alg = strings.ToLower(alg)
-		if g, known := got[alg]; ok && known && !strings.EqualFold(g, digest) {
-			fact.Problem, fact.Want, fact.Got = rules.BitstreamHash, alg+":"+digest, alg+":"+g
+	for _, h := range e.Md.Hashes() {
+		if got, known := m.Digests[h.Algorithm()]; known && !h.Matches(got) {
+			fact.Problem, fact.Want, fact.Got = rules.BitstreamHash, h.Algorithm()+":"+h.Digest, h.Algorithm()+":"+got
 			return fact
 		}
 	}

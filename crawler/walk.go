@@ -426,9 +426,10 @@ func canonical(d *rs.Document) string {
 func (c *crawl) walk(u string, d *rs.Document) {
 	resolve := func(href string) string { return stripFragment(rules.ResolveRef(u, href)) }
 	for _, l := range d.Links {
-		switch l.Rel {
-		case "up", "index", "archives":
-			c.enqueue(task{url: resolve(l.Href), role: rules.RoleDocument, edge: rules.Edge{From: u, Rel: l.Rel, Pos: l.Pos}})
+		for _, rel := range []string{"up", "index", "archives"} {
+			if l.Is(rel) {
+				c.enqueue(task{url: resolve(l.Href), role: rules.RoleDocument, edge: rules.Edge{From: u, Rel: rel, Pos: l.Pos}})
+			}
 		}
 	}
 	k := d.Kind()

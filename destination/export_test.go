@@ -1,5 +1,7 @@
 package destination
 
+import rs "github.com/rsconform/rsconform/resourcesync"
+
 // Exported for the tests of package destination_test.
 
 var FixityOfMd = fixityOf
@@ -11,7 +13,7 @@ func (f Fixity) Check(url string, length int64, sums map[string]string) error {
 func (f Fixity) SameAs(length int64, sums map[string]string) bool { return f.sameAs(length, sums) }
 
 func Digest(algs []string, data []byte) map[string]string {
-	d := newDigester(algs)
+	d := rs.NewDigester(algs...)
 	d.Write(data)
-	return d.sums()
+	return d.Sums()
 }

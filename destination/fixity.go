@@ -1,13 +1,7 @@
 package destination
 
 import (
-	"crypto/md5"
-	"crypto/sha1"
-	"crypto/sha256"
-	"crypto/sha512"
-	"encoding/hex"
 	"fmt"
-	"hash"
 	"io"
 	"os"
 	"sort"
@@ -17,33 +11,11 @@ import (
 	rs "github.com/rsconform/rsconform/resourcesync"
 )
 
-// Hash algorithms a Destination can check (section 7, hash: "a
-// hex-encoded digest ... preceded by a token that identifies the utilized
-// hash algorithm, e.g., md5:, sha-256:").
-var hashAlgs = map[string]func() hash.Hash{
-	"md5":     md5.New,
-	"sha-1":   sha1.New,
-	"sha-256": sha256.New,
-	"sha-512": sha512.New,
-}
-
 // algPreference is the order in which an algorithm is chosen to compare a
-// local file with the Source's metadata.
+// local file with the Source's metadata. The algorithms and their names
+// are resourcesync's (rs.NewHash): a token such as sha256, which names no
+// registered algorithm, is not checked here, as RS-HASH-ALGORITHM warns.
 var algPreference = []string{"sha-256", "sha-512", "sha-1", "md5"}
-
-// normalAlg maps the spellings met in the wild to the names above.
-func normalAlg(a string) string {
-	a = strings.ToLower(a)
-	switch a {
-	case "sha1":
-		return "sha-1"
-	case "sha256":
-		return "sha-256"
-	case "sha512":
-		return "sha-512"
-	}
-	return a
-}
 
 // Fixity is what the Source says about a representation: its length
 // (-1 when not given) and digests by algorithm, lower-case hex.
@@ -67,41 +39,28 @@ func fixityOf(md *rs.Md) (Fixity, []string) {
 		return f, nil
 	}
 	var notes []string
-	if v, ok := md.Get("length"); ok {
-		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-		if err != nil || n < 0 {
-			notes = append(notes, fmt.Sprintf("length %q is not a number of bytes", v))
-		} else {
-			f.Length = n
-		}
+	if n, ok, err := md.ContentLength(); ok && err != nil {
+		notes = append(notes, fmt.Sprintf("length %q is not a number of bytes", md.Length))
+	} else if ok {
+		f.Length = n
 	}
-	if v, ok := md.Get("hash"); ok {
-		for _, tok := range strings.Fields(v) {
-			alg, val, found := strings.Cut(tok, ":")
-			alg = normalAlg(alg)
-			val = strings.ToLower(val)
-			newHash, known := hashAlgs[alg]
-			switch {
-			case !found || val == "":
-				notes = append(notes, fmt.Sprintf("hash %q has no algorithm token", tok))
-			case !known:
-				notes = append(notes, fmt.Sprintf("hash algorithm %q is not one this Destination checks", alg))
-			case !isHex(val) || len(val) != 2*newHash().Size():
-				notes = append(notes, fmt.Sprintf("%s value %q is not a hex-encoded digest", alg, val))
-			default:
-				if f.Hashes == nil {
-					f.Hashes = map[string]string{}
-				}
-				f.Hashes[alg] = val
+	for _, h := range md.Hashes() {
+		alg := h.Algorithm()
+		switch {
+		case h.Token == "" || h.Digest == "":
+			notes = append(notes, fmt.Sprintf("hash %q has no algorithm token", h.Value))
+		case rs.NewHash(alg) == nil:
+			notes = append(notes, fmt.Sprintf("hash algorithm %q is not one this Destination checks", alg))
+		case h.Problem() != "":
+			notes = append(notes, fmt.Sprintf("%s value %q is not a hex-encoded digest", alg, h.Digest))
+		default:
+			if f.Hashes == nil {
+				f.Hashes = map[string]string{}
 			}
+			f.Hashes[alg] = strings.ToLower(h.Digest)
 		}
 	}
 	return f, notes
-}
-
-func isHex(s string) bool {
-	_, err := hex.DecodeString(s)
-	return err == nil
 }
 
 // algs lists the algorithms to compute for a download: sha-256 always
@@ -167,47 +126,11 @@ func (f Fixity) sameAs(length int64, sums map[string]string) bool {
 	return common > 0
 }
 
-// digester hashes what is written to it with several algorithms at once
-// and counts the bytes.
-type digester struct {
-	hs map[string]hash.Hash
-	w  io.Writer
-	n  int64
-}
-
-func newDigester(algs []string) *digester {
-	d := &digester{hs: map[string]hash.Hash{}}
-	var ws []io.Writer
-	for _, a := range algs {
-		if nh, ok := hashAlgs[a]; ok {
-			h := nh()
-			d.hs[a] = h
-			ws = append(ws, h)
-		}
-	}
-	d.w = io.MultiWriter(ws...)
-	return d
-}
-
-func (d *digester) Write(p []byte) (int, error) {
-	n, err := d.w.Write(p)
-	d.n += int64(n)
-	return n, err
-}
-
-func (d *digester) sums() map[string]string {
-	out := make(map[string]string, len(d.hs))
-	for a, h := range d.hs {
-		out[a] = hex.EncodeToString(h.Sum(nil))
-	}
-	return out
-}
-
 // hashFile computes the digests of a local file.
 func hashFile(f *os.File, algs []string) (int64, map[string]string, error) {
-	d := newDigester(algs)
+	d := rs.NewDigester(algs...)
 	if _, err := io.Copy(d, f); err != nil {
 		return 0, nil, err
 	}
-	return d.n, d.sums(), nil
+	return d.N, d.Sums(), nil
 }

@@ -55,6 +55,10 @@ var _ = Describe("Fixity attributes [7]", Label("Section:7"), func() {
 		Entry("an unknown algorithm is noted and ignored", "crc32:0badc0de md5:"+all["md5"], "", []string{"md5"}, 1, true),
 		Entry("a value that is not hex is noted and ignored", "md5:1584abdf8ebdc9802ac0c6a7402c03bz", "", nil, 1, true),
 		Entry("a length that is not a number", "", "many", nil, 1, true),
+		Entry("a length with a sign is not a Content-Length either", "", "+18", nil, 1, true),
+		// One answer everywhere: sha256 is not a registered name, so the
+		// Destination does not take it for sha-256 (RS-HASH-ALGORITHM warns).
+		Entry("sha256 (not the registered sha-256) is noted and ignored", "sha256:"+all["sha-256"], "", nil, 1, true),
 	)
 
 	It("tells a copy that is the representation described from one it cannot judge", func() {

@@ -374,12 +374,12 @@ func (s *syncer) spool(r io.Reader, algs []string, limit int64) (tmp string, n i
 	if err != nil {
 		return "", 0, nil, err
 	}
-	d := newDigester(algs)
+	d := rs.NewDigester(algs...)
 	_, err = io.Copy(io.MultiWriter(f, d), taggedReader{io.LimitReader(r, limit+1)})
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil && d.n > limit {
+	if err == nil && d.N > limit {
 		err = &limitError{what: "the content", limit: limit}
 	}
 	if err != nil {
@@ -390,7 +390,7 @@ func (s *syncer) spool(r io.Reader, algs []string, limit int64) (tmp string, n i
 		}
 		return "", 0, nil, err
 	}
-	return name, d.n, d.sums(), nil
+	return name, d.N, d.Sums(), nil
 }
 
 // deleteResource removes the copy of a resource the Source deleted.

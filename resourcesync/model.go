@@ -304,10 +304,13 @@ func (l *Ln) AttrPosition(name string) Pos {
 	return l.attrs.position(i, l.Pos)
 }
 
-// Registered relation types compare case-insensitively (RFC 8288, 2.1.1).
+// Is reports whether l has relation type rel. Registered relation types
+// compare case-insensitively (RFC 8288, 2.1.1).
+func (l *Ln) Is(rel string) bool { return strings.EqualFold(l.Rel, rel) }
+
 func firstLink(links []*Ln, rel string) *Ln {
 	for _, l := range links {
-		if strings.EqualFold(l.Rel, rel) {
+		if l.Is(rel) {
 			return l
 		}
 	}
@@ -317,7 +320,7 @@ func firstLink(links []*Ln, rel string) *Ln {
 func linksByRel(links []*Ln, rel string) []*Ln {
 	var out []*Ln
 	for _, l := range links {
-		if strings.EqualFold(l.Rel, rel) {
+		if l.Is(rel) {
 			out = append(out, l)
 		}
 	}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
 	"iter"
 	"strings"
@@ -70,15 +71,14 @@ var LengthSyntax = &Rule{
 }
 
 func attrLengthProblem(v string) string {
-	if v == "" {
+	_, err := rs.ParseLength(v)
+	switch {
+	case err == nil || errors.Is(err, rs.ErrLengthRange): // no upper bound
+		return ""
+	case v == "":
 		return "is empty: the length is a number of octets, e.g. length=\"8876\""
 	}
-	for i := 0; i < len(v); i++ {
-		if c := v[i]; c < '0' || c > '9' {
-			return fmt.Sprintf("is not a non-negative integer (character %q at position %d): write the number of octets in decimal digits only, as in a Content-Length header", c, i+1)
-		}
-	}
-	return ""
+	return err.Error() + ": write the number of octets in decimal digits only, as in a Content-Length header"
 }
 
 // 7: "type – The value of the attribute conveys the Media Type of a
@@ -316,11 +316,11 @@ var HashAlgorithm = &Rule{
 	Check: func(p *Pass) error {
 		known := map[string]bool{} // by algorithm token as written
 		for a := range attrValues(p, "hash", true, true) {
-			for tok := range strings.FieldsSeq(a.value) {
-				if hashTokenProblem(tok) != "" {
+			for _, h := range rs.ParseHashes(a.value) {
+				if h.Problem() != "" {
 					continue
 				}
-				alg := tok[:strings.IndexByte(tok, ':')]
+				alg := h.Token
 				ok, done := known[alg]
 				if !done {
 					ok = attrHashAlgorithms[strings.ToLower(alg)]

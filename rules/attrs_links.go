@@ -123,7 +123,7 @@ var LinkHref = &Rule{
 			if _, ok := l.Get("href"); !ok {
 				continue
 			}
-			if l.Href == "" && ref.entry == nil && l.Rel == "up" && ups == 1 {
+			if l.Href == "" && ref.entry == nil && l.Is("up") && ups == 1 {
 				continue // RS-LINK-UP: "the up link has no href"
 			}
 			if msg := absoluteURIProblem(l.Href); msg != "" {

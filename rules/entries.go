@@ -93,3 +93,10 @@ func truncateValue(s string) string {
 }
 
 func init() { register(LocAbsolute) }
+
+var isHex = func() (t [256]bool) {
+	for _, c := range "0123456789abcdefABCDEF" {
+		t[c] = true
+	}
+	return
+}()

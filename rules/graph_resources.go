@@ -111,8 +111,7 @@ var RepLength = &Rule{
 		"Checked on sampled resources and, with --packages, on dump packages. A resource modified (Last-Modified) after its Resource List's snapshot ended is not checked.",
 	CheckGraph: func(p *GraphPass) error {
 		claims(p.Graph, func(n *Node, e Edge, from *Node) {
-			v, ok := e.Md.Get("length")
-			want, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			want, ok, err := e.Md.ContentLength()
 			if !ok || err != nil || changedSince(n, from) {
 				return
 			}
@@ -134,18 +133,17 @@ var RepHash = &Rule{
 	ID: "RS-REP-HASH", Section: "7", Level: Must,
 	Title: "Every digest of hash is that of the representation the <loc> returns",
 	Quote: "hash – The value of the attribute conveys fixity information for a resource representation returned when the URI in <loc> is dereferenced.",
-	Doc: "Every algorithm given that rsconform knows (md5, sha-1, sha-256, sha-512) is checked against the body as received. " +
+	Doc: "Every algorithm given that rsconform computes (" + rs.ComputedAlgorithms + ") is checked against the body as received. " +
 		"Checked on sampled resources and, with --packages, on dump packages. A resource modified (Last-Modified) after its Resource List's snapshot ended is not checked.",
 	CheckGraph: func(p *GraphPass) error {
 		claims(p.Graph, func(n *Node, e Edge, from *Node) {
 			if e.Md == nil || n.Body == nil || n.Body.Truncated || changedSince(n, from) {
 				return
 			}
-			for _, tok := range strings.Fields(e.Md.Hash) {
-				alg, digest, ok := strings.Cut(tok, ":")
-				got, known := n.Body.Digests[strings.ToLower(alg)]
-				if ok && known && !strings.EqualFold(got, digest) {
-					p.Reportf(e.From, e.Md.AttrPosition("hash"), "%s gives %s:%s but %s returns a body with %s:%s", "hash", strings.ToLower(alg), digest, n.URL, strings.ToLower(alg), got)
+			for _, h := range e.Md.Hashes() {
+				got, known := n.Body.Digests[h.Algorithm()]
+				if known && !h.Matches(got) {
+					p.Reportf(e.From, e.Md.AttrPosition("hash"), "hash gives %s:%s but %s returns a body with %s:%s", h.Algorithm(), h.Digest, n.URL, h.Algorithm(), got)
 				}
 			}
 		})

@@ -1,0 +1,221 @@
+package resourcesync
+
+import (
+	"crypto/md5"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"strconv"
+	"strings"
+)
+
+// Fixity attributes of section 7: hash and length. Every reader of these
+// attributes (the rules, the crawler, the Destination) goes through the
+// accessors below, so that they all read a value the same way.
+
+// Hash is one hash value of a hash attribute (section 7: "Each hash value
+// is represented by a hex-encoded digest and is preceded by a token that
+// identifies the utilized hash algorithm, e.g., md5:, sha-256:").
+type Hash struct {
+	// Value is the hash value as written, token and digest.
+	Value string
+	// Token is the algorithm token as written ("" when there is none) and
+	// Digest what follows its colon.
+	Token, Digest string
+}
+
+// Algorithm is the token in lower case: algorithm names compare
+// case-insensitively (the IANA "Hash Function Textual Names" registry, to
+// which the tokens of the examples belong).
+func (h Hash) Algorithm() string { return strings.ToLower(h.Token) }
+
+// Problem says why h is not algorithm:hexdigest with the digest length of
+// its algorithm (when rsconform knows the algorithm), or "" when it is.
+func (h Hash) Problem() string {
+	if h.Token == "" {
+		return "has no algorithm token: write algorithm:hexdigest, e.g. md5:1584abdf8ebdc9802ac0c6a7402c03b6"
+	}
+	if h.Digest == "" {
+		return "has no digest after the algorithm token"
+	}
+	for j := 0; j < len(h.Digest); j++ {
+		if !isHexDigit[h.Digest[j]] {
+			return fmt.Sprintf("is not hex-encoded (character %q at position %d of the digest)", h.Digest[j], j+1)
+		}
+	}
+	alg := h.Algorithm()
+	if a, ok := hashAlgorithms[alg]; ok && len(h.Digest) != 2*a.size {
+		return fmt.Sprintf("has %d hex digits; a %s digest has %d", len(h.Digest), alg, 2*a.size)
+	}
+	return ""
+}
+
+// Matches reports whether h's digest is the hex digest sum (hex digits
+// compare case-insensitively).
+func (h Hash) Matches(sum string) bool { return strings.EqualFold(h.Digest, sum) }
+
+var isHexDigit = func() (t [256]bool) {
+	for _, c := range "0123456789abcdefABCDEF" {
+		t[c] = true
+	}
+	return
+}()
+
+// ParseHashes splits the value of a hash attribute into its hash values
+// (whitespace-delimited), in order, syntax errors included: check each
+// with Problem.
+func ParseHashes(v string) []Hash {
+	var out []Hash
+	for tok := range strings.FieldsSeq(v) {
+		h := Hash{Value: tok}
+		if i := strings.IndexByte(tok, ':'); i > 0 {
+			h.Token, h.Digest = tok[:i], tok[i+1:]
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// Hashes returns the hash values of m's hash attribute (none when m is nil
+// or has none).
+func (m *Md) Hashes() []Hash {
+	if m == nil {
+		return nil
+	}
+	return ParseHashes(m.Hash)
+}
+
+// Hashes returns the hash values of l's hash attribute.
+func (l *Ln) Hashes() []Hash {
+	if l == nil {
+		return nil
+	}
+	return ParseHashes(l.Hash)
+}
+
+// hashAlgorithms are the algorithms rsconform computes, by their names in
+// the IANA "Hash Function Textual Names" registry, the names section 7's
+// examples use (md5, sha-256). Other spellings (sha256, SHA_1) name no
+// algorithm here: a Destination cannot be expected to know them, and
+// RS-HASH-ALGORITHM says so.
+var hashAlgorithms = map[string]struct {
+	size int
+	new  func() hash.Hash
+}{
+	"md5":     {md5.Size, md5.New},
+	"sha-1":   {sha1.Size, sha1.New},
+	"sha-256": {sha256.Size, sha256.New},
+	"sha-512": {sha512.Size, sha512.New},
+}
+
+// NewHash returns a hash for an algorithm name (compared
+// case-insensitively), or nil for one rsconform does not compute.
+func NewHash(alg string) hash.Hash {
+	if a, ok := hashAlgorithms[strings.ToLower(alg)]; ok {
+		return a.new()
+	}
+	return nil
+}
+
+// ComputedAlgorithms are the algorithms that NewHash computes, for messages.
+const ComputedAlgorithms = "md5, sha-1, sha-256, sha-512"
+
+// KnownAlgorithms returns the distinct algorithms, in lower case, of the
+// hash values of hs that NewHash computes, in order.
+func KnownAlgorithms(hs []Hash) []string {
+	var out []string
+	for _, h := range hs {
+		alg := h.Algorithm()
+		if _, ok := hashAlgorithms[alg]; !ok {
+			continue
+		}
+		dup := false
+		for _, a := range out {
+			dup = dup || a == alg
+		}
+		if !dup {
+			out = append(out, alg)
+		}
+	}
+	return out
+}
+
+// Digester hashes what is written to it with several algorithms at once
+// and counts the bytes.
+type Digester struct {
+	N      int64
+	hashes map[string]hash.Hash
+}
+
+// NewDigester returns a Digester for the algorithms among algs that
+// NewHash computes.
+func NewDigester(algs ...string) *Digester {
+	d := &Digester{hashes: make(map[string]hash.Hash, len(algs))}
+	for _, a := range algs {
+		if h := NewHash(a); h != nil {
+			d.hashes[strings.ToLower(a)] = h
+		}
+	}
+	return d
+}
+
+func (d *Digester) Write(p []byte) (int, error) {
+	d.N += int64(len(p))
+	for _, h := range d.hashes {
+		h.Write(p)
+	}
+	return len(p), nil
+}
+
+// Sums returns the digests so far by algorithm, in lower-case hex.
+func (d *Digester) Sums() map[string]string {
+	out := make(map[string]string, len(d.hashes))
+	for a, h := range d.hashes {
+		out[a] = hex.EncodeToString(h.Sum(nil))
+	}
+	return out
+}
+
+// ErrLengthRange is a length of more bytes than an int64 holds: the
+// specification sets no bound, but nothing can be that long.
+var ErrLengthRange = errors.New("is more bytes than rsconform can count")
+
+// ParseLength reads the value of a length attribute: section 7 makes it
+// the Content-Length of the representation, 1*DIGIT (RFC 2616, Sec.
+// 14.13), decimal digits only, without sign or white space.
+func ParseLength(v string) (int64, error) {
+	if v == "" {
+		return 0, errors.New("is empty")
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < '0' || c > '9' {
+			return 0, fmt.Errorf("is not a non-negative integer (character %q at position %d)", c, i+1)
+		}
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return 0, ErrLengthRange
+	}
+	return n, nil
+}
+
+// ContentLength is m's length attribute as a number of bytes; ok is false
+// when the attribute is absent, err says why a present one is not a
+// length.
+func (m *Md) ContentLength() (n int64, ok bool, err error) { return contentLength(m.Get("length")) }
+
+// ContentLength is l's length attribute as a number of bytes; see
+// Md.ContentLength.
+func (l *Ln) ContentLength() (n int64, ok bool, err error) { return contentLength(l.Get("length")) }
+
+func contentLength(v string, ok bool) (int64, bool, error) {
+	if !ok {
+		return 0, false, nil
+	}
+	n, err := ParseLength(v)
+	return n, true, err
+}

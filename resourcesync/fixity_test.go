@@ -1,0 +1,83 @@
+package resourcesync_test
+
+import (
+	"errors"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	rs "github.com/rsconform/rsconform/resourcesync"
+)
+
+var _ = Describe("Fixity attributes [7]", func() {
+	DescribeTable("a hash value's problem",
+		func(v, problem string) {
+			hs := rs.ParseHashes(v)
+			Expect(hs).To(HaveLen(1))
+			if problem == "" {
+				Expect(hs[0].Problem()).To(BeEmpty())
+			} else {
+				Expect(hs[0].Problem()).To(ContainSubstring(problem))
+			}
+		},
+		Entry("md5", "md5:1584abdf8ebdc9802ac0c6a7402c03b6", ""),
+		Entry("upper-case token and hex", "SHA-1:DA39A3EE5E6B4B0D3255BFEF95601890AFD80709", ""),
+		Entry("an unknown algorithm with a hex digest", "crc32:0badc0de", ""),
+		Entry("sha256 is not sha-256: its length is not checked", "sha256:abc", ""),
+		Entry("no token", "1584abdf8ebdc9802ac0c6a7402c03b6", "no algorithm token"),
+		Entry("an empty token", ":1584", "no algorithm token"),
+		Entry("no digest", "md5:", "no digest"),
+		Entry("not hex", "md5:1584abdf8ebdc9802ac0c6a7402c03bz", `character 'z' at position 32`),
+		Entry("a short sha-256", "sha-256:abcd", "has 4 hex digits; a sha-256 digest has 64"),
+	)
+
+	It("splits a hash attribute at white space and names the algorithms rsconform computes once each", func() {
+		md := &rs.Md{Hash: " md5:aa\n\tSHA-256:bb sha256:cc md5:dd x "}
+		hs := md.Hashes()
+		Expect(hs).To(HaveLen(5))
+		Expect(hs[1].Token).To(Equal("SHA-256"))
+		Expect(hs[1].Algorithm()).To(Equal("sha-256"))
+		Expect(hs[4].Token).To(BeEmpty())
+		Expect(rs.KnownAlgorithms(hs)).To(Equal([]string{"md5", "sha-256"}))
+		Expect(hs[1].Matches("BB")).To(BeTrue())
+		Expect((*rs.Md)(nil).Hashes()).To(BeEmpty())
+		Expect(rs.NewHash("sha256")).To(BeNil())
+	})
+
+	It("digests with several algorithms at once", func() {
+		d := rs.NewDigester("md5", "SHA-1", "sha256")
+		d.Write([]byte("abc"))
+		Expect(d.N).To(BeEquivalentTo(3))
+		Expect(d.Sums()).To(Equal(map[string]string{
+			"md5":   "900150983cd24fb0d6963f7d28e17f72",
+			"sha-1": "a9993e364706816aba3e25717850c26c9cd0d89d",
+		}))
+	})
+
+	DescribeTable("a length is 1*DIGIT",
+		func(v string, want int64, ok bool) {
+			n, err := rs.ParseLength(v)
+			if ok {
+				Expect(err).NotTo(HaveOccurred())
+				Expect(n).To(Equal(want))
+			} else {
+				Expect(err).To(HaveOccurred())
+			}
+		},
+		Entry("digits", "8876", int64(8876), true),
+		Entry("zero", "0", int64(0), true),
+		Entry("empty", "", int64(0), false),
+		Entry("a sign", "+5", int64(0), false),
+		Entry("white space", " 5", int64(0), false),
+		Entry("a unit", "4kB", int64(0), false),
+	)
+
+	It("tells an absent length from a bad one and a huge one", func() {
+		_, ok, err := (&rs.Md{}).ContentLength()
+		Expect(ok).To(BeFalse())
+		Expect(err).NotTo(HaveOccurred())
+		_, ok, err = (&rs.Ln{Length: "99999999999999999999"}).ContentLength()
+		Expect(ok).To(BeTrue())
+		Expect(errors.Is(err, rs.ErrLengthRange)).To(BeTrue())
+	})
+})
