@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -171,6 +172,29 @@ var _ = Describe("Checking a document", func() {
 		resp, body = postMultipart(srv, nil, "changelist.xml.gz", gz.Bytes())
 		Expect(resp.StatusCode).To(Equal(http.StatusOK))
 		Expect(body).To(ContainSubstring(`data-rule="RS-CL-ORDER"`))
+	})
+
+	It("keeps an upload in memory: nothing is written to the temporary directory", func() {
+		tmp := GinkgoT().TempDir()
+		GinkgoT().Setenv("TMPDIR", tmp)
+		// Looked at while the job runs: net/http removes a spilled form's
+		// files when the handler returns.
+		var during []os.DirEntry
+		var listed atomic.Bool
+		logf := func(string, ...any) {
+			entries, err := os.ReadDir(tmp)
+			if err == nil {
+				during = entries
+				listed.Store(true)
+			}
+		}
+		srv := startValidator(webui.Options{MaxBody: 4 << 20, Logf: logf})
+		big := []byte(unsorted + "<!--" + strings.Repeat("x", 2<<20) + "-->")
+		resp, body := postMultipart(srv, map[string]string{"spec": "1.1"}, "big.xml", big)
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		Expect(body).To(ContainSubstring(`data-rule="RS-CL-ORDER"`))
+		Expect(listed.Load()).To(BeTrue())
+		Expect(during).To(BeEmpty())
 	})
 
 	It("validates a pasted document sent urlencoded, with --strict and the 1.0 profile", func() {
