@@ -159,10 +159,13 @@ type Stats struct {
 	// MembersRead counts the package members read to check them against
 	// their manifest entries (each at most once per package).
 	MembersRead int
-	Skipped     int   // URLs not fetched (host, budget)
-	Bytes       int64 // bytes downloaded
-	Requests    int64 // HTTP requests made, retries included
-	Findings    int   // findings of the per-document rules so far
+	Skipped     int // URLs not fetched (host, budget)
+	// Refetched counts the open Change Lists fetched once more after the
+	// resources, to judge them against the Source's latest record.
+	Refetched int
+	Bytes     int64 // bytes downloaded
+	Requests  int64 // HTTP requests made, retries included
+	Findings  int   // findings of the per-document rules so far
 }
 
 // Report is the outcome of a crawl.
@@ -238,6 +241,9 @@ type crawl struct {
 	// plain marks URLs found only through robots.txt, which may be plain
 	// Sitemaps rather than ResourceSync documents (section 6.3.4).
 	plain map[string]bool
+	// pending holds the sampled resources until every document is
+	// fetched (run).
+	pending []task
 }
 
 // validatingBytes is how many bytes of documents are validated at once:
@@ -362,6 +368,17 @@ func (c *crawl) enqueue(t task) bool {
 		}
 		return false
 	}
+	if t.role == rules.RoleResource {
+		// Resources are fetched once every document is (run).
+		c.pending = append(c.pending, t)
+		return true
+	}
+	c.spawn(t, n)
+	return true
+}
+
+// spawn processes t in a goroutine within the crawl's concurrency.
+func (c *crawl) spawn(t task, n *rules.Node) {
 	c.wg.Add(1)
 	go func() {
 		defer c.wg.Done()
@@ -376,7 +393,6 @@ func (c *crawl) enqueue(t task) bool {
 		defer func() { <-c.sem }()
 		c.process(t)
 	}()
-	return true
 }
 
 func skippedResult(u, why string) *rules.Result {
@@ -412,9 +428,35 @@ func (c *crawl) process(t task) {
 	}
 }
 
+// run crawls in three phases. The documents first; then the sampled
+// resources, so that every claim about a resource was made before the
+// resource is fetched; then the open Change Lists once more, so that the
+// History holds every change the Source recorded up to those fetches. A
+// resource that changes during the crawl is then judged against what the
+// Source itself says of it (rules/graph_history.go).
 func (c *crawl) run() {
 	c.start()
 	c.wg.Wait()
+	c.mu.Lock()
+	pending := c.pending
+	c.pending = nil
+	c.mu.Unlock()
+	for _, t := range pending {
+		c.mu.Lock()
+		n := c.graph.Node(t.url)
+		if !c.f.BudgetLeft() {
+			n.Skipped = "not fetched: the crawl's byte budget (--max-bytes) is spent"
+			c.stats.Skipped++
+			c.mu.Unlock()
+			continue
+		}
+		c.mu.Unlock()
+		c.spawn(t, n)
+	}
+	c.wg.Wait()
+	if len(pending) > 0 {
+		c.refreshHistory()
+	}
 	c.finish()
 }
 

@@ -223,6 +223,7 @@ func (c *crawl) processDocument(t task) {
 		n.Role = rules.RoleDocument
 		n.Doc, n.Kind = node, kind
 		if doc != nil {
+			c.recordHistory(t.url, doc)
 			n.Entries = len(doc.Entries)
 			n.LocFingerprints = fingerprints(doc)
 			if kind.IsManifest() {

@@ -26,6 +26,9 @@ type Graph struct {
 	// Discovery lists what the crawl tried to find the Source's documents
 	// from its entry point (section 6.3), in order (see graph_facts.go).
 	Discovery []Discovery
+	// History is what the Source's Change Lists record of its resources
+	// (graph_history.go): sampled resources are judged against it.
+	History History
 }
 
 // NewGraph returns an empty graph.

@@ -1,0 +1,84 @@
+package crawler
+
+import (
+	rs "github.com/rsconform/rsconform/resourcesync"
+	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/sourcehttp"
+)
+
+// recordHistory adds the changes a Change List records to the Graph's
+// History; c.mu must be held.
+func (c *crawl) recordHistory(u string, d *rs.Document) {
+	if d == nil || d.Kind() != rs.ChangeList {
+		return
+	}
+	c.graph.History.Record(u, d, func(loc string) string { return stripFragment(rules.ResolveRef(u, loc)) })
+}
+
+// refreshHistory fetches the open Change Lists and Change List Indexes
+// once more, after the sampled resources, and records what they hold now;
+// a list that an index names for the first time (the open list closed and
+// a new one opened) is read too. The documents are not validated again:
+// they only tell the History what the Source recorded.
+func (c *crawl) refreshHistory() {
+	c.mu.Lock()
+	var open []string
+	for _, n := range c.graph.Sorted() {
+		if n.Role != rules.RoleDocument || n.Doc == nil || n.Doc.Md == nil || n.Doc.Md.Until != "" {
+			continue
+		}
+		if n.Kind == rs.ChangeList || n.Kind == rs.ChangeList.Index() {
+			open = append(open, n.URL)
+		}
+	}
+	c.mu.Unlock()
+	seen := map[string]bool{}
+	for len(open) > 0 {
+		u := open[0]
+		open = open[1:]
+		if seen[u] || c.archived(u) || c.ctx.Err() != nil {
+			continue
+		}
+		seen[u] = true
+		d := c.refetch(u)
+		if d == nil {
+			continue
+		}
+		if d.Kind() == rs.ChangeList.Index() {
+			for _, e := range d.Entries {
+				m := stripFragment(rules.ResolveRef(u, e.Loc))
+				c.mu.Lock()
+				known := c.graph.Node(m) != nil
+				c.mu.Unlock()
+				if !known || e.Md == nil || e.Md.Until == "" {
+					open = append(open, m)
+				}
+			}
+		}
+		c.update(func() {
+			c.recordHistory(u, d)
+			c.stats.Refetched++
+		})
+	}
+}
+
+// refetch fetches and parses a document again; nil when it cannot be had.
+func (c *crawl) refetch(u string) *rs.Document {
+	if !c.f.BudgetLeft() {
+		return nil
+	}
+	r := c.f.Get(c.ctx, u, sourcehttp.Request{Accept: acceptDocument, Decode: true})
+	defer r.Close()
+	if r.Failure() != "" {
+		return nil
+	}
+	data, err := rs.ReadAll(r.Body, c.v.Config.Limits.WithDefaults().MaxBytes)
+	if err != nil {
+		return nil
+	}
+	d, err := rs.ParseBytes(data)
+	if err != nil {
+		return nil
+	}
+	return d
+}

@@ -1,0 +1,96 @@
+package crawler_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/rsconform/rsconform/crawler"
+	"github.com/rsconform/rsconform/fixtures"
+	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/rules"
+)
+
+// requestClock moves on by step each time the Source reads it, that is at
+// every request: the Source changes during a crawl as a live one does,
+// without a timer.
+type requestClock struct {
+	mu   sync.Mutex
+	now  time.Time
+	step time.Duration
+}
+
+func (c *requestClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(c.step)
+	return c.now
+}
+
+var liveStart = time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+
+// liveCrawl crawls a scenario in real-time mode, a change every 100 ms of
+// a clock that moves 30 ms a request, with every resource sampled.
+func liveCrawl(name string) (*crawler.Report, string, *mocksource.Source) {
+	sc, err := mocksource.LoadScenario(name)
+	Expect(err).NotTo(HaveOccurred())
+	clock := &requestClock{now: liveStart, step: 30 * time.Millisecond}
+	src, err := mocksource.New(mocksource.Options{Scenario: sc, Realtime: 100 * time.Millisecond, Clock: clock.Now})
+	Expect(err).NotTo(HaveOccurred())
+	srv := httptest.NewServer(src.Handler())
+	defer srv.Close()
+	opts := testOptions()
+	opts.Sample, opts.SampleSet = crawler.SampleAll, true
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	rep, err := crawler.Crawl(ctx, srv.URL+"/.well-known/resourcesync", opts)
+	Expect(err).NotTo(HaveOccurred())
+	return rep, srv.URL, src
+}
+
+var _ = Describe("Crawling a live Source (mock real-time mode)", func() {
+	It("judges resources that change during the crawl against the Source's own history: no finding, run after run", func() {
+		for run := 0; run < 3; run++ {
+			rep, base, src := liveCrawl("realtime")
+			Expect(rep.EntryError).NotTo(HaveOccurred())
+			Expect(rep.Stats.Resources).To(BeNumerically(">=", 300))
+			Expect(rep.Stats.Refetched).To(BeNumerically(">=", 1))
+			// The Source did change while it was crawled: sampled resources
+			// changed, some deleted (404), after the crawl started.
+			changed, gone := 0, 0
+			for _, n := range rep.Graph.Sorted() {
+				if c := rep.Graph.History.Latest(n.URL); n.Role == rules.RoleResource && c != nil && c.At.After(liveStart) {
+					changed++
+					if n.StatusCode == 404 {
+						gone++
+					}
+				}
+			}
+			Expect(changed).To(BeNumerically(">=", 10), "run %d", run)
+			Expect(gone).To(BeNumerically(">=", 1), "run %d", run)
+			Expect(src.Now().After(liveStart.Add(5 * time.Second))).To(BeTrue())
+			Expect(found(rep, base, false)).To(BeEmpty(), "run %d:\n%s", run, describe(rep, base))
+		}
+	})
+
+	It("catches the wrong hash of a resource that never changed, run after run, and nothing else", func() {
+		for run := 0; run < 3; run++ {
+			rep, base, _ := liveCrawl("realtime-wrong-hash")
+			var got []fixtures.SiteWant
+			for _, w := range found(rep, base, false) {
+				w.Line = 0
+				got = append(got, w)
+			}
+			Expect(got).To(ConsistOf(
+				fixtures.SiteWant{Path: "/dataset1/resourcelist.xml", Rule: "RS-REP-HASH"},
+				fixtures.SiteWant{Path: "/dataset1/resourcelist.xml", Rule: "RS-REP-HASH"}), "run %d:\n%s", run, describe(rep, base))
+			Expect(describe(rep, base)).To(ContainSubstring("/res/0000003.txt"))
+			Expect(strings.Count(describe(rep, base), "md5:")).To(BeNumerically(">=", 1))
+		}
+	})
+})
