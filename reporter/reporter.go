@@ -126,6 +126,11 @@ type Summary struct {
 	// be processed (fetch failed, unreadable, not XML). Not findings.
 	Errors  int
 	Skipped int
+	// Unread counts the documents of status error without any finding:
+	// they could not be read or fetched at all (a missing file, a 404),
+	// as opposed to a document that is not well-formed, whose fault is
+	// a finding.
+	Unread int
 	// ErrorFindings, Warnings and Infos count findings by severity, over
 	// all documents (whatever their status).
 	ErrorFindings int
@@ -143,6 +148,9 @@ func (s *Summary) Add(r rules.Result) {
 		s.Invalid++
 	case rules.StatusError:
 		s.Errors++
+		if len(r.Diagnostics) == 0 {
+			s.Unread++
+		}
 	default:
 		s.Skipped++
 	}
@@ -208,8 +216,20 @@ const (
 // the tool. Usage errors (bad flags) give 2 too, but are decided by the
 // CLI before any document is read.
 func ExitCode(s Summary, strict bool) int {
+	if strict {
+		return ExitCodeAt(s, rules.SeverityWarning)
+	}
+	return ExitCodeAt(s, rules.SeverityError)
+}
+
+// ExitCodeAt is ExitCode with the least severe finding that fails given
+// as a severity (--fail-level): error (the default), warning (what
+// --strict means) or info (every finding fails).
+func ExitCodeAt(s Summary, failLevel rules.Severity) int {
 	switch {
-	case s.ErrorFindings > 0, strict && s.Warnings > 0:
+	case s.ErrorFindings > 0,
+		(failLevel == rules.SeverityWarning || failLevel == rules.SeverityInfo) && s.Warnings > 0,
+		failLevel == rules.SeverityInfo && s.Infos > 0:
 		return ExitFailures
 	case s.Errors > 0, s.Documents == 0:
 		return ExitNoVerdict

@@ -80,7 +80,7 @@ var _ = Describe("Tally", func() {
 		}
 		Expect(t.Flush()).To(Succeed())
 		Expect(t.Summary()).To(Equal(reporter.Summary{
-			Documents: 5, Valid: 1, Invalid: 1, Errors: 2, Skipped: 1,
+			Documents: 5, Valid: 1, Invalid: 1, Errors: 2, Skipped: 1, Unread: 1,
 			ErrorFindings: 3, Warnings: 1, Infos: 1,
 		}))
 	})
@@ -134,6 +134,26 @@ var _ = Describe("ExitCode", func() {
 			reporter.Summary{Documents: 2, Valid: 1, Errors: 1, Warnings: 1}, true, 1),
 		Entry("nothing checked: no verdict", reporter.Summary{}, false, 2),
 	)
+
+	DescribeTable("fails at the given level (--fail-level)",
+		func(s reporter.Summary, level rules.Severity, want int) {
+			Expect(reporter.ExitCodeAt(s, level)).To(Equal(want))
+		},
+		Entry("infos pass at error", reporter.Summary{Documents: 1, Valid: 1, Infos: 1, Warnings: 1}, rules.SeverityError, 0),
+		Entry("warnings fail at warning", reporter.Summary{Documents: 1, Valid: 1, Warnings: 1}, rules.SeverityWarning, 1),
+		Entry("infos pass at warning", reporter.Summary{Documents: 1, Valid: 1, Infos: 1}, rules.SeverityWarning, 0),
+		Entry("infos fail at info", reporter.Summary{Documents: 1, Valid: 1, Infos: 1}, rules.SeverityInfo, 1),
+		Entry("errors fail at any level", reporter.Summary{Documents: 1, Invalid: 1, ErrorFindings: 1}, rules.SeverityError, 1),
+	)
+
+	It("counts documents that could not be read apart from malformed ones", func() {
+		var s reporter.Summary
+		s.Add(rules.ErrorResult("missing.xml", "cannot read"))
+		s.Add(rules.Result{Location: "bad.xml", Status: rules.StatusError,
+			Diagnostics: []rules.Diagnostic{{Rule: "RS-XML-WELLFORMED", Severity: rules.SeverityError}}})
+		Expect(s.Errors).To(Equal(2))
+		Expect(s.Unread).To(Equal(1))
+	})
 
 	It("gives 1 for the sample documents, as the Tally counts them", func() {
 		var t reporter.Tally

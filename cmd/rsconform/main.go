@@ -22,6 +22,12 @@ import (
 // is not, the module version from the build info is used.
 var version = ""
 
+// commit is the VCS commit, set at build time with -ldflags "-X
+// main.commit=..." (scripts/release.sh, the Dockerfile) for builds the Go
+// toolchain cannot stamp itself (a git worktree, -buildvcs=false, a
+// source tree without .git); the build info's vcs.revision wins.
+var commit = ""
+
 func toolVersion() string {
 	if version != "" {
 		return version
@@ -107,11 +113,51 @@ func usage(w io.Writer) {
 
 func runVersion(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && (args[0] == "--help" || args[0] == "-h") {
-		fmt.Fprintln(stdout, "Usage: rsconform version\n\nPrints rsconform's version and the spec versions it checks.")
+		fmt.Fprintln(stdout, "Usage: rsconform version\n\nPrints rsconform's version, the commit it was built from, and the spec versions it checks.")
 		return 0
 	}
 	fmt.Fprintf(stdout, "rsconform %s (ResourceSync 1.1 default, 1.0 profile; Archives 0.9.1 draft)\n", toolVersion())
+	bi, _ := debug.ReadBuildInfo()
+	for _, line := range buildLines(bi) {
+		fmt.Fprintln(stdout, line)
+	}
 	return 0
+}
+
+// buildLines describes the build: module version, VCS commit and time
+// (with "+dirty" when the work tree had changes), Go version. Builds
+// without VCS information (go run, or -buildvcs=false) say so.
+func buildLines(bi *debug.BuildInfo) []string {
+	if bi == nil {
+		return []string{"build:   no build information"}
+	}
+	mod := bi.Main.Version
+	if mod == "" {
+		mod = "(devel)"
+	}
+	settings := map[string]string{}
+	for _, s := range bi.Settings {
+		settings[s.Key] = s.Value
+	}
+	rev := settings["vcs.revision"]
+	switch {
+	case rev == "" && commit != "":
+		rev = commit
+	case rev == "":
+		rev = "unknown (built without VCS information)"
+	default:
+		if settings["vcs.modified"] == "true" {
+			rev += "+dirty"
+		}
+		if t := settings["vcs.time"]; t != "" {
+			rev += " (" + t + ")"
+		}
+	}
+	return []string{
+		"module:  " + bi.Main.Path + " " + mod,
+		"commit:  " + rev,
+		"go:      " + bi.GoVersion,
+	}
 }
 
 // indent prefixes every line of s.

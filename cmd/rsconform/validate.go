@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -110,12 +111,16 @@ func (f *reportFlags) openReport(stdout io.Writer) (rep reporter.Reporter, tally
 const validateUsage = `Usage: rsconform validate [flags] PATH|URL|- ...
 
 Checks ResourceSync documents against the XML Schemas and every rule of the
-catalogue. A directory means every *.xml and *.xml.gz below it; - reads
-standard input; gzip is read transparently.
+catalogue. A directory means every *.xml and *.xml.gz below it and any
+.well-known/resourcesync, less --exclude; there, documents that are not
+ResourceSync at all (plain Sitemaps, RSS feeds, other XML) are reported as
+skipped with the reason. A file named on the command line is always judged.
+- reads standard input; gzip is read transparently.
 
 Examples:
   rsconform validate resourcelist.xml
   rsconform validate --format json -o report.json build/resourcesync/
+  rsconform validate --exclude 'drafts' --exclude 'news/*.xml' build/site
   rsconform validate --strict --rules 'RS-CL-*' https://example.com/changelist.xml
   curl -s https://example.com/capabilitylist.xml | rsconform validate -
 
@@ -131,6 +136,8 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	var rf reportFlags
 	rf.register(fset)
 	timeout := fset.Duration("timeout", 60*time.Second, "timeout for fetching a URL")
+	var exclude multiFlag
+	fset.Var(&exclude, "exclude", "in directories, skip files and folders matching `GLOB` (repeatable): a name (feed.xml, drafts, *.rss.xml) or a path under the directory (news/*.xml)")
 	printUsage := func(w io.Writer) {
 		fset.SetOutput(w)
 		fmt.Fprint(fset.Output(), validateUsage)
@@ -155,7 +162,11 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, "rsconform validate:", err)
 		return 2
 	}
-	inputs, err := expandInputs(args)
+	if err := checkGlobs(exclude); err != nil {
+		fmt.Fprintln(stderr, "rsconform validate:", err)
+		return 2
+	}
+	inputs, err := expandInputs(args, exclude)
 	if err != nil {
 		fmt.Fprintln(stderr, "rsconform validate:", err)
 		return 2
@@ -184,26 +195,39 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, "rsconform validate: writing the report:", err)
 		return 2
 	}
-	return reporter.ExitCode(tally.Summary(), rf.strict)
+	sum := tally.Summary()
+	if sum.Unread > 0 {
+		// A document that could not be read at all leaves the verdict
+		// incomplete, whatever the others say (exit-code table: 2).
+		return reporter.ExitNoVerdict
+	}
+	return reporter.ExitCode(sum, rf.strict)
+}
+
+// input is one document to check. walked marks documents found in a
+// directory (rather than named): those that are not ResourceSync at all
+// are skipped, with the reason, instead of judged.
+type input struct {
+	name   string
+	walked bool
 }
 
 // expandInputs turns arguments into a list of documents: directories are
-// walked for *.xml and *.xml.gz, in lexical order.
-func expandInputs(args []string) ([]string, error) {
-	var out []string
+// walked, in lexical order, for *.xml, *.xml.gz and .well-known/resourcesync
+// (the Source Description's well-known name, which has no extension), less
+// what the exclude globs match. Explicitly named files are always checked.
+func expandInputs(args []string, exclude []string) ([]input, error) {
+	var out []input
 	for _, a := range args {
 		if a == "-" || rules.IsURL(a) {
-			out = append(out, a)
+			out = append(out, input{name: a})
 			continue
 		}
 		st, err := os.Stat(a)
-		if err != nil {
-			// Reported per document, so the others still get checked.
-			out = append(out, a)
-			continue
-		}
-		if !st.IsDir() {
-			out = append(out, a)
+		if err != nil || !st.IsDir() {
+			// A missing file is reported per document, so the others
+			// still get checked.
+			out = append(out, input{name: a})
 			continue
 		}
 		var found []string
@@ -211,7 +235,13 @@ func expandInputs(args []string) ([]string, error) {
 			if err != nil {
 				return err
 			}
-			if !d.IsDir() && (strings.HasSuffix(p, ".xml") || strings.HasSuffix(p, ".xml.gz")) {
+			if p != a && excluded(exclude, a, p) {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !d.IsDir() && walkedDocument(p) {
 				found = append(found, p)
 			}
 			return nil
@@ -220,17 +250,61 @@ func expandInputs(args []string) ([]string, error) {
 			return nil, err
 		}
 		if len(found) == 0 {
-			return nil, fmt.Errorf("%s: no *.xml or *.xml.gz file in this directory", a)
+			return nil, fmt.Errorf("%s: no *.xml, *.xml.gz or .well-known/resourcesync file in this directory (after --exclude)", a)
 		}
 		sort.Strings(found)
-		out = append(out, found...)
+		for _, p := range found {
+			out = append(out, input{name: p, walked: true})
+		}
 	}
 	return out, nil
 }
 
+// walkedDocument reports whether a file found in a directory is one to
+// check.
+func walkedDocument(p string) bool {
+	if strings.HasSuffix(p, ".xml") || strings.HasSuffix(p, ".xml.gz") {
+		return true
+	}
+	return filepath.Base(p) == "resourcesync" && filepath.Base(filepath.Dir(p)) == ".well-known"
+}
+
+// excluded reports whether path p, found under directory root, matches one
+// of the --exclude globs: a glob without a slash matches any file or
+// folder name (feed.xml, *.rss.xml, drafts); one with a slash matches the
+// path relative to root (news/*.xml), with path.Match syntax.
+func excluded(globs []string, root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return false
+	}
+	rel = filepath.ToSlash(rel)
+	base := path.Base(rel)
+	for _, g := range globs {
+		target := base
+		if strings.Contains(g, "/") {
+			target = rel
+		}
+		if ok, _ := path.Match(strings.TrimPrefix(g, "./"), target); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// checkGlobs rejects a malformed --exclude glob before any work.
+func checkGlobs(globs []string) error {
+	for _, g := range globs {
+		if _, err := path.Match(g, ""); err != nil {
+			return fmt.Errorf("--exclude %q: %w", g, err)
+		}
+	}
+	return nil
+}
+
 // validateAll checks the inputs on all cores and returns the results in
 // input order.
-func validateAll(ctx context.Context, v *rules.Validator, client *http.Client, inputs []string) []rules.Result {
+func validateAll(ctx context.Context, v *rules.Validator, client *http.Client, inputs []input) []rules.Result {
 	results := make([]rules.Result, len(inputs))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -255,35 +329,50 @@ func validateAll(ctx context.Context, v *rules.Validator, client *http.Client, i
 	return results
 }
 
-func validateOne(ctx context.Context, v *rules.Validator, client *http.Client, in string) rules.Result {
+func validateOne(ctx context.Context, v *rules.Validator, client *http.Client, in input) rules.Result {
 	switch {
-	case in == "-":
+	case in.name == "-":
 		return v.ValidateReader(ctx, "<stdin>", os.Stdin)
-	case rules.IsURL(in):
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, in, nil)
+	case rules.IsURL(in.name):
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, in.name, nil)
 		if err != nil {
-			return rules.ErrorResult(in, err.Error())
+			return rules.ErrorResult(in.name, err.Error())
 		}
 		req.Header.Set("User-Agent", "rsconform/"+toolVersion())
 		resp, err := client.Do(req)
 		if err != nil {
-			return rules.ErrorResult(in, fmt.Sprintf("fetch failed: %v", err))
+			return rules.ErrorResult(in.name, fmt.Sprintf("fetch failed: %v", err))
 		}
 		defer resp.Body.Close()
 		if resp.StatusCode != http.StatusOK {
-			return rules.ErrorResult(in, fmt.Sprintf("fetch failed: HTTP %s", resp.Status))
+			return rules.ErrorResult(in.name, fmt.Sprintf("fetch failed: HTTP %s", resp.Status))
 		}
-		return v.ValidateReader(ctx, in, resp.Body)
+		return v.ValidateReader(ctx, in.name, resp.Body)
 	default:
-		f, err := os.Open(in)
+		f, err := os.Open(in.name)
 		if err != nil {
-			return rules.ErrorResult(in, fmt.Sprintf("cannot read: %v", unwrapPathError(err)))
+			return rules.ErrorResult(in.name, fmt.Sprintf("cannot read: %v", unwrapPathError(err)))
 		}
 		defer f.Close()
 		if st, err := f.Stat(); err == nil && st.IsDir() {
-			return rules.ErrorResult(in, "is a directory")
+			return rules.ErrorResult(in.name, "is a directory")
 		}
-		return v.ValidateReader(ctx, in, f)
+		if !in.walked {
+			return v.ValidateReader(ctx, in.name, f)
+		}
+		data, err := rs.ReadAll(f, v.Config.Limits.WithDefaults().MaxBytes)
+		if err != nil {
+			// Too large or unreadable: read again for the usual result.
+			if _, serr := f.Seek(0, io.SeekStart); serr != nil {
+				return rules.ErrorResult(in.name, fmt.Sprintf("cannot read: %v", err))
+			}
+			return v.ValidateReader(ctx, in.name, f)
+		}
+		res, doc := v.ValidateDoc(ctx, in.name, data)
+		if why := rules.NotResourceSync(doc); why != "" {
+			return rules.SkippedResult(in.name, why)
+		}
+		return res
 	}
 }
 

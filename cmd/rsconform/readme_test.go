@@ -1,0 +1,109 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"go.yaml.in/yaml/v3"
+)
+
+// readmeBlock returns the first fenced block of language lang after the
+// heading in README.md.
+func readmeBlock(readme, heading, lang string) string {
+	i := strings.Index(readme, heading)
+	Expect(i).To(BeNumerically(">=", 0), "README has no %q", heading)
+	rest := readme[i:]
+	start := strings.Index(rest, "```"+lang+"\n")
+	Expect(start).To(BeNumerically(">=", 0), "no %s block after %q", lang, heading)
+	rest = rest[start+len("```"+lang+"\n"):]
+	end := strings.Index(rest, "```\n")
+	Expect(end).To(BeNumerically(">=", 0))
+	return rest[:end]
+}
+
+// The README's CI recipes for a Source, run as written: the shell block
+// and the run steps of the GitHub Actions job that call rsconform (the
+// others install packages or build the user's site), in a work tree laid
+// out as the recipes expect: a clone of rsconform in rsconform/ (this
+// repository) and the build output in build/site (testdata/ci, with a
+// plain sitemap.xml and an RSS feed.xml next to the ResourceSync
+// documents). The install step really runs go install.
+var _ = Describe("The README's CI recipes", Ordered, func() {
+	var work, bin string
+	var env []string
+	BeforeAll(func() {
+		if _, err := exec.LookPath("go"); err != nil {
+			Skip("no go command to install rsconform with")
+		}
+		repo, err := filepath.Abs("../..")
+		Expect(err).NotTo(HaveOccurred())
+		work = GinkgoT().TempDir()
+		bin = filepath.Join(work, ".bin")
+		Expect(os.Symlink(repo, filepath.Join(work, "rsconform"))).To(Succeed())
+		Expect(os.CopyFS(filepath.Join(work, "build"), os.DirFS("testdata/ci/build"))).To(Succeed())
+		env = append(os.Environ(), "GOBIN="+bin, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "NO_COLOR=1")
+	})
+
+	runScript := func(script string) string {
+		cmd := exec.Command("bash", "-euo", "pipefail", "-c", script)
+		cmd.Dir, cmd.Env = work, env
+		out, err := cmd.CombinedOutput()
+		GinkgoWriter.Printf("$ %s\n%s\n", script, out)
+		Expect(err).NotTo(HaveOccurred(), "%s\n%s", script, out)
+		return string(out)
+	}
+
+	It("runs the README's shell recipe for a Source", func() {
+		readme, err := os.ReadFile("../../README.md")
+		Expect(err).NotTo(HaveOccurred())
+		out := runScript(readmeBlock(string(readme), "### A Source: validate what your build produces", "sh"))
+		Expect(out).To(ContainSubstring("SUCCESS!"))
+		Expect(out).NotTo(ContainSubstring("\x1b["), "no colour when piped")
+		junit, err := os.ReadFile(filepath.Join(work, "rsconform.xml"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(junit)).To(ContainSubstring("<testsuites"))
+		Expect(string(junit)).NotTo(ContainSubstring("<failure"))
+		Expect(filepath.Join(work, "suite.xml")).To(BeAnExistingFile())
+	})
+
+	It("runs the rsconform steps of the README's GitHub Actions job", func() {
+		readme, err := os.ReadFile("../../README.md")
+		Expect(err).NotTo(HaveOccurred())
+		var wf struct {
+			Jobs map[string]struct {
+				Steps []struct {
+					Run string `yaml:"run"`
+				} `yaml:"steps"`
+			} `yaml:"jobs"`
+		}
+		Expect(yaml.Unmarshal([]byte(readmeBlock(string(readme), "GitHub Actions (`.github/workflows/resourcesync.yml`)", "yaml")), &wf)).To(Succeed())
+		ran := 0
+		for _, step := range wf.Jobs["source"].Steps {
+			if !strings.Contains(step.Run, "rsconform") {
+				continue
+			}
+			runScript(strings.TrimSpace(step.Run))
+			ran++
+		}
+		Expect(ran).To(Equal(3), "install, validate, suite")
+		data, err := os.ReadFile(filepath.Join(work, "rsconform.sarif"))
+		Expect(err).NotTo(HaveOccurred())
+		var sarif struct {
+			Runs []struct {
+				Invocations []struct {
+					ExecutionSuccessful bool `json:"executionSuccessful"`
+				} `json:"invocations"`
+				Results []json.RawMessage `json:"results"`
+			} `json:"runs"`
+		}
+		Expect(json.Unmarshal(data, &sarif)).To(Succeed())
+		Expect(sarif.Runs[0].Invocations[0].ExecutionSuccessful).To(BeTrue())
+		Expect(sarif.Runs[0].Results).To(BeEmpty(), "the fixture build conforms")
+		Expect(filepath.Join(work, "source-suite.xml")).To(BeAnExistingFile())
+	})
+})
