@@ -181,6 +181,10 @@ type Report struct {
 	// GraphErrors holds the cross-document rules that could not run.
 	GraphErrors map[string]error
 	Stats       Stats
+	// Sampling says which listed resources were fetched, from which lists,
+	// and why the others were not; nil when the crawl sampled none
+	// (--sample 0).
+	Sampling *rules.Sampling
 }
 
 // Discovered says which discovery methods gave a document, for people.
@@ -244,6 +248,8 @@ type crawl struct {
 	// pending holds the sampled resources until every document is
 	// fetched (run).
 	pending []task
+	// sampled says what was sampled of each list, in fetch order.
+	sampled []*rules.SampledList
 }
 
 // validatingBytes is how many bytes of documents are validated at once:
@@ -463,6 +469,9 @@ func (c *crawl) run() {
 // report assembles the Report once the crawl is done.
 func (c *crawl) report() *Report {
 	r := &Report{Graph: c.graph, EntryError: c.entryErr, Stats: c.stats}
+	if c.opts.Sample != SampleNone {
+		r.Sampling = c.sampling()
+	}
 	findings, applied, errs := rules.RunGraph(c.graph, c.v.Config)
 	r.GraphErrors = errs
 	for u, ds := range findings {

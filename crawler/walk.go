@@ -458,12 +458,10 @@ func (c *crawl) walk(u string, d *rs.Document) {
 			}
 		}
 	case k == rs.ResourceList || k == rs.ChangeList:
-		if c.archived(u) {
-			// An archived list describes the past: what the Source serves
-			// now may rightly differ.
+		if c.opts.Sample == SampleNone {
 			break
 		}
-		for _, e := range c.sample(d) {
+		for _, e := range c.sample(u, d) {
 			c.enqueue(task{url: resolve(e.Loc), role: rules.RoleResource,
 				edge: rules.Edge{From: u, Rel: "loc", Pos: locPos(e), Md: e.Md.Clone(), Lastmod: strings.Clone(e.Lastmod)}})
 		}
@@ -505,47 +503,6 @@ func locPos(e *rs.Entry) rs.Pos {
 		return e.LocPos
 	}
 	return e.Pos
-}
-
-// sample picks the resources of a list to fetch, spread evenly over it.
-// Of a Change List only an open one is sampled, and in it only the last
-// change of each resource, unless a deletion: only then does the entry
-// describe what the Source serves now.
-func (c *crawl) sample(d *rs.Document) []*rs.Entry {
-	if c.opts.Sample == SampleNone {
-		return nil
-	}
-	var cand []*rs.Entry
-	if d.Kind() == rs.ChangeList {
-		if d.Md == nil || d.Md.Has("until") {
-			return nil
-		}
-		last := map[string]int{}
-		for i, e := range d.Entries {
-			last[strings.TrimSpace(e.Loc)] = i
-		}
-		for i, e := range d.Entries {
-			if e.Loc == "" || last[strings.TrimSpace(e.Loc)] != i || (e.Md != nil && e.Md.Change == "deleted") {
-				continue
-			}
-			cand = append(cand, e)
-		}
-	} else {
-		for _, e := range d.Entries {
-			if e.Loc != "" {
-				cand = append(cand, e)
-			}
-		}
-	}
-	n := c.opts.Sample
-	if n == SampleAll || n >= len(cand) {
-		return cand
-	}
-	out := make([]*rs.Entry, 0, n)
-	for i := 0; i < n; i++ {
-		out = append(out, cand[i*len(cand)/n])
-	}
-	return out
 }
 
 type robotsSitemap struct {

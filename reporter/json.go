@@ -105,6 +105,8 @@ type JSONReport struct {
 	Strict    bool           `json:"strict"`
 	Documents []JSONDocument `json:"documents"`
 	Summary   JSONSummary    `json:"summary"`
+	// Sampling is set by crawls that sample resources (optional).
+	Sampling *JSONSampling `json:"sampling,omitempty"`
 }
 
 // JSONDocument is one document of a JSONReport.
@@ -204,6 +206,9 @@ func (j *jsonReporter) Write(r rules.Result) error {
 	j.rep.Documents = append(j.rep.Documents, jsonDocumentOf(r))
 	return nil
 }
+
+// SetSampling adds what a crawl sampled to the report.
+func (j *jsonReporter) SetSampling(s *rules.Sampling) { j.rep.Sampling = jsonSamplingOf(s) }
 
 func (j *jsonReporter) Flush() error {
 	if err := j.lock(true); err != nil {

@@ -23,6 +23,21 @@ type contractReport struct {
 	Strict    *bool              `json:"strict"`
 	Documents []contractDocument `json:"documents"`
 	Summary   *contractSummary   `json:"summary"`
+	Sampling  *contractSampling  `json:"sampling"`
+}
+
+type contractSampling struct {
+	Resources *int              `json:"resources"`
+	Skipped   map[string]int    `json:"skipped"`
+	Lists     []contractSampled `json:"lists"`
+}
+
+type contractSampled struct {
+	Location *string        `json:"location"`
+	Kind     *string        `json:"kind"`
+	Entries  *int           `json:"entries"`
+	Sampled  *int           `json:"sampled"`
+	Skipped  map[string]int `json:"skipped"`
 }
 
 type contractDocument struct {

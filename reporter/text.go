@@ -42,6 +42,8 @@ type textReporter struct {
 	// document is printed indented under its parent (crawls write parents
 	// before children).
 	depth map[string]int
+	// sampling, when set, is said after the summary.
+	sampling *rules.Sampling
 }
 
 // textStyles are the colours of the text format; each is switched on or
@@ -162,9 +164,16 @@ func (t *textReporter) Flush() error {
 		return err
 	}
 	defer t.unlock()
-	_, err := io.WriteString(t.w, t.summary()+"\n")
+	out := t.summary() + "\n"
+	if line := samplingText(t.sampling); line != "" {
+		out += line + "\n"
+	}
+	_, err := io.WriteString(t.w, out)
 	return err
 }
+
+// SetSampling makes the summary say what a crawl sampled.
+func (t *textReporter) SetSampling(s *rules.Sampling) { t.sampling = s }
 
 func (t *textReporter) document(b *strings.Builder, r rules.Result) {
 	st := t.st

@@ -220,6 +220,9 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 2
 		}
 	}
+	if sr, ok := rep.(reporter.SamplingReporter); ok && report.Sampling != nil {
+		sr.SetSampling(report.Sampling)
+	}
 	if err := closeReport(); err != nil {
 		fmt.Fprintln(stderr, "rsconform crawl: writing the report:", err)
 		return 2

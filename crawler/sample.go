@@ -1,0 +1,103 @@
+package crawler
+
+import (
+	"strings"
+
+	rs "github.com/rsconform/rsconform/resourcesync"
+	"github.com/rsconform/rsconform/rules"
+)
+
+// sample picks the resources of the list at u to fetch, spread evenly over
+// it, and records what it left and why. An archived list is not sampled
+// (it describes the past), nor a closed Change List; of an open Change List
+// only the last change of each resource, unless a deletion: only then does
+// the entry describe what the Source serves now.
+func (c *crawl) sample(u string, d *rs.Document) []*rs.Entry {
+	sl := &rules.SampledList{Location: u, Kind: d.Kind(), Skipped: map[string]int{}}
+	var cand []*rs.Entry
+	for _, e := range d.Entries {
+		if e.Loc != "" {
+			sl.Entries++
+			cand = append(cand, e)
+		}
+	}
+	c.mu.Lock()
+	c.sampled = append(c.sampled, sl)
+	c.mu.Unlock()
+	switch {
+	case c.archived(u):
+		sl.Skipped[rules.SkipArchived] = len(cand)
+		return nil
+	case d.Kind() == rs.ChangeList && (d.Md == nil || d.Md.Has("until")):
+		sl.Skipped[rules.SkipClosed] = len(cand)
+		return nil
+	case d.Kind() == rs.ChangeList:
+		last := map[string]int{}
+		for i, e := range cand {
+			last[strings.TrimSpace(e.Loc)] = i
+		}
+		kept := cand[:0:0]
+		for i, e := range cand {
+			switch {
+			case last[strings.TrimSpace(e.Loc)] != i:
+				sl.Skipped[rules.SkipEarlier]++
+			case e.Md != nil && e.Md.Change == "deleted":
+				sl.Skipped[rules.SkipDeleted]++
+			default:
+				kept = append(kept, e)
+			}
+		}
+		cand = kept
+	}
+	n := c.opts.Sample
+	if n == SampleAll || n >= len(cand) {
+		return cand
+	}
+	sl.Skipped[rules.SkipLimit] = len(cand) - n
+	out := make([]*rs.Entry, 0, n)
+	for i := 0; i < n; i++ {
+		out = append(out, cand[i*len(cand)/n])
+	}
+	return out
+}
+
+// sampling assembles what was sampled once the crawl is done: the entries
+// picked whose resource was not fetched count by the reason it was not.
+func (c *crawl) sampling() *rules.Sampling {
+	s := &rules.Sampling{Skipped: map[string]int{}}
+	byList := map[string]*rules.SampledList{}
+	for _, sl := range c.sampled {
+		byList[sl.Location] = sl
+	}
+	for _, n := range c.graph.Sorted() {
+		if n.Role != rules.RoleResource {
+			continue
+		}
+		if n.Skipped == "" {
+			s.Resources++
+		}
+		for _, e := range n.In {
+			sl := byList[e.From]
+			if sl == nil {
+				continue
+			}
+			switch {
+			case n.Skipped == "":
+				sl.Sampled++
+			case strings.Contains(n.Skipped, "budget") || strings.Contains(n.Skipped, "max-documents"):
+				sl.Skipped[rules.SkipBudget]++
+			case strings.Contains(n.Skipped, "host"):
+				sl.Skipped[rules.SkipHost]++
+			default:
+				sl.Skipped[rules.SkipOther]++
+			}
+		}
+	}
+	for _, sl := range c.sampled {
+		s.Lists = append(s.Lists, *sl)
+		for r, k := range sl.Skipped {
+			s.Skipped[r] += k
+		}
+	}
+	return s
+}

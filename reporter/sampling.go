@@ -1,0 +1,100 @@
+package reporter
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rsconform/rsconform/rules"
+)
+
+// SamplingReporter is a Reporter that can say what a crawl sampled: the
+// text and json formats. A crawl calls SetSampling before Flush.
+type SamplingReporter interface {
+	Reporter
+	SetSampling(*rules.Sampling)
+}
+
+// JSONSampling is the "sampling" member of a crawl's JSON report: which
+// listed resources were fetched to check the lists' claims about them.
+type JSONSampling struct {
+	Resources int               `json:"resources"`
+	Skipped   map[string]int    `json:"skipped"`
+	Lists     []JSONSampledList `json:"lists"`
+}
+
+// JSONSampledList is one list of JSONSampling.
+type JSONSampledList struct {
+	Location string         `json:"location"`
+	Kind     string         `json:"kind"`
+	Entries  int            `json:"entries"`
+	Sampled  int            `json:"sampled"`
+	Skipped  map[string]int `json:"skipped"`
+}
+
+func jsonSamplingOf(s *rules.Sampling) *JSONSampling {
+	if s == nil {
+		return nil
+	}
+	out := &JSONSampling{Resources: s.Resources, Skipped: nonZero(s.Skipped), Lists: []JSONSampledList{}}
+	for _, l := range s.Lists {
+		out.Lists = append(out.Lists, JSONSampledList{Location: l.Location, Kind: string(l.Kind),
+			Entries: l.Entries, Sampled: l.Sampled, Skipped: nonZero(l.Skipped)})
+	}
+	return out
+}
+
+func nonZero(m map[string]int) map[string]int {
+	out := map[string]int{}
+	for k, v := range m {
+		if v > 0 {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// skipWords says each reason for people.
+var skipWords = map[string]string{
+	rules.SkipClosed:   "in closed Change Lists",
+	rules.SkipArchived: "in archived lists",
+	rules.SkipEarlier:  "earlier changes superseded in the same Change List",
+	rules.SkipDeleted:  "deletions",
+	rules.SkipLimit:    "beyond --sample",
+	rules.SkipBudget:   "beyond the crawl's budget",
+	rules.SkipHost:     "on hosts not allowed",
+	rules.SkipOther:    "not fetched otherwise",
+}
+
+// samplingText is the line the text format adds to a crawl's summary.
+func samplingText(s *rules.Sampling) string {
+	if s == nil {
+		return ""
+	}
+	from := 0
+	for _, l := range s.Lists {
+		if l.Sampled > 0 {
+			from++
+		}
+	}
+	line := fmt.Sprintf("sampled %s from %s of %s", plural(s.Resources, "resource"), plural(from, "list"), plural(len(s.Lists), "list"))
+	total, reasons := rules.SkipTotal(s.Skipped)
+	if total > 0 {
+		var parts []string
+		for _, r := range reasons {
+			w := skipWords[r]
+			if w == "" {
+				w = r
+			}
+			parts = append(parts, fmt.Sprintf("%d %s", s.Skipped[r], w))
+		}
+		line += fmt.Sprintf("; %s not sampled: %s", entries(total), strings.Join(parts, ", "))
+	}
+	return line
+}
+
+func entries(n int) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return fmt.Sprintf("%d entries", n)
+}
