@@ -185,6 +185,10 @@ type Report struct {
 	// and why the others were not; nil when the crawl sampled none
 	// (--sample 0).
 	Sampling *rules.Sampling
+	// UncheckedPackages lists the packages (with --packages) that could
+	// not be downloaded, opened or checked: their Results have status
+	// error and say why (a ZIP bomb, not a ZIP file, over a limit).
+	UncheckedPackages []string
 }
 
 // Discovered says which discovery methods gave a document, for people.
@@ -501,6 +505,9 @@ func (c *crawl) report() *Report {
 	r.Stats.Findings = 0
 	for _, res := range r.Results {
 		r.Stats.Findings += len(res.Diagnostics)
+		if n := c.graph.Node(res.Location); n != nil && n.Role == rules.RolePackage && res.Status == rules.StatusError {
+			r.UncheckedPackages = append(r.UncheckedPackages, res.Location)
+		}
 	}
 	return r
 }

@@ -83,27 +83,6 @@ func (c *crawl) packageResult(t task, setFacts func(*rules.Node), body *rules.Bo
 	})
 }
 
-// unsafeName reports why a path inside a package would land outside the
-// folder it is unpacked into, or "" when it would not.
-func unsafeName(name string) string {
-	switch {
-	case name == "":
-		return "an empty name"
-	case strings.ContainsRune(name, '\\'):
-		return "a backslash (a separator on Windows)"
-	case strings.HasPrefix(name, "/"):
-		return "an absolute path"
-	case len(name) >= 2 && name[1] == ':' && (name[0]|0x20 >= 'a' && name[0]|0x20 <= 'z'):
-		return "a drive letter"
-	}
-	for _, seg := range strings.Split(name, "/") {
-		if seg == ".." {
-			return "a .. segment"
-		}
-	}
-	return ""
-}
-
 // zipEntryCount reads the number of entries from the end of central
 // directory record (zip64 too) without reading the directory itself.
 func zipEntryCount(f io.ReaderAt, size int64) (uint64, bool) {
@@ -160,6 +139,7 @@ func (c *crawl) inspectPackage(pkgURL string, f *os.File, size int64) *rules.Pac
 	facts.Entries = len(zr.File)
 	var total uint64
 	byName := make(map[string]*zip.File, len(zr.File))
+	refused := map[string]bool{}
 	var manifest *zip.File
 	for _, zf := range zr.File {
 		total += zf.UncompressedSize64
@@ -168,8 +148,17 @@ func (c *crawl) inspectPackage(pkgURL string, f *os.File, size int64) *rules.Pac
 			facts.Problem = fmt.Sprintf("not checked: entry %q expands %d times (over %g, --max-package-ratio): a ZIP bomb?", zf.Name, zf.UncompressedSize64/zf.CompressedSize64, c.opts.MaxRatio)
 			return facts
 		}
-		if why := unsafeName(zf.Name); why != "" && len(facts.UnsafeNames) < maxListed {
-			facts.UnsafeNames = append(facts.UnsafeNames, zf.Name+" ("+why+")")
+		// As rsconform sync does: a refused member is no bitstream of the
+		// package, and of two members of one name the first is used.
+		if err := rs.CheckMember(zf.Name, zf.Mode()); err != nil {
+			if len(facts.UnsafeMembers) < maxListed {
+				facts.UnsafeMembers = append(facts.UnsafeMembers, err.Error())
+			}
+			refused[zf.Name] = true
+			continue
+		}
+		if byName[zf.Name] != nil {
+			continue
 		}
 		byName[zf.Name] = zf
 		switch {
@@ -188,7 +177,7 @@ func (c *crawl) inspectPackage(pkgURL string, f *os.File, size int64) *rules.Pac
 		loc := ManifestLocation(pkgURL)
 		facts.Manifest = loc
 		if doc := c.manifestDocument(pkgURL, loc, manifest); doc != nil {
-			facts.Bitstreams = c.checkBitstreams(doc, byName, listed)
+			facts.Bitstreams = c.checkBitstreams(doc, byName, refused, listed)
 		}
 	}
 	var names []string
@@ -255,11 +244,12 @@ func (c *crawl) manifestDocument(pkgURL, loc string, zf *zip.File) *rs.Document 
 }
 
 // checkBitstreams compares the manifest's entries with their bitstreams
-// and marks the members they name in listed. Each member is read at most
+// and marks the members they name in listed; paths outside the package and
+// refused members were reported already. Each member is read at most
 // once, however many entries name it: first the algorithms every entry
 // naming it asks for are gathered, then it is measured once with all of
 // them, then each entry is compared with the measure.
-func (c *crawl) checkBitstreams(doc *rs.Document, byName map[string]*zip.File, listed map[string]bool) []rules.BitstreamFact {
+func (c *crawl) checkBitstreams(doc *rs.Document, byName map[string]*zip.File, refused, listed map[string]bool) []rules.BitstreamFact {
 	type use struct {
 		e    *rs.Entry
 		zf   *zip.File
@@ -271,18 +261,14 @@ func (c *crawl) checkBitstreams(doc *rs.Document, byName map[string]*zip.File, l
 		if e.Md == nil || e.Md.Path == "" {
 			continue
 		}
-		p := e.Md.Path
-		name := strings.TrimPrefix(p, "/")
-		listed[name] = true
-		fact := &rules.BitstreamFact{Pos: e.Md.AttrPosition("path"), Loc: e.Loc, Path: p}
-		if why := unsafeName(name); why != "" {
-			fact.Problem, fact.Got = rules.BitstreamUnsafe, why
-			uses = append(uses, use{e: e, fact: fact})
-			continue
+		p := rs.PackagePath(e.Md.Path)
+		listed[p.Member()] = true
+		if p.Check() != nil || refused[p.Member()] {
+			continue // RS-PATH-INSIDE on the manifest, RS-PKG-UNSAFE-PATH on the package
 		}
-		zf := byName[name]
+		zf := byName[p.Member()]
 		if zf == nil {
-			fact.Problem = rules.BitstreamMissing
+			fact := &rules.BitstreamFact{Pos: e.Md.AttrPosition("path"), Loc: e.Loc, Path: e.Md.Path, Problem: rules.BitstreamMissing}
 			uses = append(uses, use{e: e, fact: fact})
 			continue
 		}

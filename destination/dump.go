@@ -13,13 +13,14 @@ import (
 	rs "github.com/rsconform/rsconform/resourcesync"
 )
 
-// openPkg is a downloaded package, opened: its safe members by name and
-// its manifest.
+// openPkg is a downloaded package, opened: its safe members by name, the
+// refused ones with why, and its manifest.
 type openPkg struct {
 	url      string
 	tmp      string
 	f        *os.File
 	members  map[string]*zip.File
+	refused  map[string]error
 	manifest *rs.Document
 	unpacked int64
 }
@@ -84,7 +85,7 @@ func (s *syncer) openPackage(u, tmp string, size int64, kind rs.Kind) (*openPkg,
 		f.Close()
 		return nil, fmt.Errorf("%s: not a ZIP package: %w", u, err)
 	}
-	p := &openPkg{url: u, tmp: tmp, f: f, members: map[string]*zip.File{}}
+	p := &openPkg{url: u, tmp: tmp, f: f, members: map[string]*zip.File{}, refused: map[string]error{}}
 	fail := func(format string, args ...any) (*openPkg, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: %s", u, fmt.Sprintf(format, args...))
@@ -94,19 +95,15 @@ func (s *syncer) openPackage(u, tmp string, size int64, kind rs.Kind) (*openPkg,
 	}
 	var declared uint64
 	for _, zf := range zr.File {
-		if strings.HasSuffix(zf.Name, "/") && zf.Mode().IsDir() {
+		name := zf.Name
+		// The policy of the crawl's RS-PKG-UNSAFE-PATH, for the same reasons.
+		if err := rs.CheckMember(name, zf.Mode()); err != nil {
+			s.rep.problem(ProblemPackage, u, "", fmt.Sprintf("member refused: %v", err))
+			p.refused[name] = err
 			continue
 		}
-		name, err := memberName(zf.Name)
 		switch {
-		case err != nil:
-			s.rep.problem(ProblemPackage, u, "", fmt.Sprintf("member refused: %v", err))
-			continue
-		case zf.Mode()&os.ModeSymlink != 0:
-			s.rep.problem(ProblemPackage, u, "", fmt.Sprintf("member %q refused: a symbolic link", zf.Name))
-			continue
-		case !zf.Mode().IsRegular():
-			s.rep.problem(ProblemPackage, u, "", fmt.Sprintf("member %q refused: not a regular file (%v)", zf.Name, zf.Mode().Type()))
+		case zf.Mode().IsDir():
 			continue
 		case p.members[name] != nil:
 			s.rep.problem(ProblemPackage, u, "", fmt.Sprintf("member %q appears twice; the first is used", zf.Name))
@@ -182,9 +179,13 @@ func (s *syncer) extract(p *openPkg, path string, it item) error {
 		s.rep.problem(kind, it.url, it.rel, msg+"; fetching the resource instead")
 		return errors.New(msg)
 	}
-	name, err := PackagePath(path)
-	if err != nil {
+	pp := rs.PackagePath(path)
+	if err := pp.Check(); err != nil {
 		return report(ProblemPackage, fmt.Sprintf("%s: path refused: %v", p.url, err))
+	}
+	name := pp.Member()
+	if err := p.refused[name]; err != nil {
+		return report(ProblemPackage, fmt.Sprintf("%s: member refused: %v", p.url, err))
 	}
 	zf := p.members[name]
 	if zf == nil {

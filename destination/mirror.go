@@ -20,8 +20,7 @@ const (
 	rejectedDirName = ".rsconform-rejected"
 )
 
-// PathError is a URI or package path that does not map to a file inside
-// DIR.
+// PathError is a URI that does not map to a file inside DIR.
 type PathError struct {
 	Name   string
 	Reason string
@@ -107,36 +106,6 @@ func checkSegment(s string) string {
 		}
 	}
 	return ""
-}
-
-// PackagePath checks the path attribute of a manifest entry (sections
-// 11.2 and 13.2: "relative to the root of the package ... expressed with a
-// leading slash") and returns the name of the ZIP member it denotes.
-func PackagePath(p string) (string, error) {
-	if !strings.HasPrefix(p, "/") {
-		return "", &PathError{p, "a package path starts with a slash"}
-	}
-	return memberName(p[1:])
-}
-
-// memberName checks a ZIP member name: relative, slash-separated, no "."
-// or ".." segments, no backslash, no drive letter, no control character.
-func memberName(name string) (string, error) {
-	if name == "" || strings.HasPrefix(name, "/") {
-		return "", &PathError{name, "not a relative path"}
-	}
-	if len(name) >= 2 && name[1] == ':' {
-		return "", &PathError{name, "a drive letter"}
-	}
-	for _, seg := range strings.Split(name, "/") {
-		if msg := checkSegment(seg); msg != "" {
-			return "", &PathError{name, msg}
-		}
-	}
-	if path.Clean(name) != name {
-		return "", &PathError{name, "not a clean path"}
-	}
-	return name, nil
 }
 
 // mirror is DIR, accessed only through an os.Root, so that no name, not

@@ -166,11 +166,11 @@ var _ = Describe("Baseline from a Resource Dump [11.1, 11.2]", Label("Section:11
 		Entry("a manifest path with ..", func(s *testSource, ms []zipMember) []zipMember {
 			ms[0].body = repath(ms[0].body, "/../evil")
 			return append(ms, zipMember{name: "../evil", body: []byte("evil")})
-		}, "would leave its directory"),
+		}, "a '..' segment"),
 		Entry("an absolute member name", func(s *testSource, ms []zipMember) []zipMember {
 			ms[0].body = repath(ms[0].body, "//evil")
 			return append(ms, zipMember{name: "/evil", body: []byte("evil")})
-		}, "not a relative path"),
+		}, "an absolute path"),
 		Entry("a symbolic link member", func(s *testSource, ms []zipMember) []zipMember {
 			ms[0].body = repath(ms[0].body, "/link")
 			return append(ms, zipMember{name: "link", body: []byte("../../../../etc/passwd"), symlink: true})

@@ -61,16 +61,18 @@ type PackageFacts struct {
 	// Problem says why the package could not be opened or checked (not a
 	// ZIP file, over a safety limit); the other facts are then partial.
 	Problem string
-	// UnsafeNames lists ZIP entry names that would land outside the
-	// folder the package is unpacked into (.., absolute, drive letters).
-	UnsafeNames []string
+	// UnsafeMembers lists the ZIP members that resourcesync.CheckMember
+	// refuses (a name outside the package's folder, a symbolic link), as
+	// its errors say them: "NAME": reason.
+	UnsafeMembers []string
 	// Unlisted lists ZIP entries that no manifest path names (capped;
 	// UnlistedCount counts them all).
 	Unlisted      []string
 	UnlistedCount int
-	// Bitstreams lists problems found with manifest entries: a path that
-	// is unsafe or absent from the package, a bitstream whose length or
-	// digest is not the one the manifest gives.
+	// Bitstreams lists problems found with manifest entries: a path
+	// absent from the package, a bitstream whose length or digest is not
+	// the one the manifest gives. (A path outside the package is
+	// RS-PATH-INSIDE's, on the manifest itself.)
 	Bitstreams []BitstreamFact
 }
 
@@ -80,7 +82,7 @@ type BitstreamFact struct {
 	Pos  rs.Pos
 	Loc  string
 	Path string
-	// Problem is "unsafe", "missing", "length" or "hash".
+	// Problem is "missing", "length" or "hash".
 	Problem string
 	// Want and Got are the values compared for "length" and "hash".
 	Want, Got string
@@ -88,7 +90,6 @@ type BitstreamFact struct {
 
 // Bitstream problems.
 const (
-	BitstreamUnsafe  = "unsafe"
 	BitstreamMissing = "missing"
 	BitstreamLength  = "length"
 	BitstreamHash    = "hash"

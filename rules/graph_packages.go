@@ -133,22 +133,19 @@ var PackagePaths = &Rule{
 // unpacked."
 var PackageUnsafePath = &Rule{
 	ID: "RS-PKG-UNSAFE-PATH", Section: "7", Level: Must,
-	Title: "No path of a package or its manifest leads outside the folder it is unpacked into",
+	Title: "Every member of a package is a file that unpacks inside the package's folder",
 	Quote: "Its value conveys the file path of the bitstream associated with the URI in <loc> in the ZIP file. That is the relative file system path where the bitstream would reside if the ZIP were unpacked.",
-	Doc: "A path with a .. segment, an absolute ZIP entry name, a drive letter or a backslash would make a Destination that unpacks the package write outside its folder (zip-slip): it is not a relative path within the package. " +
-		"Checked with --packages, on ZIP entry names (reported on the package) and manifest paths (reported on the manifest). rsconform never unpacks a package to disk.",
+	Doc: "A ZIP member with a '..' segment, an absolute name, a drive letter or a backslash would make a Destination that unpacks the package write outside its folder (zip-slip); a member that is a symbolic link (to /etc/passwd, say) is no bitstream and leads wherever it points once unpacked; neither is a relative path within the package. " +
+		"Checked with --packages on the ZIP members, by the policy RS-PATH-INSIDE applies to manifest paths (reported on the manifest, and not again here); rsconform sync refuses the same members for the same reasons. rsconform never unpacks a package to disk.",
 	CheckGraph: func(p *GraphPass) error {
 		for _, n := range p.Graph.Sorted() {
 			if n.Package == nil {
 				continue
 			}
-			for _, name := range n.Package.UnsafeNames {
-				p.Reportf(n.URL, rs.Pos{}, "ZIP entry %q would be unpacked outside the package's folder", name)
+			for _, m := range n.Package.UnsafeMembers {
+				p.Reportf(n.URL, rs.Pos{}, "ZIP member %s: a Destination that unpacks the package would not get a bitstream inside its folder", m)
 			}
 		}
-		bitstreamFacts(p.Graph, BitstreamUnsafe, func(pkg *Node, f BitstreamFact) {
-			p.Reportf(pkg.Package.Manifest, f.Pos, "path %q has %s: it would lead outside the package's folder", f.Path, f.Got)
-		})
 		return nil
 	},
 }

@@ -1,7 +1,7 @@
 package rules
 
 import (
-	"strings"
+	"errors"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
 )
@@ -12,15 +12,20 @@ import (
 var PathInside = &Rule{
 	ID: "RS-PATH-INSIDE", Section: "11.2", Level: Must,
 	Applies: []rs.Kind{rs.ResourceDumpManifest, rs.ChangeDumpManifest},
-	Title:   "Manifest paths stay inside the package: no '..' or '.' segment, no backslash, no empty segment",
+	Title:   "Manifest paths name a file inside the package: no '..', '.' or empty segment, no backslash, drive letter or control character",
 	Quote:   "A mandatory <rs:md> child element must have a path attribute to convey the location of the bitstream within the package. The value of the attribute is relative to root of the package, and it is expressed with a leading slash (/).",
-	Doc: "A path names a bitstream within the package, from its root. A '..' segment climbs out of the package: a Destination that unpacks by path would write outside its directory (zip-slip), so rsconform reports it on the manifest itself, not only when a crawl opens the package (RS-PKG-UNSAFE-PATH). " +
-		"'.' and empty segments ('//') and backslashes (a Windows separator, or part of a name on other systems) make a path mean different files to different Destinations. " +
-		"Checked on <rs:md path> and on the path of <rs:ln> (14.4: patch links in Change Dump Manifests); the leading slash itself is RS-RDM-PATH's and RS-CDM-PATH's.",
+	Doc: "A path names a bitstream within the package, from its root. A '..' segment climbs out of the package: a Destination that unpacks by path would write outside its directory (zip-slip), so rsconform reports it on the manifest itself; a crawl with --packages reports nothing more at that position. " +
+		"'.' and empty segments ('//'), a second leading slash, a drive letter, backslashes (a Windows separator, or part of a name on other systems), control characters and segments longer than 255 bytes make a path mean different files, or no file, to different Destinations; a path ending in '/' names a folder. " +
+		"This is the one path policy of rsconform: the crawl applies it to ZIP member names (RS-PKG-UNSAFE-PATH) and rsconform sync refuses what it refuses, for the same reason. " +
+		"Checked on <rs:md path> and on the path of <rs:ln> (14.4: patch links in Change Dump Manifests); an empty path and the leading slash itself are RS-RDM-PATH's and RS-CDM-PATH's.",
 	Check: func(p *Pass) error {
 		check := func(v string, pos rs.Pos, elem string) {
-			if msg := pathInsideProblem(v); msg != "" {
-				p.Reportf(pos, "path %q on %s %s", truncateValue(v), elem, msg)
+			if v == "" {
+				return // RS-RDM-PATH, RS-CDM-PATH: "path is empty"
+			}
+			var pe *rs.PathError
+			if errors.As(rs.PackagePath(v).Check(), &pe) {
+				p.Reportf(pos, "path %q on %s has %s", truncateValue(v), elem, pe.Reason)
 			}
 		}
 		for _, ref := range p.mds() {
@@ -35,26 +40,6 @@ var PathInside = &Rule{
 		}
 		return nil
 	},
-}
-
-func pathInsideProblem(v string) string {
-	if strings.ContainsRune(v, '\\') {
-		return "contains a backslash: segments are separated by '/'"
-	}
-	segs := strings.Split(strings.TrimPrefix(v, "/"), "/")
-	for i, s := range segs {
-		switch {
-		case s == "..":
-			return "has a '..' segment: it would name a file outside the package"
-		case s == ".":
-			return "has a '.' segment: write the path without it"
-		case s == "" && i < len(segs)-1:
-			return "has an empty segment ('//')"
-		case s == "" && i == len(segs)-1 && len(segs) > 1:
-			return "ends with '/': it names a folder, not a bitstream"
-		}
-	}
-	return ""
 }
 
 func init() { register(PathInside) }

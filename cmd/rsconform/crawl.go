@@ -238,10 +238,17 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "discovery: %s\n", strings.Join(found, "; "))
 	}
 	// Documents that could not be fetched are in the report; only the
-	// entry point decides exit code 2.
+	// entry point decides exit code 2. A package that could not be
+	// checked (a ZIP bomb, not a ZIP file) fails the crawl, as a document
+	// that is not well-formed does.
 	s := tally.Summary()
 	s.Errors = 0
-	return reporter.ExitCode(s, rf.strict)
+	code := reporter.ExitCode(s, rf.strict)
+	if n := len(report.UncheckedPackages); n > 0 {
+		fmt.Fprintf(stderr, "rsconform crawl: %d package(s) could not be checked, e.g. %s (see the report)\n", n, report.UncheckedPackages[0])
+		code = max(code, reporter.ExitFailures)
+	}
+	return code
 }
 
 func isTerminal(w io.Writer) bool {

@@ -2,10 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"net/http/httptest"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/rsconform/rsconform/fixtures"
 	"github.com/rsconform/rsconform/reporter"
 )
 
@@ -42,5 +44,37 @@ var _ = Describe("rsconform crawl --mock", func() {
 		Expect(code).To(Equal(0))
 		Expect(out).To(ContainSubstring("showcase"))
 		Expect(out).To(ContainSubstring("incremental-changelist"))
+	})
+})
+
+var _ = Describe("rsconform crawl --packages, exit code", func() {
+	// serve serves the conforming fixture site.
+	serve := func() string {
+		site, err := fixtures.Template("good")
+		Expect(err).NotTo(HaveOccurred())
+		srv := httptest.NewServer(site.Handler())
+		DeferCleanup(srv.Close)
+		return srv.URL + "/"
+	}
+
+	It("is 0 for a conforming Source with its package checked", func() {
+		code, _, errs := cli("crawl", "--packages", "--format", "json", serve())
+		Expect(code).To(Equal(0), errs)
+	})
+
+	It("is 1 when a package cannot be checked, as for a document that is not well-formed", func() {
+		// The good package has 4 members: over this limit it is refused
+		// unchecked, as a ZIP bomb is, and nothing else is wrong.
+		code, out, errs := cli("crawl", "--packages", "--max-package-entries", "2", "--format", "json", serve())
+		Expect(code).To(Equal(1), errs)
+		Expect(errs).To(ContainSubstring("1 package(s) could not be checked"))
+		var rep reporter.JSONReport
+		Expect(json.Unmarshal([]byte(out), &rep)).To(Succeed())
+		Expect(rep.Summary.Errors).To(BeZero(), "no finding: the exit code comes from the unchecked package")
+		statuses := map[string]string{}
+		for _, d := range rep.Documents {
+			statuses[d.Kind] = d.Status
+		}
+		Expect(statuses).To(HaveKeyWithValue("package", "error"))
 	})
 })

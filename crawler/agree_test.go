@@ -1,0 +1,82 @@
+package crawler_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/rsconform/rsconform/crawler"
+	"github.com/rsconform/rsconform/destination"
+	"github.com/rsconform/rsconform/fixtures"
+)
+
+// What the crawl's findings and the sync's problems say of a refused path
+// or member: `"NAME": reason`, the text of resourcesync's PathError.
+var (
+	crawlMember   = regexp.MustCompile(`^ZIP member (".*?": .*): a Destination that unpacks`)
+	crawlPath     = regexp.MustCompile(`^path (".*") on <rs:\w+> has (.*)$`)
+	syncRefusal   = regexp.MustCompile(`(?:member|path) refused: (".*?": .*?)(?:; fetching the resource instead)?$`)
+	refusalReason = func(m []string) string {
+		if len(m) == 3 {
+			return m[1] + ": " + m[2]
+		}
+		return m[1]
+	}
+)
+
+var _ = Describe("A crawl and a sync given the same hostile package", func() {
+	for _, name := range []string{"fail-zip-slip", "fail-absolute", "fail-backslash", "fail-symlink"} {
+		It("refuse the same paths and members for the same reasons: RS-PKG-UNSAFE-PATH/"+name, func() {
+			site, err := fixtures.LoadSite("RS-PKG-UNSAFE-PATH", name)
+			Expect(err).NotTo(HaveOccurred())
+			srv := serveSite(site)
+			defer srv.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+
+			opts := testOptions()
+			opts.Packages = true
+			crawled, err := crawler.Crawl(ctx, srv.URL+"/", opts)
+			Expect(err).NotTo(HaveOccurred())
+			var fromCrawl []string
+			for _, res := range crawled.Results {
+				for _, d := range res.Diagnostics {
+					for _, re := range []*regexp.Regexp{crawlMember, crawlPath} {
+						if m := re.FindStringSubmatch(d.Message); m != nil && (d.Rule == "RS-PKG-UNSAFE-PATH" || d.Rule == "RS-PATH-INSIDE") {
+							fromCrawl = append(fromCrawl, refusalReason(m))
+						}
+					}
+				}
+			}
+
+			dir := filepath.Join(GinkgoT().TempDir(), "mirror")
+			synced, err := destination.Run(ctx, destination.Options{Source: srv.URL + "/", Dir: dir, PreferDumps: true,
+				RetryBase: 10 * time.Millisecond, Timeout: 5 * time.Second, UserAgent: "rsconform/test"})
+			Expect(err).NotTo(HaveOccurred())
+			var fromSync []string
+			for _, p := range synced.Problems {
+				if m := syncRefusal.FindStringSubmatch(p.Message); m != nil && p.Kind == destination.ProblemPackage {
+					fromSync = append(fromSync, refusalReason(m))
+				}
+			}
+
+			slices.Sort(fromCrawl)
+			slices.Sort(fromSync)
+			Expect(fromCrawl).NotTo(BeEmpty())
+			Expect(slices.Compact(fromSync)).To(Equal(slices.Compact(fromCrawl)), "crawl %q, sync %q", fromCrawl, fromSync)
+			// And sync wrote nothing but regular files inside DIR.
+			Expect(filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+				Expect(err).NotTo(HaveOccurred())
+				Expect(fi.Mode()&os.ModeSymlink).To(BeZero(), p)
+				return nil
+			})).To(Succeed())
+			Expect(filepath.Join(filepath.Dir(dir), "res3.txt")).NotTo(BeAnExistingFile())
+		})
+	}
+})
