@@ -16,8 +16,10 @@ var UpTarget = &Rule{
 	Quote: "A link for upward navigation is provided by means of an <rs:ln> child element of the <urlset> or <sitemapindex> element of a document. This pointer has up as the value for the rel attribute, and the URI of the document that sits higher in the hierarchy is provided as the value of the href attribute. Following consecutive up links eventually leads to the Source Description.",
 	Doc: "Section 7: up is \"for linking from a Capability List to the Source Description and from a document that conveys a capability, such as a Resource List, to the Capability List under which it resides\". " +
 		"So the target of a Capability List's up link must be a Source Description, and that of any other document under a Capability List (lists, indexes, dumps, manifests, archives) a Capability List. " +
-		"When the crawl reached the document from a Capability List (or the Capability List from a Source Description), the up link must lead back to that very document. A target that could not be fetched is left to RS-HTTP-STATUS.",
+		"When the crawl reached the document from a Capability List (or the Capability List from a Source Description), the up link must lead back to that very document. " +
+		"And the document the up link leads to must be the one it resides under: it lists the document, or an index, archive or dump (through <loc> and contents links) under which the document is listed; this is checked when the crawl fetched everything that document lists. A target that could not be fetched is left to RS-HTTP-STATUS.",
 	CheckGraph: func(p *GraphPass) error {
+		aliases := p.Graph.redirectAliases()
 		for _, n := range p.Graph.docs() {
 			base := n.Kind.Base()
 			if base == rs.SourceDescription {
@@ -40,13 +42,18 @@ var UpTarget = &Rule{
 				continue
 			}
 			// The document above that lists this one.
+			reported := false
 			for _, e := range n.In {
 				from := p.Graph.Node(e.From)
 				if e.Rel != "loc" || !parsed(from) || from.Kind != want || from.URL == t.URL {
 					continue
 				}
 				p.ReportRelated(n.URL, up.Pos, []Location{loc(from.URL, e.Pos)}, "the up link leads to %s, but the document is listed by the %s %s", t.URL, want.Title(), from.URL)
+				reported = true
 				break
+			}
+			if !reported && !p.Graph.leadsDown(t, n.URL, aliases) && p.Graph.sawBelow(t) {
+				p.ReportRelated(n.URL, up.Pos, []Location{loc(t.URL, t.Doc.Pos)}, "the up link leads to the %s %s, which lists neither this document nor an index, archive or dump that does", want.Title(), t.URL)
 			}
 		}
 		return nil
@@ -78,6 +85,115 @@ var IndexTarget = &Rule{
 				if !lists(t, n.URL) {
 					p.ReportRelated(n.URL, l.Pos, []Location{loc(t.URL, t.Doc.Pos)}, "the index link leads to %s, which does not list this document", t.URL)
 				}
+			}
+		}
+		return nil
+	},
+}
+
+// leadsDown reports whether the document at u sits under top: top lists
+// it, or lists an index, archive or dump that does (through <loc> and
+// contents links, a few levels deep).
+func (g *Graph) leadsDown(top *Node, u string, aliases map[string][]string) bool {
+	seen := map[string]bool{}
+	var under func(u string, depth int) bool
+	under = func(u string, depth int) bool {
+		n := g.Node(u)
+		if n == nil || depth > 4 || seen[u] {
+			return false
+		}
+		seen[u] = true
+		parents := make([]string, 0, len(n.In)+1)
+		// A URL that redirected here counts as this one.
+		for _, a := range append([]string{u}, aliases[u]...) {
+			an := g.Node(a)
+			if an == nil {
+				continue
+			}
+			for _, e := range an.In {
+				if e.Rel == "loc" || e.Rel == "contents" || e.Rel == "manifest" {
+					parents = append(parents, e.From)
+				}
+			}
+		}
+		// The index the document says it resides under (RS-INDEX-TARGET
+		// judges whether it lists the document).
+		if n.Doc != nil {
+			for _, l := range n.Doc.LinksByRel("index") {
+				parents = append(parents, targetURL(u, l.Href))
+			}
+		}
+		for _, pu := range parents {
+			if pu == top.URL {
+				return true
+			}
+			from := g.Node(pu)
+			between := from != nil && (from.Role == RolePackage ||
+				parsed(from) && (from.Kind.IsIndex() || from.Kind.IsArchive() || from.Kind == rs.ResourceDump || from.Kind == rs.ChangeDump))
+			if between && under(pu, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	return under(u, 0)
+}
+
+// redirectAliases maps the URL a redirect ended at to the URLs that
+// redirected there.
+func (g *Graph) redirectAliases() map[string][]string {
+	out := map[string][]string{}
+	for _, n := range g.Sorted() {
+		if len(n.Redirects) > 1 {
+			final := n.Redirects[len(n.Redirects)-1]
+			out[final] = append(out[final], n.URL)
+		}
+	}
+	return out
+}
+
+// sawBelow reports whether the crawl fetched every document top lists, so
+// that what lies under it is known.
+func (g *Graph) sawBelow(top *Node) bool {
+	for _, e := range top.Doc.Entries {
+		if e.Loc == "" {
+			continue
+		}
+		if t := g.target(top.URL, e.Loc); t == nil || t.Skipped != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// 10.1: "In case a Resource List Index (see 10.2) exists, a recommended
+// <rs:ln> child element of <urlset> points to it with the relation type
+// index." (11.1, 12.1 and 13.1 say the same of Resource Dumps, Change
+// Lists and Change Dumps.)
+var IndexLink = &Rule{
+	ID: "RS-INDEX-LINK", Section: "10.1", Level: Should,
+	Title: "A list that an index lists links to it with rel=\"index\"",
+	Quote: "In case a Resource List Index (see 10.2) exists, a recommended <rs:ln> child element of <urlset> points to it with the relation type index.",
+	Doc: "Sections 11.1, 12.1 and 13.1 recommend the same link for Resource Dumps, Change Lists and Change Dumps; 10.2 adds that the link is \"meant to ease navigation for Destinations\". " +
+		"Checked on every Resource List, Resource Dump, Change List and Change Dump the crawl found listed by an index of its capability: recommended, so a warning when the link is missing. " +
+		"A link that leads elsewhere than an index that lists the document is an error of RS-INDEX-TARGET.",
+	CheckGraph: func(p *GraphPass) error {
+		for _, n := range p.Graph.docs() {
+			switch n.Kind {
+			case rs.ResourceList, rs.ResourceDump, rs.ChangeList, rs.ChangeDump:
+			default:
+				continue
+			}
+			if len(n.Doc.LinksByRel("index")) > 0 {
+				continue
+			}
+			for _, e := range n.In {
+				from := p.Graph.Node(e.From)
+				if e.Rel != "loc" || !parsed(from) || from.Kind != n.Kind.Index() {
+					continue
+				}
+				p.ReportRelated(n.URL, n.Doc.Pos, []Location{loc(from.URL, e.Pos)}, "the %s %s lists this %s, which has no <rs:ln rel=\"index\"> to it (recommended)", from.Kind.Title(), from.URL, n.Kind.Title())
+				break
 			}
 		}
 		return nil
@@ -187,4 +303,4 @@ var IndexTimes = &Rule{
 	},
 }
 
-func init() { register(UpTarget, IndexTarget, ListedKind, IndexTimes) }
+func init() { register(UpTarget, IndexTarget, IndexLink, ListedKind, IndexTimes) }
