@@ -342,7 +342,7 @@ func (f *fetcher) document(ctx context.Context, url string) (*rs.Document, error
 		if err != nil {
 			return nil, err
 		}
-		doc, err := rs.ParseBytes(data)
+		doc, err := readDocument(data)
 		if err == nil {
 			return doc, nil
 		}

@@ -49,7 +49,7 @@ func (s *syncer) discover(ctx context.Context) ([]*capSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	if doc, perr := rs.ParseBytes(page.body); perr == nil && doc.Kind() != rs.KindUnknown {
+	if doc, perr := readDocument(page.body); perr == nil && doc.Kind() != rs.KindUnknown {
 		return s.fromDocument(ctx, src, doc, 0)
 	}
 	// Not a ResourceSync document: look for a link to a Capability List.

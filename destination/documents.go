@@ -8,7 +8,22 @@ import (
 	"time"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
+	"github.com/rsconform/rsconform/schema"
 )
+
+// readDocument reads a document's bytes through the validator's XML front
+// end (schema.Validator.Read, without XSD validation), so that sync accepts
+// exactly the documents that validate calls well-formed, and reads the same
+// model from them. A document that is not well-formed gives a
+// *rs.SyntaxError.
+func readDocument(data []byte) (*rs.Document, error) {
+	fe, err := schema.New()
+	if err != nil {
+		return nil, err
+	}
+	doc, _, err := fe.Read(data, false)
+	return doc, err
+}
 
 // leaf is a <urlset> document reached from a capability document.
 type leaf struct {

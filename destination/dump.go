@@ -123,7 +123,7 @@ func (s *syncer) openPackage(u, tmp string, size int64, kind rs.Kind) (*openPkg,
 	if err != nil {
 		return fail("manifest.xml: %v", err)
 	}
-	doc, err := rs.ParseBytes(data)
+	doc, err := readDocument(data)
 	if err != nil {
 		return fail("manifest.xml: %v", err)
 	}

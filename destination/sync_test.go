@@ -395,6 +395,33 @@ var _ = Describe("Fixity [7]", Label("Section:7"), func() {
 	})
 })
 
+// Issue 12: sync reads documents through the validator's front end, so it
+// refuses what 'rsconform validate' calls not well-formed, even where the
+// pure-Go parser alone would accept it.
+var _ = Describe("Documents that are not well-formed", func() {
+	It("refuses a Resource List with a duplicate attribute and copies nothing", func() {
+		dir := GinkgoT().TempDir()
+		src := newTestSource(3)
+		src.hook = func(w http.ResponseWriter, r *http.Request) bool {
+			if r.URL.Path != "/resourcelist.xml" {
+				return false
+			}
+			w.Header().Set("Content-Type", "application/xml")
+			fmt.Fprintf(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">`+
+				`<rs:md capability="resourcelist" at="2013-01-03T09:00:00Z" at="2013-01-03T09:00:00Z"/>`+
+				`<url><loc>%s</loc></url></urlset>`, src.url("/res/001.txt"))
+			return true
+		}
+		rep, err := destination.Run(context.Background(), src.opts(dir))
+		if err == nil {
+			Expect(rep.Problems).To(ContainElement(HaveField("Message", ContainSubstring("redefined"))))
+		} else {
+			Expect(err.Error()).To(ContainSubstring("redefined"))
+		}
+		Expect(src.resourceGets()).To(BeEmpty())
+	})
+})
+
 var _ = Describe("Politeness", Label("Section:politeness"), func() {
 	var dir string
 	BeforeEach(func() { dir = GinkgoT().TempDir() })

@@ -23,10 +23,8 @@ type Input struct {
 	TooLarge *rs.LimitError
 	// Syntax is the parser's error when the document is not well-formed.
 	Syntax *rs.SyntaxError
-	// Schema holds libxml2's findings; SchemaRan tells whether schema
-	// validation ran at all.
-	Schema    []schema.Error
-	SchemaRan bool
+	// Schema holds libxml2's XSD findings (none when RS-XSD is not selected).
+	Schema []schema.Error
 }
 
 // Config says which rules run and how.
@@ -47,23 +45,17 @@ func (c Config) withDefaults() Config {
 // Run applies the selected rules of the catalogue to one input and returns
 // the result for the document at location.
 func Run(location string, in Input, cfg Config) Result {
-	return runRules(All(), location, in, cfg, nil)
-}
-
-// runRules applies the selected rules (those keep accepts, all when keep
-// is nil) to one input.
-func runRules(rules []*Rule, location string, in Input, cfg Config, keep func(*Rule) bool) Result {
 	cfg = cfg.withDefaults()
 	res := Result{Location: location, Kind: rs.KindUnknown}
 	if in.Doc != nil {
 		res.Kind = in.Doc.Kind()
 	}
 	var run []*Rule
-	for _, r := range rules {
+	for _, r := range All() {
 		if !cfg.Select.Selects(r.ID) || !r.AppliesTo(res.Kind, cfg.Spec) {
 			continue
 		}
-		if r.IsGraph() || (in.Doc == nil && !r.Input) || (keep != nil && !keep(r)) {
+		if r.IsGraph() || (in.Doc == nil && !r.Input) {
 			continue
 		}
 		run = append(run, r)
@@ -142,18 +134,22 @@ func safeCheck(r *Rule, p *Pass) (err error) {
 	return r.Check(p)
 }
 
-// SchemaValidator validates a document's bytes against the ResourceSync
-// XSDs; *schema.Validator implements it.
-type SchemaValidator interface {
-	Validate(data []byte) ([]schema.Error, error)
+// FrontEnd reads a document's bytes into the model, deciding whether it is
+// well-formed, and validates it against the ResourceSync XSDs when asked;
+// *schema.Validator implements it (see schema.Validator.Read). A
+// not-well-formed document gives a *rs.SyntaxError.
+type FrontEnd interface {
+	Read(data []byte, validate bool) (*rs.Document, []schema.Error, error)
 }
 
 // Validator turns bytes into a Result: size limit, well-formedness, XSD
 // validation and the rules. It is safe for concurrent use.
 type Validator struct {
 	Config Config
-	// Schema validates against the XSDs; nil skips schema validation.
-	Schema SchemaValidator
+	// Schema is the XML front end; nil means the process-wide
+	// schema.Validator. Rule selection never changes what it decides: a
+	// deselected RS-XSD only skips the XSD findings.
+	Schema FrontEnd
 	// Source, when set, is given the text of every document validated
 	// (uncompressed, within the size limit) before its rules run, for
 	// reports that show the lines of the findings (reporter.Sources.Keep).
@@ -178,13 +174,6 @@ func (v *Validator) ValidateReader(ctx context.Context, location string, r io.Re
 }
 
 // ValidateBytes validates an uncompressed document held in memory.
-//
-// With a schema Checker (the libxml2 validator), the document is parsed
-// once: libxml2 parses it, the model is built from that parse and the XSD
-// validation runs alongside. Without one, the pure-Go parser builds the
-// model. Either way a document that is not well-formed gets the pure-Go
-// parser's located message, so that a document reads the same whatever
-// validated it.
 func (v *Validator) ValidateBytes(ctx context.Context, location string, data []byte) Result {
 	res, _ := v.ValidateDoc(ctx, location, data)
 	return res
@@ -192,7 +181,9 @@ func (v *Validator) ValidateBytes(ctx context.Context, location string, data []b
 
 // ValidateDoc is ValidateBytes that also returns the parsed document (nil
 // when the document could not be parsed), for callers that walk it (the
-// crawler): the document is parsed once.
+// crawler): the document is parsed once, by the front end, which also
+// validates it against the XSDs in the same pass when RS-XSD is selected;
+// the rules then run on the model.
 func (v *Validator) ValidateDoc(ctx context.Context, location string, data []byte) (Result, *rs.Document) {
 	if err := ctx.Err(); err != nil {
 		return ErrorResult(location, err.Error()), nil
@@ -204,97 +195,26 @@ func (v *Validator) ValidateDoc(ctx context.Context, location string, data []byt
 	if v.Source != nil {
 		v.Source(location, data)
 	}
-	var in Input
-	if se := rs.CheckEncoding(data); se != nil {
-		in.Syntax = se
-		return Run(location, in, v.Config), in.Doc
-	}
-	starter, _ := v.Schema.(SchemaStarter)
-	// A DOCTYPE never reaches libxml2: the Go parser refuses it.
-	useSchema := v.Schema != nil && v.schemaSelected() && !rs.HasDoctype(data)
-	if useSchema && starter != nil {
-		doc, perrs, wait, err := starter.Start(data)
+	fe := v.Schema
+	if fe == nil {
+		sv, err := schema.New()
 		if err != nil {
-			res := Run(location, in, v.Config)
-			res.Status, res.Error = StatusError, "schema validation failed to run: "+err.Error()
-			return res, in.Doc
+			return ErrorResult(location, err.Error()), nil
 		}
-		if doc != nil {
-			// The document rules run while libxml2 validates; the input
-			// rules (RS-XSD) once it is done.
-			in.Doc = doc
-			res := runRules(All(), location, in, v.Config, func(r *Rule) bool { return !r.Input })
-			errs, err := wait()
-			if err != nil {
-				res.Status, res.Error = StatusError, "schema validation failed to run: "+err.Error()
-				res.Finish()
-				return res, in.Doc
-			}
-			in.Schema, in.SchemaRan = errs, true
-			more := runRules(All(), location, in, v.Config, func(r *Rule) bool { return r.Input })
-			res.Diagnostics = append(res.Diagnostics, more.Diagnostics...)
-			res.Applied = append(res.Applied, more.Applied...)
-			if more.Status == StatusError {
-				res.Status, res.Error = StatusError, joinErr(res.Error, more.Error)
-			}
-			res.Finish()
-			return res, in.Doc
-		}
-		// Not well-formed: prefer the Go parser's message; fall back to
-		// libxml2's when only libxml2 objects.
-		if _, gerr := rs.ParseBytes(data); gerr != nil {
-			return v.syntaxResult(location, gerr), nil
-		}
-		se := &rs.SyntaxError{Pos: rs.Pos{Line: 1, Column: 1}, Msg: "not well-formed XML"}
-		if len(perrs) > 0 {
-			se = &rs.SyntaxError{Pos: rs.Pos{Line: perrs[0].Line, Column: perrs[0].Column}, Msg: perrs[0].Message}
-		}
-		in.Syntax = se
-		return Run(location, in, v.Config), in.Doc
+		fe = sv
 	}
-	var schemaErr error
-	var wg sync.WaitGroup
-	if useSchema {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			in.Schema, schemaErr = v.Schema.Validate(data)
-			in.SchemaRan = schemaErr == nil
-		}()
-	}
-	doc, err := rs.ParseBytes(data)
-	wg.Wait()
+	validate := v.Config.Select.Selects(SchemaRuleID)
+	doc, errs, err := fe.Read(data, validate)
 	if err != nil {
-		return v.syntaxResult(location, err), nil
+		var se *rs.SyntaxError
+		if errors.As(err, &se) {
+			return Run(location, Input{Syntax: se}, v.Config), nil
+		}
+		res := Run(location, Input{}, v.Config)
+		res.Status, res.Error = StatusError, joinErr(res.Error, "the document could not be read: "+err.Error())
+		return res, nil
 	}
-	in.Doc = doc
-	res := Run(location, in, v.Config)
-	if schemaErr != nil {
-		res.Status = StatusError
-		res.Error = joinErr(res.Error, "schema validation failed to run: "+schemaErr.Error())
-	}
-	return res, in.Doc
-}
-
-// syntaxResult is the result of a document the Go parser refused.
-func (v *Validator) syntaxResult(location string, err error) Result {
-	var se *rs.SyntaxError
-	if !errors.As(err, &se) {
-		return ErrorResult(location, err.Error())
-	}
-	return Run(location, Input{Syntax: se}, v.Config)
-}
-
-// SchemaStarter is a SchemaValidator that also builds the model from its
-// own parse (one parse instead of two) and validates in the background
-// while the caller works on the model; *schema.Validator implements it.
-// See schema.Validator.Start.
-type SchemaStarter interface {
-	Start(data []byte) (doc *rs.Document, perrs []schema.Error, wait func() ([]schema.Error, error), err error)
-}
-
-func (v *Validator) schemaSelected() bool {
-	return v.Config.Select.Selects(SchemaRuleID)
+	return Run(location, Input{Doc: doc, Schema: errs}, v.Config), doc
 }
 
 // ErrorResult is the Result for a document that could not be processed.

@@ -719,14 +719,17 @@ static int rsc_check_pass(uintptr_t schema, const char *buf, int len, int max_er
 	ctxt->sax->ignorableWhitespace = rsc_s_chars;
 	ctxt->userData = &st;
 	st.ctxt = ctxt;
-	vctxt = xmlSchemaNewValidCtxt((xmlSchemaPtr)(void *)schema);
-	if (vctxt == NULL) {
-		goto done;
-	}
-	xmlSchemaSetValidStructuredErrors(vctxt, rsc_s_valid_error, &st);
-	plug = xmlSchemaSAXPlug(vctxt, &ctxt->sax, &ctxt->userData);
-	if (plug == NULL) {
-		goto done;
+	// Without a schema the pass only parses (well-formedness and events).
+	if (schema != 0) {
+		vctxt = xmlSchemaNewValidCtxt((xmlSchemaPtr)(void *)schema);
+		if (vctxt == NULL) {
+			goto done;
+		}
+		xmlSchemaSetValidStructuredErrors(vctxt, rsc_s_valid_error, &st);
+		plug = xmlSchemaSAXPlug(vctxt, &ctxt->sax, &ctxt->userData);
+		if (plug == NULL) {
+			goto done;
+		}
 	}
 	xmlParseDocument(ctxt);
 	if (st.oom) {
@@ -753,7 +756,7 @@ static int rsc_check_pass(uintptr_t schema, const char *buf, int len, int max_er
 			}
 		}
 		res->parsed = 1;
-		res->validated = 1;
+		res->validated = schema != 0;
 		rsc_flush(&st, 1);
 		if (st.oom) {
 			goto done;

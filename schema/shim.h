@@ -45,7 +45,7 @@ void rsc_capture_start(void);
 int rsc_capture_stop(char **text);
 
 // rsc_check parses len bytes at buf and validates them against schema (an
-// xmlSchemaPtr) in one streaming pass, without building a tree. Findings go
+// xmlSchemaPtr; 0 parses only) in one streaming pass, without building a tree. Findings go
 // to res (parser findings have parse set); *wellformed says whether the
 // document was well-formed (and so validated). When job is not NULL, the
 // element events (see shim.c) are handed to it chunk by chunk, and its end

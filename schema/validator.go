@@ -247,35 +247,71 @@ func elementOf(msg string) string {
 	return name
 }
 
-// Check parses data once with libxml2, builds its ResourceSync model with
-// resourcesync.Builder from that parse, and validates it against the
-// schemas; model building and validation run concurrently. doc is nil when
-// the document is not well-formed (errs then holds the parser's findings,
-// with Parse set). Findings are capped as for Validate. Safe for concurrent use.
-func (v *Validator) Check(data []byte) (doc *rs.Document, errs []Error, err error) {
-	doc, perrs, wait, err := v.Start(data)
-	if err != nil || wait == nil {
-		return doc, perrs, err
+// Read is the XML front end: validate, crawl and sync read every
+// ResourceSync document through it, so that whether a document is
+// well-formed, and the model built from it, never depend on what is checked
+// afterwards (which rules are selected, which command runs).
+//
+// It refuses what Sitemap documents may not be before any parser sees it
+// (rs.CheckEncoding, a DOCTYPE), then parses data with libxml2 in one
+// streaming pass (no tree: memory stays close to the input's size) and
+// builds the model from that pass; with validate set, the XSD validation
+// runs in the same pass and its findings (capped as for Validate) are
+// returned in document order. A document that is not well-formed, in the
+// sense of XML or of Namespaces in XML (an unbound prefix), gives a
+// *rs.SyntaxError, with the pure-Go parser's located message when it also
+// refuses the document (so a document reads the same whatever the parser)
+// and libxml2's otherwise. Any other error means the pass could not run.
+// Safe for concurrent use.
+func (v *Validator) Read(data []byte, validate bool) (*rs.Document, []Error, error) {
+	if v == nil || v.schema == nil {
+		return nil, nil, errors.New("schema: validator not initialised")
 	}
-	verrs, err := wait()
+	if se := rs.CheckEncoding(data); se != nil {
+		return nil, nil, se
+	}
+	if rs.HasDoctype(data) {
+		// Never handed to libxml2; the Go parser refuses it with its position.
+		return nil, nil, goSyntax(data, &rs.SyntaxError{Pos: rs.Pos{Line: 1, Column: 1}, Msg: "DOCTYPE is not allowed"})
+	}
+	var schema uintptr
+	if validate {
+		schema = uintptr(v.schema.Pointer())
+	}
+	doc, wellformed, errs, err := v.pass(data, schema)
 	if err != nil {
 		return nil, nil, err
 	}
-	return doc, verrs, nil
+	if !wellformed {
+		se := &rs.SyntaxError{Pos: rs.Pos{Line: 1, Column: 1}, Msg: "not well-formed XML"}
+		if len(errs) > 0 {
+			se = &rs.SyntaxError{Pos: rs.Pos{Line: errs[0].Line, Column: errs[0].Column}, Msg: errs[0].Message}
+		}
+		return nil, nil, goSyntax(data, se)
+	}
+	if len(errs) > 0 && errs[0].Parse {
+		// Well-formed XML, but not namespace-well-formed: libxml2 finishes
+		// the pass (so the model exists) and says so first.
+		return nil, nil, &rs.SyntaxError{Pos: rs.Pos{Line: errs[0].Line, Column: errs[0].Column}, Msg: errs[0].Message}
+	}
+	return doc, errs, nil
 }
 
-// Start parses and validates data in one streaming pass (libxml2 builds no
-// tree: memory stays close to the input's size), builds the ResourceSync
-// model from the same pass, and returns it with wait, which returns the
-// findings (it exists so that a caller can be written for validation that
-// finishes later). When the document is not well-formed, doc and wait are
-// nil and perrs holds the parser's findings.
-func (v *Validator) Start(data []byte) (doc *rs.Document, perrs []Error, wait func() ([]Error, error), err error) {
-	if v == nil || v.schema == nil {
-		return nil, nil, nil, errors.New("schema: validator not initialised")
+// goSyntax is the pure-Go parser's error on data when it refuses it, else def.
+func goSyntax(data []byte, def *rs.SyntaxError) *rs.SyntaxError {
+	var se *rs.SyntaxError
+	if _, err := rs.ParseBytes(data); errors.As(err, &se) {
+		return se
 	}
+	return def
+}
+
+// pass runs one libxml2 pass over data, validating against schema when it
+// is not 0, and builds the model from the events it hands over. doc is nil
+// when the document is not well-formed; errs holds the findings.
+func (v *Validator) pass(data []byte, schema uintptr) (doc *rs.Document, wellformed bool, errs []Error, err error) {
 	if len(data) > math.MaxInt32-1 {
-		return nil, nil, nil, fmt.Errorf("schema: document of %d bytes is too large for libxml2", len(data))
+		return nil, false, nil, fmt.Errorf("schema: document of %d bytes is too large for libxml2", len(data))
 	}
 	var empty [1]byte
 	ptr := &empty[0]
@@ -284,19 +320,19 @@ func (v *Validator) Start(data []byte) (doc *rs.Document, perrs []Error, wait fu
 	}
 	job := C.rsc_job_new()
 	if job == nil {
-		return nil, nil, nil, errors.New("schema: out of memory")
+		return nil, false, nil, errors.New("schema: out of memory")
 	}
 	defer C.rsc_job_free(job)
-	// libxml2 parses and validates on one thread while this one builds the
-	// model from the events it hands over, chunk by chunk.
+	// libxml2 parses (and validates) on one thread while this one builds
+	// the model from the events it hands over, chunk by chunk.
 	var res C.rsc_result
-	var wellformed C.int
+	var wf C.int
 	var rc C.int
 	passed := make(chan struct{})
 	go func() {
 		defer close(passed)
-		rc = C.rsc_check(C.uintptr_t(v.schema.Pointer()), (*C.char)(unsafe.Pointer(ptr)), C.int(len(data)),
-			C.int(MaxErrors), &res, &wellformed, job)
+		rc = C.rsc_check(C.uintptr_t(schema), (*C.char)(unsafe.Pointer(ptr)), C.int(len(data)),
+			C.int(MaxErrors), &res, &wf, job)
 	}()
 	dec := newDecoder(data)
 	var ferr error
@@ -313,19 +349,19 @@ func (v *Validator) Start(data []byte) (doc *rs.Document, perrs []Error, wait fu
 		}
 	}
 	<-passed
-	errs := convert(&res)
+	errs = convert(&res)
 	C.rsc_result_free(&res)
 	if rc != 0 {
-		return nil, nil, nil, errors.New("schema: libxml2 could not parse the document (out of memory or internal error)")
+		return nil, false, nil, errors.New("schema: libxml2 could not parse the document (out of memory or internal error)")
 	}
-	if wellformed == 0 {
-		return nil, errs, nil, nil
+	if wf == 0 {
+		return nil, false, errs, nil
 	}
 	if ferr != nil {
-		return nil, nil, nil, ferr
+		return nil, false, nil, ferr
 	}
 	if doc, err = dec.document(); err != nil {
-		return nil, nil, nil, err
+		return nil, false, nil, err
 	}
-	return doc, nil, func() ([]Error, error) { return errs, nil }, nil
+	return doc, true, errs, nil
 }

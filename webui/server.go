@@ -38,9 +38,9 @@ import (
 // Options configure the web validator. The zero value of a field means its
 // default.
 type Options struct {
-	// Schema validates documents against the XSDs (schema.New()); nil
-	// skips schema validation.
-	Schema rules.SchemaValidator
+	// Schema is the XML front end (schema.New()); nil means the
+	// process-wide one (see rules.Validator.Schema).
+	Schema rules.FrontEnd
 	// Version is the tool's version, shown in reports.
 	Version string
 	// AllowPrivate lets crawls reach loopback, private and link-local

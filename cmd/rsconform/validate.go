@@ -68,7 +68,7 @@ func (f *reportFlags) config() (rules.Config, error) {
 
 // validator is the Validator of a run; with --format html it keeps the
 // documents' text for the report's excerpts.
-func (f *reportFlags) validator(cfg rules.Config, sv rules.SchemaValidator) *rules.Validator {
+func (f *reportFlags) validator(cfg rules.Config, sv rules.FrontEnd) *rules.Validator {
 	v := &rules.Validator{Config: cfg, Schema: sv}
 	if f.format == reporter.FormatHTML {
 		f.sources = reporter.NewSources(reporter.DefaultSourcesBudget)

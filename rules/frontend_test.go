@@ -1,0 +1,56 @@
+package rules_test
+
+import (
+	"context"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/schema"
+)
+
+// Issue 12: one XML front end decides well-formedness whatever rules are
+// selected; selection only filters findings.
+var _ = Describe("The XML front end", func() {
+	const open = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/"><rs:md capability="resourcelist" at="2013-01-03T09:00:00Z"/>`
+	notWellFormed := map[string]string{
+		"a duplicate attribute":              open + `<url><loc>http://example.com/a</loc><rs:md length="1" length="2"/></url></urlset>`,
+		"an XML declaration after a newline": "\n" + `<?xml version="1.0" encoding="UTF-8"?>` + open + `<url><loc>http://example.com/a</loc></url></urlset>`,
+		"a surrogate character reference":    open + `<url><loc>http://example.com/&#xD800;</loc></url></urlset>`,
+		"an unbound prefix":                  open + `<url><loc>http://example.com/a</loc><x:y/></url></urlset>`,
+	}
+	sv, err := schema.New()
+	Expect(err).NotTo(HaveOccurred())
+	for what, doc := range notWellFormed {
+		for _, sel := range []string{"", "*", "*,-RS-XSD", "RS-XML-WELLFORMED", "RS-CL-*"} {
+			It("refuses "+what+" under --rules '"+sel+"'", func() {
+				cfg := rules.Config{}
+				if sel != "" {
+					s, err := rules.ParseSelector(sel)
+					Expect(err).NotTo(HaveOccurred())
+					cfg.Select = s
+				}
+				res, parsed := (&rules.Validator{Config: cfg, Schema: sv}).ValidateDoc(context.Background(), "t.xml", []byte(doc))
+				Expect(res.Status).To(Equal(rules.StatusError), "%+v", res)
+				Expect(res.Error).To(ContainSubstring("not a well-formed XML document"))
+				Expect(parsed).To(BeNil())
+			})
+		}
+	}
+	It("gives the same findings on a valid document with and without RS-XSD, but for RS-XSD", func() {
+		doc := []byte(open + `<url><loc>http://example.com/a</loc><rs:md bogus="1" length="x"/></url></urlset>`)
+		all := (&rules.Validator{Schema: sv}).ValidateBytes(context.Background(), "t.xml", doc)
+		sel, err := rules.ParseSelector("*,-RS-XSD")
+		Expect(err).NotTo(HaveOccurred())
+		some := (&rules.Validator{Config: rules.Config{Select: sel}, Schema: sv}).ValidateBytes(context.Background(), "t.xml", doc)
+		var want []rules.Diagnostic
+		for _, d := range all.Diagnostics {
+			if d.Rule != rules.SchemaRuleID {
+				want = append(want, d)
+			}
+		}
+		Expect(len(want)).To(BeNumerically("<", len(all.Diagnostics)))
+		Expect(some.Diagnostics).To(Equal(want))
+	})
+})
