@@ -202,14 +202,14 @@ func (b *Builder) setText(e *Entry, name, value string, pos Pos) {
 func (b *Builder) attrs(attrs []XMLAttr, pos Pos, offset int, field func(local string) (*string, int), info *attrInfo) (extra []Attr) {
 	var names [16]tagAttr
 	found := tagAttrs(b.data, offset, pos, names[:0])
-	used := uint64(0)
+	// The parser hands the attributes over in the order of the tag (the
+	// namespace declarations left out): each is looked for after the
+	// previous one's, so that a tag with many attributes costs linear time.
+	next := 0
 	find := func(a XMLAttr) Pos {
-		for i, n := range found {
-			if i >= 64 || used&(1<<i) != 0 {
-				continue
-			}
-			if (a.Space == "" && n.qname == a.Local) || (a.Space != "" && prefixedAs(n.qname, a.Local)) {
-				used |= 1 << i
+		for i := next; i < len(found); i++ {
+			if n := found[i]; (a.Space == "" && n.qname == a.Local) || (a.Space != "" && prefixedAs(n.qname, a.Local)) {
+				next = i + 1
 				return n.pos
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 
@@ -35,6 +36,24 @@ const changeList = `<?xml version="1.0" encoding="UTF-8"?>
 `
 
 var _ = Describe("Parse", func() {
+	It("places every attribute of a tag with 50,000 of them (in linear time)", func() {
+		var b strings.Builder
+		b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/" xmlns:x="urn:x"><url><loc>a</loc><rs:md length="1"`)
+		for i := 0; i < 50000; i++ {
+			fmt.Fprintf(&b, ` x:a%d="v"`, i)
+		}
+		b.WriteString(` type="t"/></url></urlset>`)
+		data := b.String()
+		d, err := rs.ParseBytes([]byte(data))
+		Expect(err).NotTo(HaveOccurred())
+		md := d.Entries[0].Md
+		Expect(md.Extra).To(HaveLen(50000))
+		last := md.Extra[49999]
+		Expect(last.Local).To(Equal("a49999"))
+		Expect(last.Pos).To(Equal(rs.Pos{Line: 1, Column: strings.Index(data, "x:a49999=") + 1}))
+		Expect(md.AttrPosition("type")).To(Equal(rs.Pos{Line: 1, Column: strings.Index(data, ` type="t"`) + 2}))
+	})
+
 	It("reads every part of a document with its position", func() {
 		d, err := rs.ParseBytes([]byte(changeList))
 		Expect(err).NotTo(HaveOccurred())

@@ -1,11 +1,14 @@
 package rules_test
 
 import (
+	"bytes"
 	"context"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/rsconform/rsconform/bench/benchdata"
 	"github.com/rsconform/rsconform/rules"
 	"github.com/rsconform/rsconform/schema"
 )
@@ -52,5 +55,34 @@ var _ = Describe("The XML front end", func() {
 		}
 		Expect(len(want)).To(BeNumerically("<", len(all.Diagnostics)))
 		Expect(some.Diagnostics).To(Equal(want))
+	})
+})
+
+// Issue 13: positions on a one-line document are right to the byte at its
+// end (they used to be found by scanning back to the line's start, which
+// also made validation quadratic in the line's length).
+var _ = Describe("Positions on a one-line document", func() {
+	It("are right to the byte for findings at the end of a 50,000-entry list on one line", func() {
+		data := bytes.ReplaceAll(benchdata.ResourceList(50000), []byte("\n"), nil)
+		last := bytes.LastIndex(data, []byte("<url>"))
+		entry := string(data[last:])
+		entry = strings.Replace(entry, "<lastmod>2025-", "<lastmod>2025-13-", 1)
+		entry = strings.Replace(entry, "<rs:md ", `<rs:md bogus="1" `, 1)
+		data = append(data[:last:last], entry...)
+		lastmod := bytes.LastIndex(data, []byte("<lastmod>"))
+		md := bytes.LastIndex(data, []byte("<rs:md "))
+		Expect(lastmod).To(BeNumerically(">", 13_000_000))
+
+		sv, err := schema.New()
+		Expect(err).NotTo(HaveOccurred())
+		res := (&rules.Validator{Schema: sv}).ValidateBytes(context.Background(), "one-line.xml", data)
+		Expect(res.Status).To(Equal(rules.StatusInvalid))
+		at := map[string]int{}
+		for _, d := range res.Diagnostics {
+			Expect(d.Location.Line).To(Equal(1), "%+v", d)
+			at[d.Rule] = d.Location.Column
+		}
+		Expect(at).To(HaveKeyWithValue(rules.SchemaRuleID, md+1))
+		Expect(at).To(HaveKeyWithValue("RS-TIME-W3C", lastmod+1))
 	})
 })

@@ -399,6 +399,15 @@ typedef struct {
 	// URI: each is written once, then referred to by its number.
 	const xmlChar *ns[32];
 	int nns;
+	// The input, and where rsc_locate stopped: offset at, on line at_line,
+	// whose first byte is at at_linestart.
+	const char *buf;
+	long len;
+	long at, at_linestart;
+	int at_line;
+	// rsc_last_tag's last answer, for the parser position tag_cur.
+	long tag_cur, tag_off;
+	int tag_line, tag_col;
 } rsc_stream;
 
 // rsc_flush hands the events written so far to the job when they fill a
@@ -439,28 +448,75 @@ static void rsc_put_ns(rsc_stream *st, rsc_buf *b, const xmlChar *uri) {
 	rsc_put_str(b, uri);
 }
 
+// rsc_locate gives the line and column (1-based, in bytes, as the Go
+// parser counts them) of the absolute byte offset off of the input. It
+// counts newlines forward from where it last stopped, so that locating the
+// tags of a document in order costs one pass over it whatever its layout
+// (a one-line document included); a step back, rare, counts back from
+// there.
+static void rsc_locate(rsc_stream *st, long off, int *line, int *col) {
+	if (off > st->len) {
+		off = st->len;
+	}
+	const char *buf = st->buf;
+	if (off >= st->at) {
+		const char *p = buf + st->at, *end = buf + off;
+		while (p < end) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			if (nl == NULL) {
+				break;
+			}
+			st->at_line++;
+			st->at_linestart = (long)(nl - buf) + 1;
+			p = nl + 1;
+		}
+		st->at = off;
+		*line = st->at_line;
+		*col = (int)(off - st->at_linestart) + 1;
+		return;
+	}
+	int back = 0;
+	for (long i = off; i < st->at; i++) {
+		back += buf[i] == '\n';
+	}
+	long start = off;
+	while (start > 0 && buf[start - 1] != '\n') {
+		start--;
+	}
+	*line = st->at_line - back;
+	*col = (int)(off - start) + 1;
+}
+
 // rsc_last_tag finds the '<' of the tag the parser has just read (or is in):
 // its absolute byte offset, line and column. Returns 0 when it is no longer
-// in the input buffer.
-static int rsc_last_tag(xmlParserCtxtPtr ctxt, long *offset, int *line, int *col) {
-	xmlParserInputPtr in = ctxt->input;
+// in the parser's buffer. The answer for one parser position is kept: the
+// validator reports every finding on a start tag (one per attribute, say)
+// from the same position.
+static int rsc_last_tag(rsc_stream *st, long *offset, int *line, int *col) {
+	xmlParserInputPtr in = st->ctxt->input;
 	if (in == NULL || in->base == NULL || in->cur == NULL) {
 		return 0;
 	}
+	long cur = (long)in->consumed + (long)(in->cur - in->base);
+	if (st->tag_cur == cur && st->tag_off >= 0) {
+		*offset = st->tag_off;
+		*line = st->tag_line;
+		*col = st->tag_col;
+		return 1;
+	}
 	const xmlChar *base = in->base, *p = in->cur;
-	long back = 0;
 	while (p > base) {
 		p--;
-		if (*p == '\n') {
-			back++;
-		} else if (*p == '<') {
-			const xmlChar *q = p;
-			while (q > base && q[-1] != '\n') {
-				q--;
+		if (*p == '<') {
+			long off = (long)in->consumed + (long)(p - base);
+			if (off < 0 || off >= st->len || st->buf[off] != '<') {
+				return 0; // the parser's buffer is not the input (never for UTF-8)
 			}
-			*offset = (long)in->consumed + (long)(p - base);
-			*line = in->line - back;
-			*col = (q > base || *line == 1) ? (int)(p - q) + 1 : 0;
+			rsc_locate(st, off, line, col);
+			st->tag_cur = cur;
+			st->tag_off = *offset = off;
+			st->tag_line = *line;
+			st->tag_col = *col;
 			return 1;
 		}
 	}
@@ -499,7 +555,7 @@ static void rsc_s_start(void *ud, const xmlChar *localname, const xmlChar *prefi
 			}
 			long off;
 			int line = 0, col = 0;
-			rsc_last_tag(st->ctxt, &off, &line, &col);
+			rsc_last_tag(st, &off, &line, &col);
 			rsc_clear(st->res);
 			rsc_add(st->res, line, col, XML_ERR_ERROR, 0, (const char *)localname, msg);
 			st->bad_root = 1;
@@ -525,7 +581,7 @@ static void rsc_s_start(void *ud, const xmlChar *localname, const xmlChar *prefi
 	}
 	long off = -1;
 	int line = 0, col = 0;
-	if (!rsc_last_tag(st->ctxt, &off, &line, &col)) {
+	if (!rsc_last_tag(st, &off, &line, &col)) {
 		off = -1;
 	}
 	st->line[st->depth] = line;
@@ -602,14 +658,17 @@ static void rsc_s_valid_error(void *ud, xmlErrorPtr err) {
 	if (st == NULL || err == NULL || st->bad_root) {
 		return;
 	}
+	if (st->res->n >= st->res->max) {
+		st->res->omitted++; // not kept: no need to place it
+		return;
+	}
 	// Streaming validation knows no node: the finding is placed at the tag
 	// the parser has just read; when that is an end tag (a missing child is
 	// found there), at the start tag of the element it closes.
 	long off;
 	int line = err->line, col = 0;
-	if (rsc_last_tag(st->ctxt, &off, &line, &col)) {
-		const xmlChar *p = st->ctxt->input->base + (off - (long)st->ctxt->input->consumed);
-		if (p[1] == '/' && st->closed_line > 0) {
+	if (rsc_last_tag(st, &off, &line, &col)) {
+		if (off + 1 < st->len && st->buf[off + 1] == '/' && st->closed_line > 0) {
 			line = st->closed_line;
 			col = st->closed_col;
 		}
@@ -698,6 +757,11 @@ static int rsc_check_pass(uintptr_t schema, const char *buf, int len, int max_er
 	rsc_stream st;
 	memset(&st, 0, sizeof st);
 	st.res = res;
+	st.buf = buf;
+	st.len = len;
+	st.at_line = 1;
+	st.tag_cur = -1;
+	st.tag_off = -1;
 	st.events = job != NULL ? &evbuf : NULL;
 	st.job = job;
 	int rc = -1;
