@@ -2,6 +2,7 @@ package crawler_test
 
 import (
 	"context"
+	"os"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -39,6 +40,10 @@ var liveStart = time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 func liveCrawl(name string) (*crawler.Report, string, *mocksource.Source) {
 	sc, err := mocksource.LoadScenario(name)
 	Expect(err).NotTo(HaveOccurred())
+	return liveCrawlScenario(sc)
+}
+
+func liveCrawlScenario(sc *mocksource.Scenario) (*crawler.Report, string, *mocksource.Source) {
 	clock := &requestClock{now: liveStart, step: 30 * time.Millisecond}
 	src, err := mocksource.New(mocksource.Options{Scenario: sc, Realtime: 100 * time.Millisecond, Clock: clock.Now})
 	Expect(err).NotTo(HaveOccurred())
@@ -91,6 +96,23 @@ var _ = Describe("Crawling a live Source (mock real-time mode)", func() {
 				fixtures.SiteWant{Path: "/dataset1/resourcelist.xml", Rule: "RS-REP-HASH"}), "run %d:\n%s", run, describe(rep, base))
 			Expect(describe(rep, base)).To(ContainSubstring("/res/0000003.txt"))
 			Expect(strings.Count(describe(rep, base), "md5:")).To(BeNumerically(">=", 1))
+		}
+	})
+
+	It("catches a listed resource gone without a recorded deletion, and the wrong hash, run after run", func() {
+		data, err := os.ReadFile("testdata/realtime-misbehaving.yaml")
+		Expect(err).NotTo(HaveOccurred())
+		sc, err := mocksource.ParseScenario("testdata/realtime-misbehaving.yaml", data)
+		Expect(err).NotTo(HaveOccurred())
+		for run := 0; run < 3; run++ {
+			rep, base, _ := liveCrawlScenario(sc)
+			var got []string
+			for _, w := range found(rep, base, false) {
+				got = append(got, w.Path+" "+w.Rule)
+			}
+			Expect(got).To(ConsistOf("/dataset1/resourcelist.xml RS-REP-HASH", "/dataset1/resourcelist.xml RS-REP-HASH",
+				"/dataset1/resourcelist.xml RS-REP-GONE"), "run %d:\n%s", run, describe(rep, base))
+			Expect(describe(rep, base)).To(ContainSubstring("/res/0000005.json answers HTTP 404"))
 		}
 	})
 })
