@@ -2,8 +2,8 @@ package crawler_test
 
 import (
 	"context"
-	"os"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"time"
