@@ -81,3 +81,16 @@ var _ = Describe("Fixity attributes [7]", func() {
 		Expect(errors.Is(err, rs.ErrLengthRange)).To(BeTrue())
 	})
 })
+
+var _ = Describe("Link relations [7, RFC 8288]", func() {
+	It("compare registered types case-insensitively and extension types (URIs) as written", func() {
+		d := &rs.Document{Links: []*rs.Ln{
+			{Rel: " UP ", Href: "a"},
+			{Rel: "http://www.openarchives.org/rs/terms/PATCH", Href: "b"},
+			{Rel: "http://www.openarchives.org/rs/terms/patch", Href: "c"},
+		}}
+		Expect(d.Link("up").Href).To(Equal("a"))
+		Expect(d.LinksByRel("http://www.openarchives.org/rs/terms/patch")).To(HaveLen(1))
+		Expect(d.Link("index")).To(BeNil())
+	})
+})

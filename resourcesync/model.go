@@ -305,8 +305,16 @@ func (l *Ln) AttrPosition(name string) Pos {
 }
 
 // Is reports whether l has relation type rel. Registered relation types
-// compare case-insensitively (RFC 8288, 2.1.1).
-func (l *Ln) Is(rel string) bool { return strings.EqualFold(l.Rel, rel) }
+// compare case-insensitively (RFC 8288, 2.1.1); extension relation types
+// are URIs (such as the patch relation of section 14.4) and compare as
+// written. Surrounding white space is ignored.
+func (l *Ln) Is(rel string) bool {
+	v := strings.TrimSpace(l.Rel)
+	if strings.Contains(rel, ":") {
+		return v == rel
+	}
+	return strings.EqualFold(v, rel)
+}
 
 func firstLink(links []*Ln, rel string) *Ln {
 	for _, l := range links {

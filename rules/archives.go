@@ -45,7 +45,7 @@ var ArchivesLinkPlace = &Rule{
 	Check: func(p *Pass) error {
 		if !hasKind(archivesCapabilityDocs, p.Kind.Base()) {
 			for _, l := range p.Doc.Links {
-				if !relatedRelIs(l, "archives") {
+				if !l.Is("archives") {
 					continue
 				}
 				msg := "a %s has no corresponding archive: the archives link belongs at the top of a Resource List, Resource Dump, Change List or Change Dump (or its index)"

@@ -24,44 +24,22 @@ var relatedLinkKinds = []rs.Kind{rs.ResourceList, rs.ResourceDumpManifest, rs.Ch
 // relPatch is the relation type of 14.4.
 const relPatch = "http://www.openarchives.org/rs/terms/patch"
 
-// relatedRelIs reports whether the link's relation type is rel. Registered
-// relation types compare case-insensitively (RFC 5988, section 4.1);
-// extension relation types are URIs and compare as written.
-func relatedRelIs(l *rs.Ln, rel string) bool {
-	v := strings.TrimSpace(l.Rel)
-	if strings.Contains(rel, ":") {
-		return v == rel
-	}
-	return strings.EqualFold(v, rel)
-}
-
 // relatedEntryLinks calls fn for each link of an entry with relation rel.
 func relatedEntryLinks(d *rs.Document, rel string, fn func(e *rs.Entry, l *rs.Ln)) {
 	for _, e := range d.Entries {
 		for _, l := range e.Links {
-			if relatedRelIs(l, rel) {
+			if l.Is(rel) {
 				fn(e, l)
 			}
 		}
 	}
 }
 
-// relatedSameRel returns the entry's links with relation rel.
-func relatedSameRel(e *rs.Entry, rel string) []*rs.Ln {
-	var out []*rs.Ln
-	for _, l := range e.Links {
-		if relatedRelIs(l, rel) {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
 // relatedReportRepeats reports the second and later links of one relation
 // type in an entry, with the first as related position.
 func relatedReportRepeats(p *Pass, rel, why string) {
 	for _, e := range p.Doc.Entries {
-		links := relatedSameRel(e, rel)
+		links := e.LinksByRel(rel)
 		for _, l := range links[min(1, len(links)):] {
 			p.ReportRelated(l.Pos, []rs.Pos{links[0].Pos}, "%d %s links in the entry for %s (first at line %d): %s", len(links), rel, relatedEntryName(e), links[0].Pos.Line, why)
 		}
@@ -265,7 +243,7 @@ var LinkDescribesPair = &Rule{
 					return
 				}
 				for _, o := range others {
-					for _, bl := range relatedSameRel(o, back) {
+					for _, bl := range o.LinksByRel(back) {
 						if bl.Href == e.Loc {
 							return
 						}

@@ -130,7 +130,7 @@ var V10PriorLastmod = &Rule{
 				continue
 			}
 			for _, l := range e.Links {
-				if relatedRelIs(l, "memento") || relatedRelIs(l, "timegate") || relatedRelIs(l, "timemap") {
+				if l.Is("memento") || l.Is("timegate") || l.Is("timemap") {
 					p.ReportRelated(e.Pos, []rs.Pos{l.Pos}, "the entry for %s links to prior versions (%s, line %d) but has no <lastmod>: ResourceSync 1.0 requires <lastmod> for the resource's last modification time", relatedEntryName(e), l.Rel, l.Pos.Line)
 					break
 				}
