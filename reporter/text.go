@@ -23,7 +23,8 @@ import (
 //	✓ resourcelist.xml (resourcelist) valid
 //
 // A header line per document (status mark, location, kind, status), then
-// one line per finding: line:column ("-" when unknown), severity, rule,
+// one line per finding (more than three of one rule are summed up under
+// the first: "and 668 more like this", all of them with Verbose): line:column ("-" when unknown), severity, rule,
 // section and message, with related locations below the message. A
 // document of status error shows why it could not be processed. Flush
 // prints one summary line:
@@ -220,6 +221,14 @@ func (t *textReporter) findings(b *strings.Builder, r rules.Result) {
 		return
 	}
 	st := t.st
+	// One root cause often gives hundreds of identical findings (a wrong
+	// hash algorithm on every entry): beyond groupAbove findings of one
+	// rule in a document, the first stands for the others, unless -v.
+	perRule := map[string]int{}
+	for _, d := range r.Diagnostics {
+		perRule[d.Rule]++
+	}
+	shown := map[string]bool{}
 	pos := make([]string, len(r.Diagnostics))
 	posW, ruleW, secW := 0, 0, 0
 	for i, d := range r.Diagnostics {
@@ -233,6 +242,11 @@ func (t *textReporter) findings(b *strings.Builder, r rules.Result) {
 	// under the message.
 	indent := 2 + posW + 2 + sevW + 2 + ruleW + 2 + secW + 2
 	for i, d := range r.Diagnostics {
+		grouped := !t.o.Verbose && perRule[d.Rule] > groupAbove
+		if grouped && shown[d.Rule] {
+			continue
+		}
+		shown[d.Rule] = true
 		sev := severityOf(d)
 		sc := st.sevInfo
 		switch sev {
@@ -251,8 +265,16 @@ func (t *textReporter) findings(b *strings.Builder, r rules.Result) {
 			fmt.Fprintf(b, "%s%s %s\n", strings.Repeat(" ", indent), st.faint.Sprint("related:"),
 				termSafe(position(rel, r.Location), false))
 		}
+		if grouped {
+			fmt.Fprintf(b, "%s%s\n", strings.Repeat(" ", indent), st.faint.Sprintf("and %d more like this (%s; all listed with -v, --format json or sarif)",
+				perRule[d.Rule]-1, termSafe(d.Rule, false)))
+		}
 	}
 }
+
+// groupAbove is how many findings of one rule a document shows in full
+// in the text format; more are summed up under the first.
+const groupAbove = 3
 
 // writeIndented writes prefix and text, continuing text's further lines
 // at column width (the visible width of prefix) after lead.

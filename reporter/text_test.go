@@ -38,6 +38,28 @@ var _ = Describe("The text format", func() {
 		Expect(lines).To(HaveLen(16))
 	})
 
+	It("sums up repeated findings of one rule under the first, and lists them all with -v or in JSON", func() {
+		r := rules.Result{Location: "rl.xml", Kind: "resourcelist", Status: rules.StatusInvalid}
+		for i := 0; i < 669; i++ {
+			r.Diagnostics = append(r.Diagnostics, rules.Diagnostic{Rule: "RS-HASH-SYNTAX", Severity: rules.SeverityError, Section: "7",
+				Message: "hash value is not hex", Location: loc("rl.xml", 10+i, 5)})
+		}
+		for i := 0; i < 3; i++ {
+			r.Diagnostics = append(r.Diagnostics, rules.Diagnostic{Rule: "RS-TIME-UTC", Severity: rules.SeverityWarning, Section: "7",
+				Message: "not UTC", Location: loc("rl.xml", 700+i, 5)})
+		}
+		out := string(render("text", sampleOptions, r))
+		Expect(strings.Count(out, "RS-HASH-SYNTAX")).To(Equal(2), "the first finding and the summing-up line")
+		Expect(out).To(MatchRegexp(`(?m)^  10:5 +error +RS-HASH-SYNTAX +\[7\] +hash value is not hex\n +and 668 more like this \(RS-HASH-SYNTAX; all listed with -v, --format json or sarif\)$`))
+		Expect(strings.Count(out, "RS-TIME-UTC")).To(Equal(3), "three are shown in full")
+		Expect(out).To(ContainSubstring("669 errors, 3 warnings"))
+
+		o := sampleOptions
+		o.Verbose = true
+		Expect(strings.Count(string(render("text", o, r)), "RS-HASH-SYNTAX")).To(Equal(669))
+		Expect(strings.Count(string(render("json", sampleOptions, r)), `"RS-HASH-SYNTAX"`)).To(Equal(669))
+	})
+
 	It("aligns the messages of a document, and related locations under them", func() {
 		lines := strings.Split(string(render("text", sampleOptions, sampleResults()[0])), "\n")
 		col := strings.Index(lines[1], "the document is close")

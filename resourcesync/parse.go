@@ -84,7 +84,7 @@ func (p *parser) parse() (*Document, error) {
 			break
 		}
 		if err != nil {
-			return nil, p.syntax(p.pos(), err)
+			return nil, p.located(start, off, err)
 		}
 		switch t := tok.(type) {
 		case xml.Directive:
@@ -120,6 +120,84 @@ func (p *parser) parse() (*Document, error) {
 		}
 	}
 	return b.Document(), nil
+}
+
+// located is the syntax error of the token that starts at start (byte
+// offset off), placed where the problem starts: a mismatched end tag at
+// its "</", an invisible character (U+00A0 and the like, which editors and
+// word processors slip in) at the character, named, since the message
+// would otherwise show a name that looks right.
+func (p *parser) located(start Pos, off int, err error) error {
+	se, ok := p.syntax(p.pos(), err).(*SyntaxError)
+	if !ok {
+		return p.syntax(p.pos(), err)
+	}
+	end := min(int(p.dec.InputOffset()), len(p.data))
+	if off < 0 || off > end {
+		return se
+	}
+	for i := off; i < end; {
+		r, n := utf8.DecodeRune(p.data[i:])
+		if name := invisibleRune(r); name != "" {
+			at := p.advance(start, p.data[off:i])
+			return &SyntaxError{Pos: at, Msg: fmt.Sprintf("%s, an invisible character, in the markup: XML names and markup allow only plain spaces, tabs and line breaks between them; replace it with a space or remove it (%s)",
+				name, strings.ReplaceAll(se.Msg, string(r), fmt.Sprintf("<U+%04X>", r)))}
+		}
+		i += n
+	}
+	if strings.Contains(se.Msg, " closed by </") || strings.HasPrefix(se.Msg, "unexpected end element") {
+		// The decoder stops after the end tag's ">"; the tag starts at "</".
+		se.Pos = p.advance(start, p.data[off:end])
+		if k := bytes.LastIndex(p.data[off:end], []byte("</")); k >= 0 {
+			se.Pos = p.advance(start, p.data[off:off+k])
+		}
+	}
+	return se
+}
+
+// advance is the position after skipping b from pos (columns in bytes, as
+// the decoder counts them).
+func (p *parser) advance(pos Pos, b []byte) Pos {
+	for _, c := range b {
+		if c == '\n' {
+			pos.Line++
+			pos.Column = 1
+		} else {
+			pos.Column++
+		}
+	}
+	return pos
+}
+
+// invisibleRune names the characters that look like a space, or like
+// nothing, and are not XML white space; "" for any other.
+func invisibleRune(r rune) string {
+	switch r {
+	case 0x00A0:
+		return "U+00A0 (NO-BREAK SPACE)"
+	case 0x00AD:
+		return "U+00AD (SOFT HYPHEN)"
+	case 0x200B:
+		return "U+200B (ZERO WIDTH SPACE)"
+	case 0x200C:
+		return "U+200C (ZERO WIDTH NON-JOINER)"
+	case 0x200D:
+		return "U+200D (ZERO WIDTH JOINER)"
+	case 0x2060:
+		return "U+2060 (WORD JOINER)"
+	case 0xFEFF:
+		return "U+FEFF (ZERO WIDTH NO-BREAK SPACE, a byte order mark)"
+	case 0x202F:
+		return "U+202F (NARROW NO-BREAK SPACE)"
+	case 0x205F:
+		return "U+205F (MEDIUM MATHEMATICAL SPACE)"
+	case 0x3000:
+		return "U+3000 (IDEOGRAPHIC SPACE)"
+	}
+	if r >= 0x2000 && r <= 0x200A {
+		return fmt.Sprintf("U+%04X (a typographic space)", r)
+	}
+	return ""
 }
 
 // textPos is the position of the first non-space byte of t, which starts at start.

@@ -106,6 +106,22 @@ var _ = Describe("Parse", func() {
 		Expect(d.Entries[0].Unknown).To(HaveLen(1))
 	})
 
+	DescribeTable("places a not well-formed document's error where the problem starts",
+		func(in string, line, col int, msg string) {
+			_, err := rs.ParseBytes([]byte(in))
+			var se *rs.SyntaxError
+			Expect(errors.As(err, &se)).To(BeTrue(), "got %v", err)
+			Expect([]int{se.Pos.Line, se.Pos.Column}).To(Equal([]int{line, col}))
+			Expect(se.Msg).To(ContainSubstring(msg))
+			Expect(se.Msg).NotTo(ContainSubstring("\u00a0"), "the invisible character is named, not printed")
+		},
+		Entry("a mismatched end tag, at its </", "<urlset>\n  <url><loc>x</loc></urlx>\n</urlset>", 2, 20, "element <url> closed by </urlx>"),
+		Entry("a mismatched end tag after text", "<urlset><url>text</urlx></urlset>", 1, 18, "closed by </urlx>"),
+		Entry("U+00A0 in a tag", "<urlset>\n  <url>\u00a0<loc\u00a0>x</loc></url>\n</urlset>", 2, 14, "U+00A0 (NO-BREAK SPACE), an invisible character"),
+		Entry("U+00A0 between attributes", "<urlset\u00a0xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"/>", 1, 8, "U+00A0 (NO-BREAK SPACE)"),
+		Entry("U+200B in a name", "<urlset><u\u200brl/></urlset>", 1, 11, "U+200B (ZERO WIDTH SPACE)"),
+	)
+
 	DescribeTable("refuses bad input with a located error",
 		func(in string, line int, msg string) {
 			_, err := rs.ParseBytes([]byte(in))
@@ -158,6 +174,11 @@ var _ = Describe("Parse", func() {
 		_, err := rs.ReadAll(r, 1000)
 		var le *rs.LimitError
 		Expect(errors.As(err, &le)).To(BeTrue())
+		Expect(le.Limit).To(Equal(int64(1000)), "the configured limit, not the read's margin")
+	})
+
+	It("has the Sitemap protocol's 50MB, 52,428,800 bytes, as the default limit", func() {
+		Expect(rs.DefaultMaxBytes).To(Equal(52428800))
 	})
 
 	It("reports a corrupt gzip stream", func() {

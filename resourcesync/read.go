@@ -8,9 +8,10 @@ import (
 	"io"
 )
 
-// DefaultMaxBytes is the Sitemap protocol's size limit, 50 MB (section 7),
-// applied to the uncompressed document.
-const DefaultMaxBytes = 50 * 1000 * 1000
+// DefaultMaxBytes is the Sitemap protocol's size limit, "50MB (52,428,800
+// bytes)" in sitemaps.org's words (ResourceSync section 7: 50 MB), applied
+// to the uncompressed document.
+const DefaultMaxBytes = 50 * 1024 * 1024
 
 // DefaultMaxEntries is the Sitemap protocol's limit of 50,000 entries per
 // document (section 7).
@@ -43,6 +44,11 @@ func ReadAll(r io.Reader, maxBytes int64) ([]byte, error) {
 	// of framing), so the same cap bounds the compressed read.
 	raw, err := readCapped(r, maxBytes+1024, "document")
 	if err != nil {
+		var le *LimitError
+		if errors.As(err, &le) {
+			// Say the configured limit, not the read's margin.
+			le.Limit = maxBytes
+		}
 		return nil, err
 	}
 	if !IsGzip(raw) {

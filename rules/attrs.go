@@ -268,6 +268,60 @@ func attrEncodingProblem(v string) string {
 	return ""
 }
 
+// registeredCodings are the IANA HTTP Content Coding Registry's values
+// (https://www.iana.org/assignments/http-parameters, 2024), lower case.
+var registeredCodings = map[string]bool{
+	"aes128gcm": true, "br": true, "compress": true, "dcb": true, "dcz": true, "deflate": true,
+	"exi": true, "gzip": true, "identity": true, "pack200-gzip": true, "x-compress": true,
+	"x-gzip": true, "zstd": true,
+}
+
+// charsetLike reports whether a token reads as a character encoding
+// (UTF-8, ISO-8859-1, US-ASCII, windows-1252...), which the XML
+// declaration's encoding attribute takes and the rs one does not.
+func charsetLike(t string) bool {
+	t = strings.ToLower(t)
+	for _, p := range []string{"utf-", "utf8", "utf16", "iso-8859", "iso8859", "us-ascii", "ascii", "latin", "windows-12", "cp12", "shift_jis", "euc-", "gb2312", "gbk", "big5", "koi8", "ucs-"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// 7: "encoding – The value of the attribute conveys what content codings
+// have been applied to the resource. The value of the encoding attribute
+// should be equal to the value of the content-encoding header in the HTTP
+// response, as defined in RFC 2616, Sec. 14.11."
+var EncodingCoding = &Rule{
+	ID: "RS-ENCODING-CODING", Section: "7", Level: Should,
+	Title: "encoding names HTTP content codings (gzip, br...), not a character set",
+	Quote: EncodingSyntax.Quote,
+	Doc: "A Content-Encoding header carries content codings from the IANA HTTP Content Coding Registry (gzip, deflate, compress, br, zstd, identity, aes128gcm, exi, pack200-gzip, dcb, dcz, and the x-gzip and x-compress aliases), so a value equal to it names those. " +
+		"A common mistake writes the character set of the resource (encoding=\"UTF-8\", as in the XML declaration): that is reported with its own message, since a Destination would take it for a compression. Other unregistered tokens are reported too. " +
+		"The level is the quote's should (equal to the header): a Source may use a coding its server knows, and a crawl compares the value with the header itself. Coding names compare case-insensitively (RFC 9110, 8.4.1).",
+	Check: func(p *Pass) error {
+		for a := range attrValues(p, "encoding", true, true) {
+			if attrEncodingProblem(a.value) != "" {
+				continue // RS-ENCODING-SYNTAX
+			}
+			for _, part := range strings.Split(a.value, ",") {
+				c := strings.Trim(part, " \t")
+				if c == "" || registeredCodings[strings.ToLower(c)] {
+					continue
+				}
+				if charsetLike(c) {
+					p.Reportf(a.pos, "encoding %q on %s is a character set, not a content coding: the attribute says how the bytes were compressed, as the Content-Encoding header does (gzip, br, deflate...); drop it for an uncompressed resource, and give the character set in type (type=\"text/html; charset=UTF-8\")", truncateValue(c), a.elem)
+				} else {
+					p.Reportf(a.pos, "encoding %q on %s is not a registered HTTP content coding (gzip, deflate, compress, br, zstd, identity...): the value should equal the Content-Encoding header of the response", truncateValue(c), a.elem)
+				}
+				break // one finding per attribute
+			}
+		}
+		return nil
+	},
+}
+
 // attrChangeValues are the values of change (sections 7, 12.1, 13.2).
 var attrChangeValues = []string{"created", "updated", "deleted"}
 
@@ -353,5 +407,5 @@ func attrHashSuggestion(alg string) string {
 }
 
 func init() {
-	register(LengthSyntax, TypeSyntax, TypeTopLevel, EncodingSyntax, ChangeValue, HashAlgorithm)
+	register(LengthSyntax, TypeSyntax, TypeTopLevel, EncodingSyntax, EncodingCoding, ChangeValue, HashAlgorithm)
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -113,10 +114,10 @@ var LimitSize = &Rule{
 	ID: "RS-LIMIT-SIZE", Section: "7", Level: Must, Input: true,
 	Title: "The document is not larger than the size limit (50 MB uncompressed)",
 	Quote: "The ResourceSync framework follows community-defined limits for when to publish multiple documents of the <urlset> format. At time of publication of this specification, the limit is 50,000 items per document and a document size of 50 MB.",
-	Doc:   "The limit applies to the uncompressed document (the Sitemap protocol's reading). rsconform stops reading at the limit (--max-size), so a larger document is reported here and not checked further; raise --max-size to check it anyway.",
+	Doc:   "50 MB is the Sitemap protocol's 50MB, which sitemaps.org gives as 52,428,800 bytes: the default of --max-size. The limit applies to the uncompressed document (the Sitemap protocol's reading). rsconform stops reading at the limit (--max-size), so a larger document is reported here and not checked further; raise --max-size to check it anyway.",
 	Check: func(p *Pass) error {
 		if le := p.Input.TooLarge; le != nil {
-			p.Reportf(rs.Pos{}, "the %s is larger than %d bytes, the Sitemap limit of section 7; split it and group the parts in an index (rsconform stopped reading at the limit; raise --max-size to check it anyway)", le.What, le.Limit)
+			p.Reportf(rs.Pos{}, "the %s is larger than the size limit of %s bytes (--max-size; the Sitemap protocol's 50MB is 52,428,800 bytes, section 7); split it and group the parts in an index (rsconform stopped reading at the limit; raise --max-size to check it anyway)", le.What, groupDigits(le.Limit))
 		}
 		return nil
 	},
@@ -144,4 +145,22 @@ func plural(n int, word string) string {
 		return fmt.Sprintf("%d %s", n, word)
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// groupDigits writes n with a comma every three digits (52,428,800).
+func groupDigits(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
 }

@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
 )
@@ -190,7 +189,7 @@ var ChangeDumpOrder = &Rule{
 	Doc: "The publication time of a package is not conveyed; its from (the start of the changes it packages) is, and a package is published after the packages of earlier changes. " +
 		"So the order is checked on the from of each entry's <rs:md>: each must not be earlier than the from of an entry listed before it. Entries without from are skipped (RS-TIME-ENTRY-FROM); <lastmod> is not used.",
 	Check: func(p *Pass) error {
-		checkForwardOrder(p, func(e *rs.Entry) (time.Time, rs.Pos, bool) { return kindsMdInstant(e.Md, "from") },
+		checkForwardOrder(p, func(e *rs.Entry) (rs.Datetime, rs.Pos, bool) { return kindsMdTime(e.Md, "from") },
 			"from", "Change Dump entries should be in forward chronological order, the least recently published package first")
 		return nil
 	},

@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"time"
-
 	rs "github.com/rsconform/rsconform/resourcesync"
 )
 
@@ -56,7 +54,7 @@ var ChangeListIndexOrder = &Rule{
 	Doc: "Checked on the from the index's own entries give (<sitemap><rs:md from=\"...\"/>): each must not be earlier than the from of an entry listed before it. Entries without from are skipped. " +
 		"Change Dump Indexes are built \"in a manner similar to what was described in 12.2\" (13.1) and checked alike. Entries without <rs:md from> are not ordered here; gaps between the Change Lists are RS-CLI-CONTIGUOUS's (crawl).",
 	Check: func(p *Pass) error {
-		checkForwardOrder(p, func(e *rs.Entry) (time.Time, rs.Pos, bool) { return kindsMdInstant(e.Md, "from") },
+		checkForwardOrder(p, func(e *rs.Entry) (rs.Datetime, rs.Pos, bool) { return kindsMdTime(e.Md, "from") },
 			"from", "an index must enumerate its "+kindsChildTitle(p.Kind)+"s in forward chronological order")
 		return nil
 	},
@@ -98,12 +96,6 @@ func kindsMdTime(md *rs.Md, attr string) (rs.Datetime, rs.Pos, bool) {
 		return rs.Datetime{}, rs.Pos{}, false
 	}
 	return d, md.AttrPosition(attr), true
-}
-
-// kindsMdInstant is kindsMdTime's instant, for ordering.
-func kindsMdInstant(md *rs.Md, attr string) (time.Time, rs.Pos, bool) {
-	d, pos, ok := kindsMdTime(md, attr)
-	return d.Time, pos, ok
 }
 
 func init() {

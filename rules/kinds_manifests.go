@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"time"
-
 	rs "github.com/rsconform/rsconform/resourcesync"
 )
 
@@ -107,7 +105,7 @@ var ChangeDumpManifestOrder = &Rule{
 	Quote:   "All entries in a Change Dump Manifest must be provided in forward chronological order: the bitstream associated with the least recent resource change is listed first, and the bitstream associated with the most recent change is listed last.",
 	Doc:     "Checked as RS-CL-ORDER: on the datetime attribute under 1.1, on <lastmod> under the 1.0 profile; entries without a change time are skipped.",
 	Check: func(p *Pass) error {
-		checkForwardOrder(p, func(e *rs.Entry) (time.Time, rs.Pos, bool) { return changeTime(e, p.Spec) }, "change time", forwardOrder)
+		checkForwardOrder(p, func(e *rs.Entry) (rs.Datetime, rs.Pos, bool) { return changeTime(e, p.Spec) }, "change time", forwardOrder)
 		return nil
 	},
 }

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strings"
 	"time"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -11,26 +12,76 @@ import (
 // changeTime is the time an entry of a change document records, and
 // whether it has one: the datetime attribute (1.1), or <lastmod> under the
 // 1.0 profile, where lastmod is the change time and datetime does not exist.
-func changeTime(e *rs.Entry, spec Spec) (time.Time, rs.Pos, bool) {
+func changeTime(e *rs.Entry, spec Spec) (rs.Datetime, rs.Pos, bool) {
 	if e.Md != nil {
 		if d, ok, err := e.Md.Time("datetime"); ok && err == nil {
-			return d.Time, e.Md.AttrPosition("datetime"), true
+			return d, e.Md.AttrPosition("datetime"), true
 		}
 	}
-	if spec == Spec10 && e.Lastmod != "" {
+	if spec == Spec10 {
+		return lastmodTime(e)
+	}
+	return rs.Datetime{}, rs.Pos{}, false
+}
+
+// lastmodTime is an entry's <lastmod>, when it has a valid one.
+func lastmodTime(e *rs.Entry) (rs.Datetime, rs.Pos, bool) {
+	if e.Lastmod != "" {
 		if d, err := rs.ParseDatetime(e.Lastmod); err == nil {
-			return d.Time, e.LastmodPos, true
+			return d, e.LastmodPos, true
 		}
 	}
-	return time.Time{}, rs.Pos{}, false
+	return rs.Datetime{}, rs.Pos{}, false
+}
+
+// compareInstants orders two datetimes as instants, -1, 0 or 1, with their
+// fractions of a second compared exactly whatever their length: W3C
+// Datetime puts no bound on the digits, and time.Time keeps nanoseconds,
+// so .0000000001Z and .0000000002Z are equal as times but not as instants.
+func compareInstants(a, b rs.Datetime) int {
+	as, bs := a.Time.Truncate(time.Second), b.Time.Truncate(time.Second)
+	switch {
+	case as.Before(bs):
+		return -1
+	case as.After(bs):
+		return 1
+	}
+	fa, fb := fractionDigits(a.Raw), fractionDigits(b.Raw)
+	for len(fa) < len(fb) {
+		fa += "0"
+	}
+	for len(fb) < len(fa) {
+		fb += "0"
+	}
+	return strings.Compare(fa, fb)
+}
+
+// fractionDigits are the digits after the seconds' decimal point in a W3C
+// Datetime as written ("" when there is none).
+func fractionDigits(raw string) string {
+	i := strings.IndexByte(raw, 'T')
+	if i < 0 {
+		return ""
+	}
+	j := strings.IndexByte(raw[i:], '.')
+	if j < 0 {
+		return ""
+	}
+	digits := raw[i+j+1:]
+	end := 0
+	for end < len(digits) && digits[end] >= '0' && digits[end] <= '9' {
+		end++
+	}
+	return strings.TrimRight(digits[:end], "0")
 }
 
 // checkForwardOrder reports every entry whose time is earlier than that of
 // an entry listed before it, saying what the time is (what) and what the
 // specification requires (requirement). Entries without a time are
 // skipped: their position is what conveys their order (Example 19).
-func checkForwardOrder(p *Pass, timeOf func(*rs.Entry) (time.Time, rs.Pos, bool), what, requirement string) {
-	var latest time.Time
+// It reports whether any entry had a time.
+func checkForwardOrder(p *Pass, timeOf func(*rs.Entry) (rs.Datetime, rs.Pos, bool), what, requirement string) bool {
+	var latest rs.Datetime
 	var latestPos rs.Pos
 	have := false
 	for _, e := range p.Doc.Entries {
@@ -38,13 +89,25 @@ func checkForwardOrder(p *Pass, timeOf func(*rs.Entry) (time.Time, rs.Pos, bool)
 		if !ok {
 			continue
 		}
-		if have && t.Before(latest) {
+		if have && compareInstants(t, latest) < 0 {
 			p.ReportRelated(pos, []rs.Pos{latestPos}, "%s %s is earlier than the %s %s of an entry listed before it (line %d): %s",
-				what, rs.FormatDatetime(t), what, rs.FormatDatetime(latest), latestPos.Line, requirement)
+				what, instantString(t), what, instantString(latest), latestPos.Line, requirement)
 			continue
 		}
 		latest, latestPos, have = t, pos, true
 	}
+	return have
+}
+
+// instantString writes a datetime in UTC for messages, with its fraction
+// as written when time.Time cannot hold it.
+func instantString(d rs.Datetime) string {
+	s := rs.FormatDatetime(d.Time)
+	if f := fractionDigits(d.Raw); len(f) > 9 {
+		s = rs.FormatDatetime(d.Time.Truncate(time.Second))
+		s = strings.TrimSuffix(s, "Z") + "." + f + "Z"
+	}
+	return s
 }
 
 // forwardOrder is the requirement of 12.1 and 13.2, for messages.
@@ -60,11 +123,33 @@ var ChangeListOrder = &Rule{
 	Title:   "Change List entries are in forward chronological order",
 	Quote:   "All entries in a Change List must be provided in forward chronological order: the least recently changed resource must be listed at the beginning of the Change List, while the most recently changed resource must be listed at the end of the document.",
 	Doc: "The order is checked on the change time: the datetime attribute under 1.1. <lastmod> is not the change time in 1.1 (Example 3 and 19 show a created resource whose lastmod predates the change), so it is not used; under the 1.0 profile, where datetime does not exist and lastmod is mandatory, lastmod is the change time. " +
-		"Entries without a change time are skipped: Example 19 lists an update with neither, its position conveying its order. Each entry is compared with the latest time listed before it.",
+		"Entries without a change time are skipped: Example 19 lists an update with neither, its position conveying its order. Each entry is compared with the latest time listed before it; fractions of a second are compared exactly, whatever their length (.0000000001Z is earlier than .0000000002Z). " +
+		"When no entry of a 1.1 Change List has datetime (most real ones), the order of <lastmod> is checked instead, as a warning: RS-CL-ORDER-LASTMOD.",
 	Check: func(p *Pass) error {
-		checkForwardOrder(p, func(e *rs.Entry) (time.Time, rs.Pos, bool) { return changeTime(e, p.Spec) }, "change time", forwardOrder)
+		checkForwardOrder(p, func(e *rs.Entry) (rs.Datetime, rs.Pos, bool) { return changeTime(e, p.Spec) }, "change time", forwardOrder)
 		return nil
 	},
 }
 
-func init() { register(ChangeListOrder) }
+// 12.1, as RS-CL-ORDER, when no entry gives its change time.
+var ChangeListOrderLastmod = &Rule{
+	ID: "RS-CL-ORDER-LASTMOD", Section: "12.1", Level: Should,
+	Applies: []rs.Kind{rs.ChangeList},
+	Specs:   []Spec{Spec11},
+	Title:   "A Change List without datetime lists its entries in forward chronological order of <lastmod>",
+	Quote:   ChangeListOrder.Quote,
+	Doc: "Under 1.1 the change time is datetime, which is optional; most real 1.1 Change Lists give none, and RS-CL-ORDER then has nothing to check. In that case only, <lastmod> stands in for the change time: an entry whose lastmod is earlier than that of an entry listed before it is reported, as a warning, because lastmod is the resource's last modification, not necessarily the change the entry records (a deletion, or a change listed after a later modification). " +
+		"As soon as one entry has datetime, the order is RS-CL-ORDER's alone. Under the 1.0 profile lastmod is the change time and RS-CL-ORDER checks it. Fractions of a second are compared exactly, whatever their length.",
+	Check: func(p *Pass) error {
+		for _, e := range p.Doc.Entries {
+			if e.Md.Has("datetime") {
+				return nil
+			}
+		}
+		checkForwardOrder(p, lastmodTime, "lastmod",
+			forwardOrder+" (no entry has datetime, the change time, so <lastmod> stands in for it)")
+		return nil
+	},
+}
+
+func init() { register(ChangeListOrder, ChangeListOrderLastmod) }
