@@ -9,6 +9,10 @@
   gen.py biglist FILE [N]         Resource List of N entries with long URLs, extra
                                   (foreign-namespace) attributes and a duplicate link
                                   per entry: ~47 MB, just under the 50 MB limit
+  gen.py oneline FILE [N]         the resourcelist document with its newlines removed:
+                                  one line of ~14 MB (what several generators emit)
+  gen.py attrs FILE [N]           a Resource List of one entry whose <rs:md> has N
+                                  foreign-namespace attributes
   gen.py package DIR MB BITSTREAMS [tamper]
                                   a Resource Dump package DIR/package.zip (ZIP_STORED,
                                   manifest.xml + BITSTREAMS files of MB/BITSTREAMS MB of
@@ -176,6 +180,28 @@ def package(d, mb, count, tamper=False):
     os.utime(zpath, (t, t))
 
 
+def oneline(path, n):
+    """The Resource List of resourcelist() with every newline removed: one line."""
+    resourcelist(path + ".tmp", n)
+    with open(path + ".tmp", encoding="utf-8") as f:
+        data = f.read().replace("\n", "")
+    os.remove(path + ".tmp")
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(data)
+
+
+def attrs(path, n):
+    """A Resource List of one entry whose rs:md has n foreign-namespace attributes."""
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(HEAD % ' xmlns:ex="http://bench.example.org/ns/extension"')
+        f.write('  <rs:ln rel="up" href="%s/dataset1/capabilitylist.xml"/>\n' % BASE)
+        f.write('  <rs:md capability="resourcelist" at="2025-12-31T00:00:00Z"/>\n')
+        f.write('  <url>\n    <loc>%s/res/0.txt</loc>\n    <rs:md length="1"' % BASE)
+        for i in range(n):
+            f.write(' ex:a%d="v%d"' % (i, i))
+        f.write('/>\n  </url>\n</urlset>\n')
+
+
 def main(argv):
     if len(argv) < 3:
         sys.exit(__doc__)
@@ -184,7 +210,8 @@ def main(argv):
         package(out, int(argv[3]), int(argv[4]), len(argv) > 5 and argv[5] == "tamper")
         return
     n = int(argv[3]) if len(argv) > 3 else 50000
-    {"resourcelist": resourcelist, "changelist": changelist, "biglist": biglist}[cmd](out, n)
+    {"resourcelist": resourcelist, "changelist": changelist, "biglist": biglist,
+     "oneline": oneline, "attrs": attrs}[cmd](out, n)
 
 
 if __name__ == "__main__":
