@@ -76,7 +76,7 @@ func (c *crawl) refetch(u string) *rs.Document {
 	if err != nil {
 		return nil
 	}
-	d, err := rs.ParseBytes(data)
+	d, err := c.v.Parse(data)
 	if err != nil {
 		return nil
 	}

@@ -41,6 +41,16 @@ var _ = Describe("The XML front end", func() {
 			})
 		}
 	}
+	It("reads a document without checking it (Parse) under the same verdict", func() {
+		v := &rules.Validator{}
+		for what, doc := range notWellFormed {
+			_, err := v.Parse([]byte(doc))
+			Expect(err).To(HaveOccurred(), what)
+		}
+		d, err := v.Parse([]byte(open + `<url><loc>http://example.com/a</loc></url></urlset>`))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(d.Entries).To(HaveLen(1))
+	})
 	It("gives the same findings on a valid document with and without RS-XSD, but for RS-XSD", func() {
 		doc := []byte(open + `<url><loc>http://example.com/a</loc><rs:md bogus="1" length="x"/></url></urlset>`)
 		all := (&rules.Validator{Schema: sv}).ValidateBytes(context.Background(), "t.xml", doc)

@@ -195,13 +195,9 @@ func (v *Validator) ValidateDoc(ctx context.Context, location string, data []byt
 	if v.Source != nil {
 		v.Source(location, data)
 	}
-	fe := v.Schema
-	if fe == nil {
-		sv, err := schema.New()
-		if err != nil {
-			return ErrorResult(location, err.Error()), nil
-		}
-		fe = sv
+	fe, err := v.frontEnd()
+	if err != nil {
+		return ErrorResult(location, err.Error()), nil
 	}
 	validate := v.Config.Select.Selects(SchemaRuleID)
 	doc, errs, err := fe.Read(data, validate)
@@ -215,6 +211,27 @@ func (v *Validator) ValidateDoc(ctx context.Context, location string, data []byt
 		return res, nil
 	}
 	return Run(location, Input{Doc: doc, Schema: errs}, v.Config), doc
+}
+
+// Parse reads a document through the validator's front end without
+// checking it (no XSD, no rules), for a caller that only needs the model of
+// a document already validated (the crawler reading a Change List again):
+// it accepts exactly what ValidateDoc calls well-formed. A document that is
+// not well-formed gives a *rs.SyntaxError.
+func (v *Validator) Parse(data []byte) (*rs.Document, error) {
+	fe, err := v.frontEnd()
+	if err != nil {
+		return nil, err
+	}
+	doc, _, err := fe.Read(data, false)
+	return doc, err
+}
+
+func (v *Validator) frontEnd() (FrontEnd, error) {
+	if v.Schema != nil {
+		return v.Schema, nil
+	}
+	return schema.New()
 }
 
 // ErrorResult is the Result for a document that could not be processed.
