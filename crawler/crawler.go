@@ -99,6 +99,12 @@ type Options struct {
 	TempDir string
 	// Transport replaces the default HTTP transport (tests).
 	Transport http.RoundTripper
+	// Revisit, when positive, makes the crawl read the lists, dumps and
+	// closed documents once more after a pause of Revisit, to observe
+	// how the Source changes them (rules/graph_revisit.go).
+	Revisit time.Duration
+	// Pause waits; nil waits in real time. Tests inject one.
+	Pause func(ctx context.Context, d time.Duration) error
 	// Progress, when set, is called after each fetch with the totals.
 	Progress func(Stats)
 }
@@ -163,6 +169,8 @@ type Stats struct {
 	// Refetched counts the open Change Lists fetched once more after the
 	// resources, to judge them against the Source's latest record.
 	Refetched int
+	// Revisited counts the documents read again by --revisit.
+	Revisited int
 	Bytes     int64 // bytes downloaded
 	Requests  int64 // HTTP requests made, retries included
 	Findings  int   // findings of the per-document rules so far
@@ -466,6 +474,9 @@ func (c *crawl) run() {
 	c.wg.Wait()
 	if len(pending) > 0 {
 		c.refreshHistory()
+	}
+	if c.opts.Revisit > 0 {
+		c.revisit()
 	}
 	c.finish()
 }

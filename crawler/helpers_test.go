@@ -54,6 +54,10 @@ func crawlSite(s *fixtures.Site) (*crawler.Report, string) {
 	opts := testOptions()
 	opts.Packages = s.Packages
 	opts.Sample, opts.SampleSet = s.Sample, true
+	if s.Revisits {
+		opts.Revisit = time.Hour
+		opts.Pause = func(context.Context, time.Duration) error { s.Revisit(); return nil }
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	rep, err := crawler.Crawl(ctx, srv.URL+s.Entry, opts)

@@ -43,7 +43,7 @@ func liveCrawl(name string) (*crawler.Report, string, *mocksource.Source) {
 	return liveCrawlScenario(sc)
 }
 
-func liveCrawlScenario(sc *mocksource.Scenario) (*crawler.Report, string, *mocksource.Source) {
+func liveCrawlScenario(sc *mocksource.Scenario, revisit ...time.Duration) (*crawler.Report, string, *mocksource.Source) {
 	clock := &requestClock{now: liveStart, step: 30 * time.Millisecond}
 	src, err := mocksource.New(mocksource.Options{Scenario: sc, Realtime: 100 * time.Millisecond, Clock: clock.Now})
 	Expect(err).NotTo(HaveOccurred())
@@ -51,6 +51,16 @@ func liveCrawlScenario(sc *mocksource.Scenario) (*crawler.Report, string, *mocks
 	defer srv.Close()
 	opts := testOptions()
 	opts.Sample, opts.SampleSet = crawler.SampleAll, true
+	if len(revisit) > 0 {
+		// The pause moves the Source's clock: it changes meanwhile.
+		opts.Revisit = revisit[0]
+		opts.Pause = func(_ context.Context, d time.Duration) error {
+			clock.mu.Lock()
+			clock.now = clock.now.Add(d)
+			clock.mu.Unlock()
+			return nil
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	rep, err := crawler.Crawl(ctx, srv.URL+"/.well-known/resourcesync", opts)
@@ -114,5 +124,16 @@ var _ = Describe("Crawling a live Source (mock real-time mode)", func() {
 				"/dataset1/resourcelist.xml RS-REP-GONE"), "run %d:\n%s", run, describe(rep, base))
 			Expect(describe(rep, base)).To(ContainSubstring("/res/0000005.json answers HTTP 404"))
 		}
+	})
+
+	It("observes a live Source over time (--revisit): its Change List only grew, in order", func() {
+		sc, err := mocksource.LoadScenario("realtime")
+		Expect(err).NotTo(HaveOccurred())
+		rep, base, _ := liveCrawlScenario(sc, time.Minute)
+		Expect(rep.Stats.Revisited).To(BeNumerically(">=", 3))
+		cl := rep.Graph.Node(base + "/dataset1/changelist.xml")
+		Expect(cl.Revisit).NotTo(BeNil())
+		Expect(cl.Revisit.Entries).To(BeNumerically(">=", cl.Entries+600), "a minute of changes every 100 ms")
+		Expect(found(rep, base, false)).To(BeEmpty(), describe(rep, base))
 	})
 })

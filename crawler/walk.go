@@ -229,6 +229,7 @@ func (c *crawl) processDocument(t task) {
 			if kind.IsManifest() {
 				n.Canonical = canonical(doc)
 			}
+			c.noteForRevisit(n, doc)
 		}
 		c.stats.Documents++
 		e, w, i := res.Count()

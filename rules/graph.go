@@ -110,6 +110,14 @@ type Node struct {
 	// re-serialises it: documents that say the same thing have the same
 	// Canonical whatever their white space, attribute order or comments.
 	Canonical string
+	// EntriesDigest is the EntriesDigest of a Change List's entries (for
+	// --revisit); "" for other kinds.
+	EntriesDigest string
+	// LastDatetime is the datetime of a Change List's last entry.
+	LastDatetime string
+	// Revisit is what a second visit found (--revisit); nil when the
+	// document was not visited again.
+	Revisit *Revisit
 }
 
 // GraphPass is what a cross-document rule sees.

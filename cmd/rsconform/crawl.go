@@ -39,6 +39,14 @@ The entry point may be:
 Walk: Source Description > Capability Lists > capability documents > index
 children > archives > dump packages (--packages) > resources (--sample).
 
+A live Source changes while it is crawled: resources are fetched once every
+document is, the open Change Lists are read once more after them, and each
+resource is judged against the Source's own record of its changes. With
+--revisit DURATION the crawl waits DURATION, then reads the lists, dumps and
+closed documents again: a closed document must not have changed, an open
+Change List must only have grown at its end, a Resource List's at must not
+have gone back.
+
 Examples:
   rsconform crawl https://example.com/
   rsconform crawl --packages --sample all https://example.com/dataset1/capabilitylist.xml
@@ -46,6 +54,7 @@ Examples:
   rsconform crawl --map https://example.com/=build/site https://example.com/   (a build output, no server)
   rsconform crawl --allow-host cdn.example.com --rate 2 --timeout 10s https://example.com/
   rsconform crawl --header-file token.txt https://example.com/   (a Source behind a token)
+  rsconform crawl --sample all --revisit 1m https://example.com/   (observe the Source over a minute)
 
 Origins: the crawl fetches from the entry point's origin (scheme, host and
 port; an http entry point also from its https upgrade). --allow-host HOST
@@ -113,6 +122,7 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fset.IntVar(&opts.Concurrency, "concurrency", 4, "requests in flight at once")
 	fset.Float64Var(&opts.Rate, "rate", 10, "requests per second to one host (0: no limit)")
 	fset.DurationVar(&opts.Timeout, "timeout", 30*time.Second, "time-out of one request, body included")
+	fset.DurationVar(&opts.Revisit, "revisit", 0, "read the lists, dumps and closed documents again after `DURATION` and check how they changed (0: no)")
 	retries := fset.Int("retries", 2, "retries of a request that failed on the network or got 429/500/502/503/504 (back-off, Retry-After honoured)")
 	fset.IntVar(&opts.MaxRedirects, "max-redirects", 5, "redirects followed per request")
 	fset.DurationVar(&opts.MaxRetryWait, "max-retry-after", 30*time.Second, "longest wait before a retry; a Source whose Retry-After asks more is not asked again")
@@ -181,8 +191,8 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	opts.Maps = maps
 	opts.UserAgent = "rsconform/" + toolVersion()
-	if opts.Concurrency <= 0 || opts.MaxDocuments <= 0 || opts.MaxBytes <= 0 || opts.Timeout <= 0 || opts.Rate < 0 {
-		fmt.Fprintln(stderr, "rsconform crawl: --concurrency, --max-documents, --max-bytes and --timeout must be positive, --rate not negative")
+	if opts.Concurrency <= 0 || opts.MaxDocuments <= 0 || opts.MaxBytes <= 0 || opts.Timeout <= 0 || opts.Rate < 0 || opts.Revisit < 0 {
+		fmt.Fprintln(stderr, "rsconform crawl: --concurrency, --max-documents, --max-bytes and --timeout must be positive, --rate and --revisit not negative")
 		return 2
 	}
 	sv, err := schema.New()

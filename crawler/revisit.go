@@ -1,0 +1,114 @@
+package crawler
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	rs "github.com/rsconform/rsconform/resourcesync"
+	"github.com/rsconform/rsconform/rules"
+)
+
+// wait pauses for d unless ctx ends first: the default Options.Pause.
+func wait(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// revisits reports whether a document is read again by --revisit: the
+// lists and dumps, and whatever carried until.
+func revisits(n *rules.Node) bool {
+	if n.Role != rules.RoleDocument || n.Doc == nil || n.Doc.Md == nil {
+		return false
+	}
+	switch n.Kind.Base() {
+	case rs.ResourceList, rs.ChangeList, rs.ResourceDump, rs.ChangeDump:
+		return true
+	}
+	return n.Doc.Md.Until != ""
+}
+
+// noteForRevisit keeps what a second visit is compared with; c.mu held.
+func (c *crawl) noteForRevisit(n *rules.Node, d *rs.Document) {
+	if c.opts.Revisit <= 0 || !revisits(n) {
+		return
+	}
+	if n.Canonical == "" {
+		n.Canonical = canonical(d)
+	}
+	if d.Kind() == rs.ChangeList {
+		n.EntriesDigest = rules.EntriesDigest(d.Entries)
+		if len(d.Entries) > 0 && d.Entries[len(d.Entries)-1].Md != nil {
+			n.LastDatetime = d.Entries[len(d.Entries)-1].Md.Datetime
+		}
+	}
+}
+
+// revisit pauses for Options.Revisit, then reads the lists, dumps and
+// closed documents once more, so that the rules can compare (rules/graph_revisit.go).
+func (c *crawl) revisit() {
+	pause := c.opts.Pause
+	if pause == nil {
+		pause = wait
+	}
+	if err := pause(c.ctx, c.opts.Revisit); err != nil {
+		return
+	}
+	c.mu.Lock()
+	var urls []string
+	for _, n := range c.graph.Sorted() {
+		if revisits(n) && n.Skipped == "" && n.FetchError == "" {
+			urls = append(urls, n.URL)
+		}
+	}
+	c.mu.Unlock()
+	for _, u := range urls {
+		if c.ctx.Err() != nil {
+			return
+		}
+		d := c.refetch(u)
+		if d == nil {
+			continue
+		}
+		c.update(func() {
+			n := c.graph.Node(u)
+			rv := &rules.Revisit{Canonical: canonical(d), Entries: len(d.Entries)}
+			if d.Md != nil {
+				rv.Md = d.Detached(false).Md
+			}
+			if d.Kind() == rs.ChangeList && len(d.Entries) >= n.Entries {
+				rv.PrefixDigest = rules.EntriesDigest(d.Entries[:n.Entries])
+				rv.Disorder, rv.DisorderPos = appendedOrder(n.LastDatetime, d.Entries[n.Entries:])
+				c.recordHistory(u, d)
+			}
+			n.Revisit = rv
+			c.stats.Revisited++
+		})
+	}
+}
+
+// appendedOrder says where entries added after a previous last datetime
+// break forward chronological order ("" when they do not).
+func appendedOrder(last string, added []*rs.Entry) (string, rs.Pos) {
+	prev := last
+	for _, e := range added {
+		if e.Md == nil || e.Md.Datetime == "" {
+			continue
+		}
+		if prev != "" {
+			a, okA := rs.ParseDatetime(prev)
+			b, okB := rs.ParseDatetime(e.Md.Datetime)
+			if okA == nil && okB == nil && b.Time.Before(a.Time) {
+				return fmt.Sprintf("an entry added to the open Change List since the previous visit has datetime=%s, before %s, the previous last change: changes are added at the end, in forward chronological order", e.Md.Datetime, prev), locPos(e)
+			}
+		}
+		prev = e.Md.Datetime
+	}
+	return "", rs.Pos{}
+}
