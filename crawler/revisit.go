@@ -1,25 +1,12 @@
 package crawler
 
 import (
-	"context"
 	"fmt"
-	"time"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/sourcehttp"
 )
-
-// wait pauses for d unless ctx ends first: the default Options.Pause.
-func wait(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
 
 // revisits reports whether a document is read again by --revisit: the
 // lists and dumps, and whatever carried until.
@@ -55,7 +42,7 @@ func (c *crawl) noteForRevisit(n *rules.Node, d *rs.Document) {
 func (c *crawl) revisit() {
 	pause := c.opts.Pause
 	if pause == nil {
-		pause = wait
+		pause = sourcehttp.RealClock{}.Sleep
 	}
 	if err := pause(c.ctx, c.opts.Revisit); err != nil {
 		return
