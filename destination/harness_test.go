@@ -20,6 +20,7 @@ import (
 	"github.com/rsconform/rsconform/destination"
 	"github.com/rsconform/rsconform/destination/harness"
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/reporter"
 )
 
 // rsconformBin is the rsconform command, built once for the suite.
@@ -116,8 +117,9 @@ exec "$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR" --rate 0 --basel
 			Command: []string{rsconformBin, "sync", "{source}", "{dir}", "--rate", "40"}, MaxRate: 50, Timeout: time.Minute})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(failures(res)).To(BeEmpty())
-		Expect(verdict(res, 1, harness.ReqRetryAfter).Status).To(Equal(harness.Pass))
-		Expect(verdict(res, 1, harness.ReqRate).Status).To(Equal(harness.Pass))
+		Expect(verdict(res, 1, harness.RetryAfterHonoured.ID).Status).To(Equal(harness.Pass))
+		Expect(verdict(res, 1, harness.RetryAfterHonoured.ID).Evidence).To(ContainElement(MatchRegexp(`^/dataset1/changelist.xml 503 with Retry-After 2, asked again [2-9]\.\d\ds later$`)))
+		Expect(verdict(res, 1, harness.RateLimit.ID).Status).To(Equal(harness.Pass))
 	})
 })
 
@@ -129,7 +131,7 @@ var _ = Describe("The request log", Label("Kind:harness"), func() {
 			Command: syncCommand(), Timeout: time.Minute, MaxRate: 1000, Source: mocksource.Options{LogSize: 3}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(failures(res)).To(BeEmpty())
-		v := verdict(res, 0, harness.ReqRate)
+		v := verdict(res, 0, harness.RateLimit.ID)
 		Expect(v.Status).To(Equal(harness.Skip))
 		Expect(v.Actual).To(ContainSubstring("overflowed"))
 		Expect(res.Steps[0].Run.Requests).To(BeNumerically(">", 10))
@@ -137,34 +139,11 @@ var _ = Describe("The request log", Label("Kind:harness"), func() {
 })
 
 var _ = Describe("Broken Destinations get failing verdicts", Label("Kind:harness"), func() {
-	It("reports deleted resources that a Destination keeps [12.1]", func() {
-		// Synchronises a shadow copy, then copies it over DIR: deletions
-		// never reach DIR.
-		script := writeScript(`"$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR.shadow" --rate 0 >/dev/null
-cp -R "$RSCONFORM_DIR.shadow/." "$RSCONFORM_DIR/"`)
-		res := playScenario("create-update-delete", time.Minute, script)
-		Expect(failures(res)).To(ConsistOf(
-			"step 3 [12.1] deleted resources are removed: expected /res/life/report.html absent, actual present"))
-		v := verdict(res, 3, harness.ReqDeleted)
-		Expect(v.Details).To(Equal([]string{"/res/life/report.html"}))
-	})
-
-	It("reports resources downloaded again although unchanged [10.1]", func() {
-		script := writeScript(`rm -rf "$RSCONFORM_DIR"/* "$RSCONFORM_DIR"/.rsconform*
-exec "$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR" --rate 0 --baseline`)
-		res := playScenario("create-update-delete", time.Minute, script)
-		fs := failures(res)
-		Expect(fs).To(HaveLen(4))
-		for _, f := range fs {
-			Expect(f).To(MatchRegexp(`^step \d \[10.1\] unchanged resources are not downloaded again: expected no download of a resource held unchanged, actual 1\d: `))
-		}
-	})
-
 	It("reports a Destination that takes nothing", func() {
 		res := playScenario("incremental-changelist", time.Minute, "true")
-		Expect(verdict(res, 0, harness.ReqPresent).Status).To(Equal(harness.Fail))
-		Expect(verdict(res, 0, harness.ReqPresent).Actual).To(HavePrefix("50 missing: /res/0000000.txt"))
-		Expect(verdict(res, 0, harness.ReqRun).Status).To(Equal(harness.Pass))
+		Expect(verdict(res, 0, harness.AllPresent.ID).Status).To(Equal(harness.Fail))
+		Expect(verdict(res, 0, harness.AllPresent.ID).Actual).To(HavePrefix("50 missing: /res/0000000.txt"))
+		Expect(verdict(res, 0, harness.RunCompletes.ID).Status).To(Equal(harness.Pass))
 	})
 
 	It("reports stale and extra files", func() {
@@ -172,8 +151,8 @@ exec "$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR" --rate 0 --basel
 echo changed > "$RSCONFORM_DIR/res/0000001.html"
 echo extra > "$RSCONFORM_DIR/extra.txt"`)
 		res := playScenario("incremental-changelist", time.Minute, script)
-		Expect(verdict(res, 0, harness.ReqCurrent).Actual).To(HavePrefix("1 stale: /res/0000001.html (sha256 "))
-		Expect(verdict(res, 0, harness.ReqExtra).Actual).To(Equal("1 extra: /extra.txt"))
+		Expect(verdict(res, 0, harness.AllCurrent.ID).Actual).To(HavePrefix("1 stale: /res/0000001.html (sha256 "))
+		Expect(verdict(res, 0, harness.NoExtraFiles.ID).Actual).To(Equal("1 extra: /extra.txt"))
 	})
 
 	It("kills a hanging Destination at the timeout, with its children, and reports it", func() {
@@ -187,9 +166,10 @@ sleep 60`)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(time.Since(start)).To(BeNumerically("<", 15*time.Second))
 		for _, st := range res.Steps {
-			v := verdict(res, st.Step, harness.ReqRun)
+			v := verdict(res, st.Step, harness.RunCompletes.ID)
 			Expect(v.Status).To(Equal(harness.Fail))
-			Expect(v.Line(st.Step)).To(Equal(fmt.Sprintf("step %d [run] the Destination finishes within the timeout: expected finished within 500ms, actual killed after 500ms (still running at the timeout)", st.Step)))
+			Expect(v.Line(st.Step)).To(Equal(fmt.Sprintf("step %d [5.2] MUST the Destination's run completes: expected finished within 500ms with exit 0 (or non-zero after the Source served something broken), actual killed after 500ms (still running at the timeout)", st.Step)))
+			Expect(verdict(res, st.Step, harness.AllPresent.ID).Actual).To(Equal("not judged: the run failed (killed at the timeout)"))
 			Expect(st.Run.TimedOut).To(BeTrue())
 		}
 	})
@@ -213,7 +193,7 @@ var _ = Describe("rsconform test-destination", Label("Kind:cli"), func() {
 		code, out, errs := cli("test-destination", "--scenario", "multiple-changes-one-resource", "--format", "json",
 			"--", rsconformBin, "sync", "{source}", "{dir}")
 		Expect(code).To(Equal(0), errs)
-		var rep harness.JSONReport
+		var rep reporter.DestinationReport
 		Expect(json.Unmarshal([]byte(out), &rep)).To(Succeed())
 		Expect(rep.Tool).To(Equal("rsconform"))
 		Expect(rep.Scenarios).To(HaveLen(1))
@@ -244,16 +224,16 @@ var _ = Describe("rsconform test-destination", Label("Kind:cli"), func() {
 		Expect(suites.Suites[0].Name).To(Equal("create-update-delete"))
 		Expect(suites.Suites[0].Tests).To(Equal(5 * len(harness.Requirements)))
 		Expect(suites.Suites[0].Failures).To(BeNumerically(">", 0))
-		Expect(suites.Suites[0].Cases[1].Name).To(Equal("step 0 [5.2] every resource of the Source is present"))
+		Expect(suites.Suites[0].Cases[1].Name).To(Equal("step 0 [5.2] MUST every resource of the Source is present"))
 		Expect(suites.Suites[0].Cases[1].Failure.Message).To(HavePrefix("expected 10 resources present, actual 10 missing"))
 	})
 
 	It("prints one line per verdict in text", func() {
 		code, out, _ := cli("test-destination", "--scenario", "create-update-delete", "--", rsconformBin, "sync", "{source}", "{dir}")
 		Expect(code).To(Equal(0))
-		Expect(out).To(ContainSubstring("PASS step 3 [12.1] deleted resources are removed: expected 1 deleted resources absent, actual absent"))
-		Expect(out).To(ContainSubstring("PASS step 4 [politeness] the request rate stays within the limit: expected at most 50 requests in any second"))
-		Expect(out).To(MatchRegexp(`1 scenarios, 5 runs: 50 verdicts, \d+ passed, 0 failed, \d+ skipped`))
+		Expect(out).To(ContainSubstring("PASS step 3 [5.2] MUST deleted resources are removed: expected 1 deleted resource absent, actual absent"))
+		Expect(out).To(ContainSubstring("PASS step 4 [policy] POLICY the request rate stays within the limit: expected at most 50 requests in any second"))
+		Expect(out).To(MatchRegexp(fmt.Sprintf(`1 scenarios, 5 runs: %d verdicts, \d+ passed, 0 failed \(0 failing the run\), 0 not observed, \d+ skipped`, 5*len(harness.Requirements))))
 	})
 
 	DescribeTable("exits 2 on usage and scenario errors",

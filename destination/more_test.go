@@ -16,6 +16,7 @@ import (
 	"github.com/rsconform/rsconform/destination"
 	"github.com/rsconform/rsconform/destination/harness"
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/reporter"
 )
 
 // mockRun plays a built-in scenario, synchronising in-process after the
@@ -148,28 +149,34 @@ var _ = Describe("Discovery [6.3]", Label("Section:6.3"), func() {
 })
 
 var _ = Describe("Harness reports", Label("Kind:harness"), func() {
-	It("writes text, JSON and JUnit for the same results", func() {
+	It("writes text, JSON, JUnit and SARIF for the same results", func() {
 		res := playScenario("create-update-delete", time.Minute, "true")
 		results := []*harness.Result{res}
-		Expect(res.Failed()).To(BeTrue())
-		s := harness.Summarize(results)
+		Expect(res.Failed(false)).To(BeTrue())
+		s := harness.Summarize(results, false)
 		Expect(s.Steps).To(Equal(5))
-		Expect(s.Verdicts).To(Equal(s.Passed + s.Failed + s.Skipped))
+		Expect(s.Verdicts).To(Equal(s.Passed + s.Failed + s.NotObserved + s.Skipped))
+		Expect(s.NotObserved).To(BeNumerically(">", 0))
+		o := reporter.Options{Version: "test"}
 
 		var text bytes.Buffer
-		Expect(harness.WriteText(&text, results, true)).To(Succeed())
-		Expect(text.String()).To(ContainSubstring("FAIL step 0 [5.2] every resource of the Source is present: expected 10 resources present, actual 10 missing: /res/0000000.txt"))
-		Expect(text.String()).To(ContainSubstring("SKIP step 0 [10.1]"))
+		Expect(reporter.WriteDestination(&text, "text", results, reporter.Options{Verbose: true})).To(Succeed())
+		Expect(text.String()).To(ContainSubstring("FAIL step 0 [5.2] MUST every resource of the Source is present: expected 10 resources present, actual 10 missing: /res/0000000.txt"))
+		Expect(text.String()).To(ContainSubstring("SKIP step 0 [1.3] POLICY"))
+		Expect(text.String()).To(ContainSubstring("NOT OBSERVED step 1 [1.3] POLICY unchanged resources are not downloaded again: expected no download of a resource held unchanged, actual the Destination made no request in this run"))
+		Expect(text.String()).To(MatchRegexp(`\d+ failed \(\d+ failing the run\), \d+ not observed`))
 
 		var js bytes.Buffer
-		Expect(harness.WriteJSON(&js, results, "test")).To(Succeed())
-		var rep harness.JSONReport
+		Expect(reporter.WriteDestination(&js, "json", results, o)).To(Succeed())
+		var rep reporter.DestinationReport
 		Expect(json.Unmarshal(js.Bytes(), &rep)).To(Succeed())
 		Expect(rep.Summary).To(Equal(s))
-		Expect(rep.Scenarios[0].Steps[3].Verdicts[0].ID).To(Equal(harness.ReqRun))
+		Expect(rep.Scenarios[0].Steps[3].Verdicts[0].ID).To(Equal(harness.RunCompletes.ID))
+		Expect(rep.Scenarios[0].Steps[3].Verdicts[0].Level).To(Equal(harness.Must))
+		Expect(js.String()).To(ContainSubstring(`"status": "not-observed"`))
 
 		var ju bytes.Buffer
-		Expect(harness.WriteJUnit(&ju, results)).To(Succeed())
+		Expect(reporter.WriteDestination(&ju, "junit", results, o)).To(Succeed())
 		var suites struct {
 			Tests    int `xml:"tests,attr"`
 			Failures int `xml:"failures,attr"`
@@ -181,7 +188,32 @@ var _ = Describe("Harness reports", Label("Kind:harness"), func() {
 		}
 		Expect(xml.Unmarshal(ju.Bytes(), &suites)).To(Succeed())
 		Expect(suites.Tests).To(Equal(s.Verdicts))
-		Expect(suites.Failures).To(Equal(s.Failed))
+		Expect(suites.Failures).To(Equal(s.Failing))
 		Expect(suites.Suites[0].Cases[0].Classname).To(Equal("create-update-delete.DEST-RUN"))
+		Expect(ju.String()).To(ContainSubstring("not observed: expected no download"))
+
+		var sa bytes.Buffer
+		Expect(reporter.WriteDestination(&sa, "sarif", results, o)).To(Succeed())
+		var sarif struct {
+			Runs []struct {
+				Tool struct {
+					Driver struct {
+						Rules []struct {
+							ID string `json:"id"`
+						} `json:"rules"`
+					} `json:"driver"`
+				} `json:"tool"`
+				Results []struct {
+					RuleID string `json:"ruleId"`
+					Kind   string `json:"kind"`
+					Level  string `json:"level"`
+				} `json:"results"`
+			} `json:"runs"`
+		}
+		Expect(json.Unmarshal(sa.Bytes(), &sarif)).To(Succeed())
+		Expect(sarif.Runs[0].Tool.Driver.Rules).To(HaveLen(len(harness.Requirements)))
+		Expect(sarif.Runs[0].Results).To(HaveLen(s.Failed + s.NotObserved))
+		Expect(sarif.Runs[0].Results).To(ContainElement(And(HaveField("RuleID", "DEST-NO-REFETCH"), HaveField("Kind", "open"), HaveField("Level", "none"))))
+		Expect(sarif.Runs[0].Results).To(ContainElement(And(HaveField("RuleID", "DEST-PRESENT"), HaveField("Kind", "fail"), HaveField("Level", "error"))))
 	})
 })

@@ -111,7 +111,7 @@ func (s *Source) serveHTTP(rw http.ResponseWriter, r *http.Request) {
 	defer func() {
 		s.log.add(Request{Time: s.Now(), Received: start, Duration: time.Since(start), Method: r.Method,
 			Path: p, Query: r.URL.RawQuery, Status: w.status, Bytes: w.bytes,
-			Fault: strings.Join(fired, ","), Headers: requestHeaders(r.Header)})
+			Fault: strings.Join(fired, ","), Headers: requestHeaders(r.Header), RetryAfter: w.Header().Get("Retry-After")})
 	}()
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")

@@ -24,6 +24,8 @@ type Request struct {
 	Bytes  int64 `json:"bytes"`
 	// Fault names the faults that fired, comma-separated.
 	Fault string `json:"fault,omitempty"`
+	// RetryAfter is the Retry-After header of the response, when sent.
+	RetryAfter string `json:"retry_after,omitempty"`
 	// Headers holds the request headers that matter to synchronisation
 	// (conditional requests, ranges, the client's name) when present.
 	Headers map[string]string `json:"headers,omitempty"`

@@ -113,6 +113,7 @@ type sarifNotification struct {
 type sarifResult struct {
 	RuleID           string          `json:"ruleId"`
 	RuleIndex        int             `json:"ruleIndex"`
+	Kind             string          `json:"kind,omitempty"`
 	Level            string          `json:"level"`
 	Message          sarifMessage    `json:"message"`
 	Locations        []sarifLocation `json:"locations"`

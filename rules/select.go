@@ -19,6 +19,17 @@ type Selector struct {
 // preceded by '-' to remove. A pattern that matches no rule of the
 // catalogue is an error, so that a typo does not silently select nothing.
 func ParseSelector(spec string) (Selector, error) {
+	ids := make([]string, 0, len(All()))
+	for _, r := range All() {
+		ids = append(ids, r.ID)
+	}
+	return ParseSelectorOf(spec, ids, "rule (see 'rsconform rules')")
+}
+
+// ParseSelectorOf parses ID globs as ParseSelector does, against another
+// catalogue of IDs (the Destination requirements); what names the kind of
+// thing selected in the error for a pattern that matches none of ids.
+func ParseSelectorOf(spec string, ids []string, what string) (Selector, error) {
 	var s Selector
 	for _, raw := range strings.Split(spec, ",") {
 		p := strings.ToUpper(strings.TrimSpace(raw))
@@ -31,14 +42,14 @@ func ParseSelector(spec string) (Selector, error) {
 			return Selector{}, fmt.Errorf("--rules: bad pattern %q: %v", raw, err)
 		}
 		matched := false
-		for _, r := range All() {
-			if ok, _ := path.Match(p, r.ID); ok {
+		for _, id := range ids {
+			if ok, _ := path.Match(p, id); ok {
 				matched = true
 				break
 			}
 		}
 		if !matched {
-			return Selector{}, fmt.Errorf("--rules: %q matches no rule (see 'rsconform rules')", strings.TrimSpace(raw))
+			return Selector{}, fmt.Errorf("--rules: %q matches no %s", strings.TrimSpace(raw), what)
 		}
 		if neg {
 			s.exclude = append(s.exclude, p)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2"
 
+	"github.com/rsconform/rsconform/destination/harness"
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules"
 )
@@ -57,7 +58,7 @@ func CheckLabels(labels []string, scenarios []string) error {
 			}
 		case strings.HasPrefix(l, LevelLabel):
 			switch strings.TrimPrefix(l, LevelLabel) {
-			case rules.Must.String(), rules.Should.String(), rules.Info.String():
+			case rules.Must.String(), rules.Should.String(), rules.Info.String(), string(harness.Policy):
 			default:
 				return fmt.Errorf("label %q names no level", l)
 			}

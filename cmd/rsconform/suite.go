@@ -27,7 +27,7 @@ const suiteUsage = `Usage:
 
 Runs a conformance suite with Ginkgo and reports one spec per requirement,
 grouped by section, with typed labels to filter on: Section:12.1,
-Level:MUST|SHOULD|INFO, Kind:changelist, Scope:document|crawl, and for
+Level:MUST|SHOULD|INFO (POLICY for Destinations), Kind:changelist, Scope:document|crawl, and for
 Destinations Scenario:NAME.
 
   source       crawls the Source once (any entry point: site root, Source

@@ -72,7 +72,6 @@ func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fset.BoolVar(&o.KeepRejected, "keep-rejected", false, "keep downloads that fail fixity under DIR/.rsconform-rejected/")
 	fset.StringVar(&o.IndexName, "index-name", destination.DefaultIndexName, "file name of a URI whose path ends with a slash")
 	format := fset.String("format", "text", "report format: text or json")
-	verbose := fset.Bool("v", false, "print progress and warnings to standard error")
 	usage := func(w io.Writer) {
 		fset.SetOutput(w)
 		fmt.Fprint(w, syncUsage)
@@ -119,13 +118,15 @@ func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		o.Retries = -1 // zero means the default to the library
 	}
 	o.UserAgent = "rsconform/" + toolVersion()
-	if *verbose {
-		var mu sync.Mutex
-		o.Logf = func(f string, a ...any) {
-			mu.Lock()
-			fmt.Fprintf(stderr, f+"\n", a...)
-			mu.Unlock()
-		}
+	// Warnings (a request retried, a document that did not parse and is
+	// fetched again, a download failing fixity) always go to standard
+	// error, each naming its URL: that is how a Destination reports what
+	// the Source served broken even when it recovers.
+	var mu sync.Mutex
+	o.Logf = func(f string, a ...any) {
+		mu.Lock()
+		fmt.Fprintf(stderr, "rsconform sync: warning: "+f+"\n", a...)
+		mu.Unlock()
 	}
 	rep, err := destination.Run(ctx, o)
 	if *format == "json" && rep != nil {

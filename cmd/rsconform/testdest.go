@@ -13,6 +13,7 @@ import (
 
 	"github.com/rsconform/rsconform/destination/harness"
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/reporter"
 )
 
 func init() {
@@ -31,10 +32,21 @@ group. After each run the directory is compared with the Source (every
 resource present with its current content by sha256, deleted ones removed,
 no other file; the URI path mirrored under DIR, top-level names starting
 with .rsconform ignored) and the mock's request log is read for behaviour
-(unchanged resources downloaded again, deleted ones requested, Retry-After
-ignored, the request rate exceeded). One verdict per step and requirement:
+(Retry-After honoured, broken documents reported, unchanged resources
+downloaded again, deleted ones requested, the request rate). One verdict
+per step and requirement, with its level and the evidence it rests on:
 
-  step 3 [12.1] deleted resources are removed: expected /res/0000003.txt absent, actual present
+  FAIL step 3 [5.2] MUST deleted resources are removed: expected /res/0000003.txt absent, actual present
+
+Levels: MUST (the specification's, or what synchronised means for a copy),
+SHOULD (recommended), POLICY (politeness and efficiency the specification
+does not require). A verdict is pass, fail, not observed (the event the
+requirement waits for, such as a retry after Retry-After, is not in the
+log: neither pass nor fail) or skip (does not apply at this step). A run
+must end with exit 0, or non-zero after the Source served something broken
+(the exit reports it); after a run that fails, DIR is not judged. A
+Destination reports a broken document or content failing fixity by a
+non-zero exit or a line on standard error naming its URL.
 
 Scenarios (--scenario NAME, several separated by commas, all, or a YAML file):
   %s
@@ -44,8 +56,11 @@ Examples:
   rsconform test-destination --scenario all --format junit -o report.xml -- ./my-destination --src {source} --out {dir}
   rsconform test-destination --scenario flaky-server --max-rate 20 --timeout 2m -- rsconform sync {source} {dir}
 
-Exit codes: 0 every verdict passed; 1 a verdict failed; 2 usage or scenario
-error, or the command could not be started.
+Requirements (--rules 'DEST-*,-DEST-RATE' selects):
+  %s
+
+Exit codes: 0 no MUST failed (with --strict: nothing failed); 1 a verdict
+failed; 2 usage or scenario error, or the command could not be started.
 
 Flags:
 `
@@ -55,16 +70,22 @@ func runTestDestination(ctx context.Context, args []string, stdout, stderr io.Wr
 	scenarios := fset.String("scenario", "", "scenario `NAMES` (comma-separated), all, or a YAML file")
 	dir := fset.String("dir", "", "the Destination's directory (default: a temporary one, removed afterwards); one sub-directory per scenario when several")
 	timeout := fset.Duration("timeout", 5*time.Minute, "time limit of one run of the command")
-	format := fset.String("format", "text", "report format: "+strings.Join(harness.Formats, ", "))
+	format := fset.String("format", "text", "report format: "+strings.Join(reporter.Formats(), ", "))
+	strict := fset.Bool("strict", false, "failed SHOULD and POLICY verdicts fail the run too")
+	ruleGlobs := fset.String("rules", "", "judge only these requirements: comma-separated ID `GLOBS`, '-' to remove")
 	output := fset.String("o", "", "write the report to `FILE` instead of standard output")
 	maxRate := fset.Float64("max-rate", 50, "most requests allowed in any one second (0: not checked)")
 	everyStep := fset.Bool("every-step", false, "run the command after every step, not only checkpoints")
 	resources := fset.Int("resources", 0, "override the scenario's number of resources")
-	verbose := fset.Bool("v", false, "text report: skipped verdicts, failure details and every run's output")
+	verbose := fset.Bool("v", false, "text report: skipped verdicts, the evidence of every verdict and every run's output")
 	showOutput := fset.Bool("show-output", false, "pass the command's output through to standard error")
 	usage := func(w io.Writer) {
 		fset.SetOutput(w)
-		fmt.Fprintf(w, testDestUsage, strings.Join(mocksource.BuiltinScenarios(), "\n  "))
+		var reqs []string
+		for _, r := range harness.Requirements {
+			reqs = append(reqs, fmt.Sprintf("%-22s %-6s [%s] %s", r.ID, r.Level, r.Section, r.Title))
+		}
+		fmt.Fprintf(w, testDestUsage, strings.Join(mocksource.BuiltinScenarios(), "\n  "), strings.Join(reqs, "\n  "))
 		fset.PrintDefaults()
 	}
 	cmdArgs, err := parseQuietly(fset, args)
@@ -89,11 +110,15 @@ func runTestDestination(ctx context.Context, args []string, stdout, stderr io.Wr
 		return fail("--timeout must be positive, --max-rate and --resources not negative")
 	}
 	okFormat := false
-	for _, f := range harness.Formats {
+	for _, f := range reporter.Formats() {
 		okFormat = okFormat || f == *format
 	}
 	if !okFormat {
-		return fail("unknown format %q: %s", *format, strings.Join(harness.Formats, ", "))
+		return fail("unknown format %q: %s", *format, strings.Join(reporter.Formats(), ", "))
+	}
+	sel, err := harness.ParseSelector(*ruleGlobs)
+	if err != nil {
+		return fail("%v", err)
 	}
 	names := strings.Split(*scenarios, ",")
 	if *scenarios == "all" {
@@ -123,7 +148,7 @@ func runTestDestination(ctx context.Context, args []string, stdout, stderr io.Wr
 			d = filepath.Join(base, sc.Name)
 		}
 		cfg := harness.Config{Scenario: sc, Dir: d, Command: cmdArgs, Timeout: *timeout, MaxRate: *maxRate,
-			EveryStep: *everyStep, Source: mocksource.Options{Resources: *resources}}
+			EveryStep: *everyStep, Source: mocksource.Options{Resources: *resources}, Select: sel}
 		if *showOutput {
 			cfg.Output = stderr
 		}
@@ -142,21 +167,9 @@ func runTestDestination(ctx context.Context, args []string, stdout, stderr io.Wr
 		defer f.Close()
 		w = f
 	}
-	switch *format {
-	case "json":
-		err = harness.WriteJSON(w, results, toolVersion())
-	case "junit":
-		err = harness.WriteJUnit(w, results)
-	default:
-		err = harness.WriteText(w, results, *verbose)
-	}
-	if err != nil {
+	o := reporter.Options{Version: toolVersion(), Strict: *strict, Verbose: *verbose}
+	if err := reporter.WriteDestination(w, *format, results, o); err != nil {
 		return fail("writing the report: %v", err)
 	}
-	for _, r := range results {
-		if r.Failed() {
-			return 1
-		}
-	}
-	return 0
+	return reporter.DestinationExitCode(results, *strict)
 }

@@ -33,9 +33,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/rules"
 )
 
 // Config is one scenario to play against one Destination.
@@ -60,7 +62,12 @@ type Config struct {
 	Env []string
 	// Output, when set, receives the command's output as it runs.
 	Output io.Writer
+	// Select chooses the requirements judged; the zero Selector, all.
+	Select rules.Selector
 }
+
+// Selects reports whether the requirement with this ID is judged.
+func (c *Config) Selects(id string) bool { return c.Select.Selects(id) }
 
 // Result is the outcome of one scenario.
 type Result struct {
@@ -92,8 +99,10 @@ type RunInfo struct {
 	TimedOut bool    `json:"timed_out"`
 	Seconds  float64 `json:"seconds"`
 	Requests int     `json:"requests"`
-	// Output is the end of what the command printed.
+	// Output is the end of what the command printed (standard output and
+	// error, interleaved); Stderr the end of its standard error alone.
 	Output string `json:"output,omitempty"`
+	Stderr string `json:"stderr,omitempty"`
 }
 
 // Status of a verdict.
@@ -102,30 +111,93 @@ type Status string
 const (
 	Pass Status = "pass"
 	Fail Status = "fail"
+	// NotObserved: the requirement waits for an event (a retry after
+	// Retry-After, a download of content under a wrong hash) that the log
+	// does not show; neither a pass nor a failure.
+	NotObserved Status = "not-observed"
+	// Skip: the requirement does not apply at this step, or could not be
+	// judged (the run failed, the log overflowed); Actual says which.
 	Skip Status = "skip"
 )
 
 // Verdict is the judgement of one requirement after one step.
 type Verdict struct {
-	ID       string   `json:"id"`
-	Section  string   `json:"section"`
-	Title    string   `json:"title"`
-	Status   Status   `json:"status"`
-	Expected string   `json:"expected"`
-	Actual   string   `json:"actual"`
-	Details  []string `json:"details,omitempty"`
+	ID       string `json:"id"`
+	Section  string `json:"section"`
+	Level    Level  `json:"level"`
+	Title    string `json:"title"`
+	Status   Status `json:"status"`
+	Expected string `json:"expected"`
+	Actual   string `json:"actual"`
+	// Evidence lists what the verdict rests on: requests of the mock's
+	// log, files of DIR, lines of the output.
+	Evidence []string `json:"evidence,omitempty"`
 }
 
-// Failed reports whether any verdict failed.
-func (r *Result) Failed() bool {
+// Fails reports whether the verdict fails the run: a failed MUST, or under
+// strict any failure.
+func (v Verdict) Fails(strict bool) bool { return v.Status == Fail && v.Level.Fails(strict) }
+
+// Line is a verdict as one line: "step 3 [12.1] MUST deleted resources are
+// removed: expected /res3 absent, actual present".
+func (v Verdict) Line(step int) string {
+	return fmt.Sprintf("step %d [%s] %s %s: expected %s, actual %s", step, v.Section, v.Level, v.Title, v.Expected, v.Actual)
+}
+
+// Failed reports whether a verdict fails the run (see Verdict.Fails).
+func (r *Result) Failed(strict bool) bool {
 	for _, s := range r.Steps {
 		for _, v := range s.Verdicts {
-			if v.Status == Fail {
+			if v.Fails(strict) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// Summary counts verdicts.
+type Summary struct {
+	Scenarios int `json:"scenarios"`
+	Steps     int `json:"steps"`
+	Verdicts  int `json:"verdicts"`
+	Passed    int `json:"passed"`
+	// Failed counts failed verdicts of every level; Failing those that
+	// fail the run (MUST, or every level when strict).
+	Failed      int `json:"failed"`
+	Failing     int `json:"failing"`
+	NotObserved int `json:"not_observed"`
+	Skipped     int `json:"skipped"`
+}
+
+// Summarize counts the verdicts of results.
+func Summarize(results []*Result, strict bool) Summary {
+	var s Summary
+	for _, r := range results {
+		s.Scenarios++
+		for _, st := range r.Steps {
+			if st.Ran {
+				s.Steps++
+			}
+			for _, v := range st.Verdicts {
+				s.Verdicts++
+				switch v.Status {
+				case Pass:
+					s.Passed++
+				case Fail:
+					s.Failed++
+					if v.Fails(strict) {
+						s.Failing++
+					}
+				case NotObserved:
+					s.NotObserved++
+				default:
+					s.Skipped++
+				}
+			}
+		}
+	}
+	return s
 }
 
 // ErrCommand is returned when the command cannot be started at all.
@@ -233,7 +305,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 		info.Requests = len(reqs) + int(lost)
 		sr.Ran, sr.Run = true, info
-		sr.Verdicts = j.verdicts(step, info, expected, before, after, reqs, lost)
+		sr.Verdicts = j.verdicts(j.newStep(step, info, expected, before, after, reqs, lost))
 		res.Steps = append(res.Steps, sr)
 	}
 	res.Duration = time.Since(started).Seconds()
@@ -338,11 +410,12 @@ func runCommand(ctx context.Context, cfg *Config, source, dir string, step int) 
 	cmd.Env = append(os.Environ(), "RSCONFORM_SOURCE="+source, "RSCONFORM_DIR="+dir, "RSCONFORM_STEP="+strconv.Itoa(step))
 	cmd.Env = append(cmd.Env, cfg.Env...)
 	tail := &tailBuffer{max: 16 << 10}
+	errTail := &tailBuffer{max: 16 << 10}
 	var out io.Writer = tail
 	if cfg.Output != nil {
-		out = io.MultiWriter(tail, cfg.Output)
+		out = &lockedWriter{w: io.MultiWriter(tail, cfg.Output)}
 	}
-	cmd.Stdout, cmd.Stderr = out, out
+	cmd.Stdout, cmd.Stderr = out, io.MultiWriter(out, errTail)
 	killGroup(cmd)
 	cmd.WaitDelay = 2 * time.Second
 	start := time.Now()
@@ -358,18 +431,34 @@ func runCommand(ctx context.Context, cfg *Config, source, dir string, step int) 
 	if err != nil && !errors.As(err, &ee) && !info.TimedOut && !errors.Is(err, exec.ErrWaitDelay) && ctx.Err() == nil {
 		return nil, fmt.Errorf("%w: %v", ErrCommand, err)
 	}
-	info.Output = tail.String()
+	info.Output, info.Stderr = tail.String(), errTail.String()
 	return info, nil
 }
 
-// tailBuffer keeps the last max bytes written.
+// lockedWriter serialises writes: standard output and error are copied by
+// two goroutines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// tailBuffer keeps the last max bytes written; it is safe for concurrent use.
 type tailBuffer struct {
+	mu  sync.Mutex
 	max int
 	buf []byte
 	cut bool
 }
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	t.buf = append(t.buf, p...)
 	if len(t.buf) > t.max {
 		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
@@ -379,6 +468,8 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 }
 
 func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	if t.cut {
 		return "…" + string(t.buf)
 	}

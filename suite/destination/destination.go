@@ -5,9 +5,11 @@
 // Destination command (destination/harness), running the command after
 // every step, and presents one It per step and requirement: the It fails
 // with the requirement, its section, what was expected and what was found;
-// it is skipped when the requirement was not judged at that step. Labels:
-// Scenario:NAME, Level:MUST|SHOULD, Section:5.2 (when the requirement cites a
-// section of the specification), Scope:step.
+// it is skipped when the requirement was not judged at that step or its
+// event was not observed (the message says which). Labels: Scenario:NAME,
+// Level:MUST|SHOULD|POLICY, Section:5.2 (when the requirement cites a
+// section of the specification), Scope:step. A failed SHOULD or POLICY
+// spec fails like any other: select with --label-filter 'Level:MUST'.
 //
 // Run it with `go test ./suite/destination -args -destination 'CMD ARGS'`
 // (or RSCONFORM_DESTINATION; without either, the suite checks rsconform's
@@ -59,24 +61,11 @@ func DefaultScenarios() []string {
 	return out
 }
 
-// requirementLevel is the level of each Destination requirement: what a
-// Destination must achieve (a faithful copy, fixity) is MUST; how politely
-// it gets there is SHOULD.
-var requirementLevel = map[string]rules.Level{
-	harness.ReqRun: rules.Must, harness.ReqPresent: rules.Must, harness.ReqCurrent: rules.Must,
-	harness.ReqDeleted: rules.Must, harness.ReqExtra: rules.Must, harness.ReqFixity: rules.Must,
-	harness.ReqNoRefetch: rules.Should, harness.ReqNoDeletedGets: rules.Should,
-	harness.ReqRetryAfter: rules.Should, harness.ReqRate: rules.Should,
-}
-
-// RequirementLabels are the typed labels of one requirement's specs in a scenario.
-func RequirementLabels(scenario string, r harness.Requirement) ginkgo.Labels {
-	ls := ginkgo.Labels{suite.ScenarioLabel + scenario, suite.ScopeLabel + "step"}
-	lvl, ok := requirementLevel[r.ID]
-	if !ok {
-		lvl = rules.Should
-	}
-	ls = append(ls, suite.LevelLabel+lvl.String())
+// RequirementLabels are the typed labels of one requirement's specs in a
+// scenario: Level:MUST|SHOULD|POLICY (the requirement's level), and
+// Section: when the requirement cites a section of the specification.
+func RequirementLabels(scenario string, r *harness.Requirement) ginkgo.Labels {
+	ls := ginkgo.Labels{suite.ScenarioLabel + scenario, suite.ScopeLabel + "step", suite.LevelLabel + string(r.Level)}
 	if rules.Section(r.Section) != nil {
 		ls = append(ls, suite.SectionLabel+r.Section)
 	}
@@ -108,8 +97,8 @@ func DefineSpecs(cfg Config) error {
 	return nil
 }
 
-func specName(step int, stepName string, r harness.Requirement) string {
-	return fmt.Sprintf("step %d (%s): %s %s [%s]", step, stepName, r.ID, r.Title, r.Section)
+func specName(step int, stepName string, r *harness.Requirement) string {
+	return fmt.Sprintf("step %d (%s): %s %s %s [%s]", step, stepName, r.ID, r.Level, r.Title, r.Section)
 }
 
 func defineScenario(cfg *Config, sc *mocksource.Scenario, seen map[string]bool) {
@@ -163,6 +152,8 @@ func defineScenario(cfg *Config, sc *mocksource.Scenario, seen map[string]bool) 
 						Skip("not judged at this step")
 					case v.Status == harness.Fail:
 						Fail(describe(sc.Name, step, v))
+					case v.Status == harness.NotObserved:
+						Skip("not observed: " + v.Actual)
 					case v.Status == harness.Skip:
 						Skip(v.Actual)
 					}
@@ -200,11 +191,11 @@ func verdictOf(res *harness.Result, step int, id string) (harness.Verdict, bool)
 // describe says what failed like h2spec: requirement, expected, actual.
 func describe(scenario string, step int, v harness.Verdict) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s [%s]: %s (scenario %s, step %d)\n", v.ID, v.Section, v.Title, scenario, step)
+	fmt.Fprintf(&b, "%s [%s] %s: %s (scenario %s, step %d)\n", v.ID, v.Section, v.Level, v.Title, scenario, step)
 	fmt.Fprintf(&b, "expected: %s\nactual:   %s\n", v.Expected, v.Actual)
-	for i, d := range v.Details {
+	for i, d := range v.Evidence {
 		if i == 20 {
-			fmt.Fprintf(&b, "  ... and %d more\n", len(v.Details)-20)
+			fmt.Fprintf(&b, "  ... and %d more\n", len(v.Evidence)-20)
 			break
 		}
 		fmt.Fprintf(&b, "  %s\n", d)

@@ -52,7 +52,10 @@ func syncMain(args []string) int {
 			return nil
 		})
 	}
-	rep, err := dst.Run(context.Background(), dst.Options{Source: args[0], Dir: dir})
+	// Warnings on standard error, as rsconform sync prints them: how the
+	// reference reports a broken document it recovers from.
+	logf := func(f string, a ...any) { fmt.Fprintf(os.Stderr, "sync: warning: "+f+"\n", a...) }
+	rep, err := dst.Run(context.Background(), dst.Options{Source: args[0], Dir: dir, Logf: logf})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "sync:", err)
 		return 2

@@ -1,0 +1,211 @@
+package harness
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/rsconform/rsconform/mocksource"
+)
+
+// Step is what a requirement's Check sees of one run of the Destination:
+// the run, the Source's state, DIR before and after, and the requests of
+// the run from the mock's log.
+type Step struct {
+	Number int
+	// First is true for the first run of the command (DIR was empty).
+	First bool
+	Run   *RunInfo
+	// Timeout and MaxRate are the harness's settings.
+	Timeout time.Duration
+	MaxRate float64
+	// Expected is what a synchronised Destination holds now, by path.
+	Expected map[string]mocksource.ExpectedResource
+	// Before and After hash DIR's files by path, before and after the run.
+	Before, After map[string]string
+	// Requests are the requests of the run, oldest first; Lost counts
+	// requests the log dropped (it overflowed).
+	Requests []mocksource.Request
+	Lost     int64
+	// Faults are the faults armed during the run.
+	Faults []*mocksource.Fault
+	// WrongHash holds the live resources the Source lists with a hash
+	// that does not match what it serves.
+	WrongHash map[string]bool
+	// Deleted holds the resources that were live at an earlier step and
+	// are not now; DeletedEver says whether the Source has deleted any
+	// resource so far (some may have been created again).
+	Deleted     map[string]bool
+	DeletedEver bool
+	// Ever holds every path that was a live resource at some step.
+	Ever map[string]bool
+	// Broken lists what the Source served broken in this run (faults that
+	// fired, content under a wrong hash), as evidence lines; a non-zero
+	// exit after any of them is the Destination reporting it.
+	Broken []string
+	// RunFailed says why the run cannot be judged further (timed out,
+	// non-zero exit with nothing broken served); empty when it can.
+	RunFailed string
+}
+
+// judge keeps what spans runs: every path ever live, deletions seen.
+type judge struct {
+	cfg         *Config
+	sc          *mocksource.Scenario
+	ever        map[string]bool
+	deletedEver bool
+	runs        int
+}
+
+// movedPrefix is where the mock serves the targets of its redirect faults.
+const movedPrefix = "/moved/"
+
+func resourcePath(p string) string {
+	if strings.HasPrefix(p, movedPrefix) {
+		return p[len(movedPrefix)-1:]
+	}
+	return p
+}
+
+// activeFaults are the faults armed after the first step steps.
+func activeFaults(sc *mocksource.Scenario, step int) []*mocksource.Fault {
+	var out []*mocksource.Fault
+	for i := 0; i < step && i < len(sc.Steps); i++ {
+		for _, a := range sc.Steps[i].Actions {
+			switch a.Op {
+			case mocksource.OpFault:
+				out = append(out, a.Fault)
+			case mocksource.OpClearFaults:
+				var kept []*mocksource.Fault
+				for _, f := range out {
+					if a.Match != "" && f.Match != a.Match {
+						kept = append(kept, f)
+					}
+				}
+				out = kept
+			}
+		}
+	}
+	return out
+}
+
+// brokenFaults are the names of the faults (as the log writes them) that
+// serve something broken; latency and redirects are not broken.
+var brokenFaults = []string{"drop", "status=", "truncate=", "malformed"}
+
+// newStep gathers what the checks of one run see.
+func (j *judge) newStep(step int, info *RunInfo, expected map[string]mocksource.ExpectedResource,
+	before, after map[string]string, reqs []mocksource.Request, lost int64) *Step {
+	st := &Step{Number: step, First: j.runs == 0, Run: info, Timeout: j.cfg.Timeout, MaxRate: j.cfg.MaxRate,
+		Expected: expected, Before: before, After: after, Requests: reqs, Lost: lost,
+		Faults: activeFaults(j.sc, step), WrongHash: map[string]bool{}, Deleted: map[string]bool{}, Ever: j.ever}
+	j.runs++
+	for p := range expected {
+		for _, f := range st.Faults {
+			if f.WrongHash && f.Matches(p) {
+				st.WrongHash[p] = true
+			}
+		}
+	}
+	for p := range j.ever {
+		if _, live := expected[p]; !live {
+			st.Deleted[p] = true
+		}
+	}
+	j.deletedEver = j.deletedEver || len(st.Deleted) > 0
+	st.DeletedEver = j.deletedEver
+	for _, r := range reqs {
+		for _, f := range brokenFaults {
+			if strings.Contains(r.Fault, f) {
+				st.Broken = append(st.Broken, requestLine(r))
+				break
+			}
+		}
+		if r.Method == "GET" && r.Status == 200 && st.WrongHash[resourcePath(r.Path)] {
+			st.Broken = append(st.Broken, requestLine(r)+" served under a wrong hash")
+		}
+	}
+	switch {
+	case info.TimedOut:
+		st.RunFailed = "killed at the timeout"
+	case info.ExitCode != 0 && len(st.Broken) == 0:
+		st.RunFailed = fmt.Sprintf("exit %d with nothing broken served", info.ExitCode)
+	}
+	return st
+}
+
+// verdicts judges one run on the selected requirements.
+func (j *judge) verdicts(st *Step) []Verdict {
+	var vs []Verdict
+	for _, r := range Requirements {
+		if !j.cfg.Selects(r.ID) {
+			continue
+		}
+		var o Outcome
+		switch {
+		case r.Basis == FromDir && st.RunFailed != "":
+			o = Outcome{Status: Skip, Expected: "judged from DIR after the run",
+				Actual: "not judged: the run failed (" + st.RunFailed + ")"}
+		case r.Basis == FromLog && st.Lost > 0:
+			o = Outcome{Status: Skip, Expected: "judged from the request log",
+				Actual: fmt.Sprintf("not judged: the mock's request log overflowed (%d requests lost; raise Source.LogSize)", st.Lost)}
+		default:
+			o = r.Check(st)
+		}
+		vs = append(vs, Verdict{ID: r.ID, Section: r.Section, Level: r.Level, Title: r.Title,
+			Status: o.Status, Expected: o.Expected, Actual: o.Actual, Evidence: o.Evidence})
+	}
+	return vs
+}
+
+// requestLine is a request as evidence: "GET /res/1.txt 200 (malformed)".
+func requestLine(r mocksource.Request) string {
+	s := fmt.Sprintf("%s %s %d", r.Method, r.Path, r.Status)
+	if r.Status == 0 {
+		s = fmt.Sprintf("%s %s (no response)", r.Method, r.Path)
+	}
+	if r.Fault != "" {
+		s += " (" + r.Fault + ")"
+	}
+	return s
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12] + "…"
+	}
+	return h
+}
+
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func sorted(s []string) []string {
+	out := append([]string(nil), s...)
+	sort.Strings(out)
+	return out
+}
+
+// list shows the first few items.
+func list(items []string) string {
+	s := sorted(items)
+	if len(s) > 5 {
+		return strings.Join(s[:5], ", ") + fmt.Sprintf(" and %d more", len(s)-5)
+	}
+	return strings.Join(s, ", ")
+}
+
+// plural is "1 resource", "2 resources".
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
