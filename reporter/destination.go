@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rsconform/rsconform/destination/harness"
+	"github.com/rsconform/rsconform/rules"
 )
 
 // Reports of `rsconform test-destination`: the verdicts of the Destination
@@ -208,7 +209,7 @@ func writeDestinationSARIF(w io.Writer, results []*harness.Result, o Options) er
 			d.FullDescription = &sarifMessage{Text: r.Quote}
 		}
 		if r.Doc != "" {
-			d.Help = &sarifMessage{Text: r.Doc}
+			d.Help = &sarifHelp{Text: r.Doc}
 		}
 		s.addRule(d)
 	}
@@ -225,7 +226,7 @@ func writeDestinationSARIF(w io.Writer, results []*harness.Result, o Options) er
 				}
 				res := sarifResult{RuleID: v.ID, RuleIndex: s.index[v.ID], Kind: "fail", Level: destinationSARIFLevel(v.Level),
 					Message:   sarifMessage{Text: text},
-					Locations: []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: artifactURI(r.Source)}}}}}
+					Locations: []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: artifactURI(r.Source, "")}}}}}
 				if v.Status == harness.NotObserved {
 					res.Kind, res.Level = "open", "none"
 				}
@@ -237,11 +238,5 @@ func writeDestinationSARIF(w io.Writer, results []*harness.Result, o Options) er
 }
 
 func destinationSARIFLevel(l harness.Level) string {
-	switch l {
-	case harness.Must:
-		return "error"
-	case harness.Should:
-		return "warning"
-	}
-	return "note"
+	return sarifLevel(map[harness.Level]rules.Severity{harness.Must: rules.SeverityError, harness.Should: rules.SeverityWarning}[l])
 }

@@ -142,11 +142,7 @@ var NoDeletedFetch = &Requirement{
 func checkDeletedFetch(st *Step) Outcome {
 	const want = "no request for a deleted resource"
 	if len(st.Deleted) == 0 {
-		why := "the Source has deleted nothing so far"
-		if st.DeletedEver {
-			why = "no resource is deleted at the Source now (those deleted earlier were created again)"
-		}
-		return Outcome{Status: Skip, Expected: want, Actual: why}
+		return Outcome{Status: Skip, Expected: want, Actual: st.noDeletion()}
 	}
 	if len(st.Requests) == 0 {
 		return Outcome{Status: NotObserved, Expected: want, Actual: "the Destination made no request in this run"}

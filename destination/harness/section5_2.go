@@ -132,11 +132,7 @@ var DeletedRemoved = &Requirement{
 func checkDeleted(st *Step) Outcome {
 	const want = "deleted resources absent"
 	if len(st.Deleted) == 0 {
-		why := "the Source has deleted nothing so far"
-		if st.DeletedEver {
-			why = "no resource is deleted at the Source now (those deleted earlier were created again)"
-		}
-		return Outcome{Status: Skip, Expected: want, Actual: why}
+		return Outcome{Status: Skip, Expected: want, Actual: st.noDeletion()}
 	}
 	var still, evidence []string
 	for _, p := range keys(st.Deleted) {

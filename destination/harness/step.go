@@ -49,6 +49,14 @@ type Step struct {
 	RunFailed string
 }
 
+// noDeletion says truly why no resource is deleted at this step.
+func (st *Step) noDeletion() string {
+	if st.DeletedEver {
+		return "no resource is deleted at the Source now (those deleted earlier were created again)"
+	}
+	return "the Source has deleted nothing so far"
+}
+
 // judge keeps what spans runs: every path ever live, deletions seen.
 type judge struct {
 	cfg         *Config
