@@ -6,19 +6,21 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"syscall"
 )
 
-// lockFile takes an exclusive lock on file (created when missing), so that
-// two runs never share a state file; the lock goes with the process.
+// noFollow makes opening a name that is a symbolic link fail (ELOOP), so
+// that a link planted where the lock or the state file goes never leads
+// the Destination to create or read a file elsewhere.
+const noFollow = syscall.O_NOFOLLOW
+
+// lockFile takes an exclusive lock on file (created when missing, never
+// through a symbolic link), so that two runs never synchronise one
+// directory at once; the lock goes with the process.
 func lockFile(file string) (func(), error) {
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(file, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(file, os.O_RDWR|os.O_CREATE|noFollow, 0o644)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("lock file: %w", linkError(err))
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
@@ -31,4 +33,12 @@ func lockFile(file string) (func(), error) {
 		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 		f.Close()
 	}, nil
+}
+
+// linkError says plainly that a name was a symbolic link.
+func linkError(err error) error {
+	if errors.Is(err, syscall.ELOOP) {
+		return fmt.Errorf("%w (a symbolic link, not followed)", err)
+	}
+	return err
 }

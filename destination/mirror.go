@@ -28,14 +28,151 @@ type PathError struct {
 
 func (e *PathError) Error() string { return fmt.Sprintf("%q: %s", e.Name, e.Reason) }
 
-// MirrorPath is where the resource with URI rawURL is kept, relative to
-// DIR, with slashes: the URI's path, percent-decoded segment by segment.
-// An empty path or one ending in a slash gets indexName; a query is kept
-// in the last segment after "?". Segments that are ".", "..", hold a
-// slash, a backslash or a control character once decoded, or start the
-// path with ".rsconform", are refused, so the result always names a file
-// inside DIR.
-func MirrorPath(rawURL, indexName string) (string, error) {
+// Map maps the URLs under Prefix (scheme, host, port and the start of
+// the path) to files under Dir, a directory relative to DIR ("" is DIR
+// itself), as `rsconform sync --map URL=SUBDIR` gives it.
+type Map struct {
+	Prefix string
+	Dir    string
+}
+
+// ParseMap parses URL=SUBDIR; a SUBDIR of "" or "." is DIR itself.
+func ParseMap(s string) (Map, error) {
+	u, d, ok := strings.Cut(s, "=")
+	if !ok || strings.TrimSpace(u) == "" {
+		return Map{}, fmt.Errorf("--map %q: URL=SUBDIR expected", s)
+	}
+	return Map{Prefix: strings.TrimSpace(u), Dir: strings.TrimSpace(d)}, nil
+}
+
+// Mapper maps resource URLs to files of DIR. The mapping, the one rule
+// by which rsconform sync names its files:
+//
+//   - Each Map covers the URLs of one origin (scheme, host and port; the
+//     scheme and host compared without case, a default port the same as
+//     none) whose path starts with its path. A URL goes through the Map
+//     with the longest such prefix; a URL that no Map covers is refused,
+//     so two hosts (127.0.0.1 and localhost) never share a file. Without
+//     --map, the one Map is the origin of SOURCE to DIR itself.
+//   - The rest of the URL's path is kept as it is written, escapes and
+//     all, never decoded: /res/%73hared.txt is the file res/%73hared.txt,
+//     another than res/shared.txt. An empty last segment (a path ending
+//     with a slash) gets indexName; a query goes at the end of the last
+//     segment after "?", with "%" written "%25" and "/" written "%2F".
+//   - Segments "." and "..", empty segments (//), segments longer than
+//     255 bytes, and a first segment starting with .rsconform (the
+//     Destination's own names) are refused: the file is always inside DIR.
+//
+// Distinct URLs thus get distinct files, but for the index name
+// (http://h/a/ and http://h/a/index.html): the syncer refuses the second
+// URL that claims a file, before writing anything. Two Maps whose
+// directories nest without their URLs nesting the same way could share
+// files: NewMapper refuses them.
+type Mapper struct {
+	maps  []mapping
+	index string
+}
+
+type mapping struct {
+	origin string // scheme://host[:port], normalised
+	path   string // escaped, ending with a slash
+	dir    string // relative to DIR, slash-separated, "" for DIR
+	given  string
+}
+
+// NewMapper checks the Maps (none: SOURCE's origin to DIR) and returns
+// the Mapper.
+func NewMapper(source string, maps []Map, indexName string) (*Mapper, error) {
+	if len(maps) == 0 {
+		u, err := url.Parse(strings.TrimSpace(source))
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, &PathError{source, "not an http or https URI"}
+		}
+		maps = []Map{{Prefix: u.Scheme + "://" + u.Host + "/"}}
+	}
+	m := &Mapper{index: indexName}
+	for _, mp := range maps {
+		u, err := url.Parse(mp.Prefix)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Opaque != "" {
+			return nil, fmt.Errorf("--map %s: not an http or https URL", mp.Prefix)
+		}
+		if u.RawQuery != "" || u.Fragment != "" {
+			return nil, fmt.Errorf("--map %s: a URL prefix has no query or fragment", mp.Prefix)
+		}
+		p := u.EscapedPath()
+		if !strings.HasSuffix(p, "/") {
+			p += "/"
+		}
+		dir := strings.Trim(filepath.ToSlash(mp.Dir), "/")
+		if dir == "." {
+			dir = ""
+		}
+		if dir != "" {
+			if _, err := memberName(dir); err != nil {
+				return nil, fmt.Errorf("--map %s=%s: not a directory inside DIR", mp.Prefix, mp.Dir)
+			}
+			if strings.HasPrefix(dir, reservedPrefix) {
+				return nil, fmt.Errorf("--map %s=%s: names starting with %s are the Destination's own", mp.Prefix, mp.Dir, reservedPrefix)
+			}
+		}
+		m.maps = append(m.maps, mapping{origin: originOf(u), path: p, dir: dir, given: mp.Prefix + "=" + mp.Dir})
+	}
+	for i, a := range m.maps {
+		for _, b := range m.maps[i+1:] {
+			if err := overlap(a, b); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return m, nil
+}
+
+// overlap refuses two Maps whose files could share a name: the same URL
+// prefix twice, or one directory inside the other (or the same) without
+// the URL prefixes nesting in the same way.
+func overlap(a, b mapping) error {
+	if a.origin == b.origin && a.path == b.path {
+		return fmt.Errorf("--map %s and %s: the same URL mapped twice", a.given, b.given)
+	}
+	outer, inner := a, b
+	if len(b.dir) < len(a.dir) {
+		outer, inner = b, a
+	}
+	var rest string
+	switch {
+	case outer.dir == inner.dir:
+	case outer.dir == "":
+		rest = inner.dir + "/"
+	case strings.HasPrefix(inner.dir, outer.dir+"/"):
+		rest = inner.dir[len(outer.dir)+1:] + "/"
+	default:
+		return nil // separate directories
+	}
+	if outer.dir != inner.dir && inner.origin == outer.origin && inner.path == outer.path+rest {
+		return nil // the inner one maps exactly as the outer would
+	}
+	return fmt.Errorf("--map %s and %s: the files of one could take the names of the other's; map them to separate directories", a.given, b.given)
+}
+
+// originOf is scheme://host[:port] with scheme and host in lower case and
+// the scheme's default port left out.
+func originOf(u *url.URL) string {
+	scheme, host, port := strings.ToLower(u.Scheme), strings.ToLower(u.Hostname()), u.Port()
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
+		port = ""
+	}
+	if port != "" {
+		host += ":" + port
+	}
+	return scheme + "://" + host
+}
+
+// Path is where the resource with URI rawURL is kept, relative to DIR,
+// with slashes.
+func (m *Mapper) Path(rawURL string) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(rawURL))
 	if err != nil {
 		return "", &PathError{rawURL, "not a URI: " + err.Error()}
@@ -46,30 +183,43 @@ func MirrorPath(rawURL, indexName string) (string, error) {
 	if u.Opaque != "" {
 		return "", &PathError{rawURL, "an opaque URI has no path"}
 	}
-	raw := u.EscapedPath()
+	origin, raw := originOf(u), u.EscapedPath()
+	if raw == "" {
+		raw = "/"
+	}
+	var mp *mapping
+	for i := range m.maps {
+		c := &m.maps[i]
+		if c.origin == origin && strings.HasPrefix(raw, c.path) && (mp == nil || len(c.path) > len(mp.path)) {
+			mp = c
+		}
+	}
+	if mp == nil {
+		var covered []string
+		for _, c := range m.maps {
+			covered = append(covered, c.origin+c.path)
+		}
+		return "", &PathError{rawURL, "no mapping covers this URI (" + origin + "; mapped: " + strings.Join(covered, ", ") + "): it is not kept; --map URL=SUBDIR maps another origin"}
+	}
 	var segs []string
-	parts := strings.Split(raw, "/")
+	if mp.dir != "" {
+		segs = strings.Split(mp.dir, "/")
+	}
+	parts := strings.Split(raw[len(mp.path):], "/")
 	for i, p := range parts {
 		if p == "" {
-			if i == len(parts)-1 {
-				segs = append(segs, indexName)
+			if i != len(parts)-1 {
+				return "", &PathError{rawURL, "empty path segment (//)"}
 			}
-			continue
+			p = m.index
 		}
-		dec, err := url.PathUnescape(p)
-		if err != nil {
-			return "", &PathError{rawURL, "bad percent-encoding in " + p}
-		}
-		if msg := checkSegment(dec); msg != "" {
+		if msg := checkSegment(p); msg != "" {
 			return "", &PathError{rawURL, msg}
 		}
-		segs = append(segs, dec)
-	}
-	if len(segs) == 0 {
-		segs = []string{indexName}
+		segs = append(segs, p)
 	}
 	if u.RawQuery != "" {
-		last := segs[len(segs)-1] + "?" + strings.ReplaceAll(u.RawQuery, "/", "%2F")
+		last := segs[len(segs)-1] + "?" + queryName.Replace(u.RawQuery)
 		if msg := checkSegment(last); msg != "" {
 			return "", &PathError{rawURL, msg}
 		}
@@ -84,6 +234,9 @@ func MirrorPath(rawURL, indexName string) (string, error) {
 	}
 	return rel, nil
 }
+
+// queryName writes a query into a file name without a slash, one to one.
+var queryName = strings.NewReplacer("%", "%25", "/", "%2F")
 
 // checkSegment says what is wrong with one decoded path segment, or "".
 func checkSegment(s string) string {

@@ -46,6 +46,10 @@ func (m Mode) String() string {
 // Options.StateFile says otherwise.
 const StateFileName = ".rsconform-sync.json"
 
+// lockFileName is the lock of a directory, in it: one run at a time
+// synchronises a directory, whatever state file each is given.
+const lockFileName = ".rsconform-sync.lock"
+
 // reservedPrefix starts every name the Destination keeps for itself at
 // the top of DIR.
 const reservedPrefix = ".rsconform"
@@ -74,6 +78,9 @@ type Options struct {
 	Source string
 	// Dir is the local copy.
 	Dir string
+	// Maps say where the resources of each origin go (see Mapper); none
+	// means the origin of Source to Dir itself.
+	Maps []Map
 	// StateFile is where the state is kept (default Dir/.rsconform-sync.json).
 	StateFile string
 	Mode      Mode

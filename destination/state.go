@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -101,14 +102,20 @@ func newState(source string) *State {
 }
 
 // LoadState reads a state file; a file that does not exist gives an empty
-// state.
+// state. A symbolic link in its place is an error, not followed (Save
+// replaces the link itself).
 func LoadState(file, source string) (*State, error) {
-	data, err := os.ReadFile(file)
+	f, err := os.OpenFile(file, os.O_RDONLY|noFollow, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return newState(source), nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("state file: %w", linkError(err))
+	}
+	data, err := io.ReadAll(f)
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("state file: %w", err)
 	}
 	st := newState(source)
 	if err := json.Unmarshal(data, st); err != nil {

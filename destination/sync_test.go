@@ -322,7 +322,7 @@ var _ = Describe("Incremental synchronisation [12.1, 12.2]", Label("Section:12.1
 		src.expectMirror(dir)
 	})
 
-	It("refuses to run when another run holds the state", func() {
+	It("refuses to run when another run holds the directory", func() {
 		src := newTestSource(2)
 		started := make(chan struct{})
 		release := make(chan struct{})
@@ -340,7 +340,10 @@ var _ = Describe("Incremental synchronisation [12.1, 12.2]", Label("Section:12.1
 			done <- err
 		}()
 		Eventually(started).Should(BeClosed())
-		_, err := destination.Run(context.Background(), src.opts(dir))
+		// The lock is the directory's, whatever state file a run is given.
+		o := src.opts(dir)
+		o.StateFile = filepath.Join(GinkgoT().TempDir(), "elsewhere.json")
+		_, err := destination.Run(context.Background(), o)
 		Expect(err).To(MatchError(ContainSubstring("another run")))
 		close(release)
 		Expect(<-done).To(Succeed())
@@ -481,9 +484,11 @@ var _ = Describe("Politeness", Label("Section:politeness"), func() {
 })
 
 var _ = Describe("Mirrored paths", Label("Section:paths"), func() {
-	DescribeTable("MirrorPath",
+	DescribeTable("Mapper.Path, the origin http://h/ in DIR",
 		func(u, want, problem string) {
-			got, err := destination.MirrorPath(u, "index.html")
+			m, err := destination.NewMapper("http://h/.well-known/resourcesync", nil, "index.html")
+			Expect(err).NotTo(HaveOccurred())
+			got, err := m.Path(u)
 			if problem != "" {
 				Expect(err).To(MatchError(ContainSubstring(problem)))
 				return
@@ -494,30 +499,136 @@ var _ = Describe("Mirrored paths", Label("Section:paths"), func() {
 		Entry("a plain path", "http://h/a/b.html", "a/b.html", ""),
 		Entry("a trailing slash", "http://h/a/", "a/index.html", ""),
 		Entry("the root", "http://h", "index.html", ""),
-		Entry("percent-decoded", "http://h/a%20b/%C3%A9.txt", "a b/é.txt", ""),
-		Entry("double slashes collapse", "http://h//a//b", "a/b", ""),
+		Entry("the host without case, the default port", "HTTP://H:80/a", "a", ""),
+		Entry("escapes kept as written", "http://h/a%20b/%C3%A9.txt", "a%20b/%C3%A9.txt", ""),
+		Entry("an escaped unreserved character is not decoded", "http://h/res/%73hared.txt", "res/%73hared.txt", ""),
+		Entry("the same name unescaped", "http://h/res/shared.txt", "res/shared.txt", ""),
 		Entry("a query", "http://h/a?x=1/2", "a?x=1%2F2", ""),
+		Entry("a query with an escape stays another file", "http://h/a?x=1%2F2", "a?x=1%252F2", ""),
+		Entry("an encoded dot-dot is a name", "http://h/%2e%2e/x", "%2e%2e/x", ""),
+		Entry("an encoded slash is a name", "http://h/a%2F..%2Fb", "a%2F..%2Fb", ""),
+		Entry("another host", "http://localhost/a", "", "no mapping covers"),
+		Entry("another port", "http://h:8080/a", "", "no mapping covers"),
+		Entry("another scheme", "https://h/a", "", "no mapping covers"),
+		Entry("double slashes", "http://h//a//b", "", "empty path segment"),
 		Entry("dot-dot", "http://h/a/../../etc/passwd", "", "would leave"),
-		Entry("encoded dot-dot", "http://h/%2e%2e/x", "", "would leave"),
-		Entry("an encoded slash", "http://h/a%2F..%2Fb", "", "encoded slash"),
-		Entry("a backslash", "http://h/a%5C..%5Cb", "", "backslash"),
-		Entry("a control character", "http://h/a%00b", "", "control"),
 		Entry("the state file", "http://h/.rsconform-sync.json", "", "keeps for itself"),
 		Entry("not http", "file:///etc/passwd", "", "not an http"),
 	)
 
-	It("refuses resources whose URI would leave DIR and synchronises the rest", func() {
+	DescribeTable("--map",
+		func(maps []string, u, want, problem string) {
+			var ms []destination.Map
+			for _, s := range maps {
+				m, err := destination.ParseMap(s)
+				Expect(err).NotTo(HaveOccurred())
+				ms = append(ms, m)
+			}
+			m, err := destination.NewMapper("http://h/", ms, "index.html")
+			if problem != "" {
+				Expect(err).To(MatchError(ContainSubstring(problem)))
+				return
+			}
+			Expect(err).NotTo(HaveOccurred())
+			Expect(m.Path(u)).To(Equal(want))
+		},
+		Entry("two origins in two directories", []string{"http://h/=h", "http://localhost/=l"}, "http://localhost/a", "l/a", ""),
+		Entry("the longest prefix", []string{"http://h/=.", "http://h/x/=x"}, "http://h/x/a", "x/a", ""),
+		Entry("two origins in one directory", []string{"http://127.0.0.1/=.", "http://localhost/=."}, "", "", "could take the names"),
+		Entry("one inside the other", []string{"http://h/=.", "http://cdn/=cdn"}, "", "", "could take the names"),
+		Entry("one URL twice", []string{"http://h/=a", "http://H:80/=b"}, "", "", "mapped twice"),
+		Entry("outside DIR", []string{"http://h/=../x"}, "", "", "not a directory inside DIR"),
+		Entry("the Destination's own names", []string{"http://h/=.rsconform-x"}, "", "", "the Destination's own"),
+	)
+
+	It("keeps http://127.0.0.1:P/ and its alias http://localhost:P/ apart: the alias is refused, and dropping it deletes nothing", func() {
 		dir := GinkgoT().TempDir()
 		src := newTestSource(3)
 		src.noChanges = true
-		src.extraLocs = []string{src.url("/%2e%2e/%2e%2e/escaped.txt"), src.url("/a%2F..%2F..%2Fescaped.txt")}
+		alias := strings.Replace(src.url("/res/001.txt"), "127.0.0.1", "localhost", 1)
+		src.extraLocs = []string{alias}
 		rep := run(src.opts(dir))
-		Expect(rep.Problems).To(HaveLen(2))
-		for _, p := range rep.Problems {
-			Expect(p.Kind).To(Equal(destination.ProblemPath))
-		}
+		Expect(rep.Problems).To(ConsistOf(SatisfyAll(HaveField("Kind", destination.ProblemPath), HaveField("URL", alias),
+			HaveField("Message", ContainSubstring("no mapping covers")))))
 		src.expectMirror(dir)
-		Expect(filepath.Join(filepath.Dir(dir), "escaped.txt")).NotTo(BeAnExistingFile())
+		src.extraLocs = nil
+		src.listAt = src.tick()
+		rep = run(src.opts(dir))
+		Expect(rep.Problems).To(BeEmpty())
+		Expect(rep.Deleted).To(Equal(0))
+		src.expectMirror(dir)
+	})
+
+	It("keeps /res/%73hared.txt and /res/shared.txt in two files; dropping one keeps the other", func() {
+		dir := GinkgoT().TempDir()
+		src := newTestSource(0)
+		src.noChanges = true
+		src.res["/res/shared.txt"], src.lastmod["/res/shared.txt"] = []byte("plain"), t0
+		src.res["/res/%73hared.txt"], src.lastmod["/res/%73hared.txt"] = []byte("escaped"), t0
+		src.hook = func(w http.ResponseWriter, r *http.Request) bool {
+			if r.URL.EscapedPath() == "/res/%73hared.txt" {
+				w.Write([]byte("escaped"))
+				return true
+			}
+			return false
+		}
+		rep := run(src.opts(dir))
+		Expect(rep.Problems).To(BeEmpty())
+		src.expectMirror(dir)
+		Expect(filesIn(dir)).To(HaveLen(2))
+		src.mu.Lock()
+		delete(src.res, "/res/%73hared.txt")
+		src.mu.Unlock()
+		src.listAt = src.tick()
+		rep = run(src.opts(dir))
+		Expect(rep.Problems).To(BeEmpty())
+		Expect(rep.Deleted).To(Equal(1))
+		src.expectMirror(dir)
+		Expect(filesIn(dir)).To(Equal(map[string][]byte{"res/shared.txt": []byte("plain")}))
+	})
+
+	It("refuses a second URL that maps to a file already the copy of another, before writing it", func() {
+		dir := GinkgoT().TempDir()
+		src := newTestSource(0)
+		src.noChanges = true
+		src.res["/d/"], src.lastmod["/d/"] = []byte("the directory"), t0
+		src.res["/d/index.html"], src.lastmod["/d/index.html"] = []byte("the index"), t0
+		rep := run(src.opts(dir))
+		Expect(rep.Problems).To(ConsistOf(SatisfyAll(HaveField("Kind", destination.ProblemPath), HaveField("URL", src.url("/d/index.html")),
+			HaveField("Message", ContainSubstring("which is the copy of "+src.url("/d/"))))))
+		Expect(filesIn(dir)).To(Equal(map[string][]byte{"d/index.html": []byte("the directory")}))
+	})
+
+	It("refuses maps that could collide before writing anything", func() {
+		dir := filepath.Join(GinkgoT().TempDir(), "never")
+		src := newTestSource(2)
+		o := src.opts(dir)
+		o.Maps = []destination.Map{{Prefix: src.url("/"), Dir: "."}, {Prefix: strings.Replace(src.url("/"), "127.0.0.1", "localhost", 1), Dir: "."}}
+		_, err := destination.Run(context.Background(), o)
+		Expect(err).To(MatchError(ContainSubstring("could take the names")))
+		Expect(dir).NotTo(BeADirectory())
+		Expect(src.requests()).To(BeEmpty())
+	})
+
+	It("opens neither the lock nor the state file through a planted symbolic link", func() {
+		for _, name := range []string{".rsconform-sync.lock", ".rsconform-sync.json"} {
+			dir := GinkgoT().TempDir()
+			outside := filepath.Join(GinkgoT().TempDir(), "victim")
+			Expect(os.WriteFile(outside, []byte(`{"version": 1}`), 0o644)).To(Succeed())
+			Expect(os.Symlink(outside, filepath.Join(dir, name))).To(Succeed())
+			src := newTestSource(2)
+			_, err := destination.Run(context.Background(), src.opts(dir))
+			Expect(err).To(MatchError(ContainSubstring("a symbolic link, not followed")), name)
+			Expect(os.ReadFile(outside)).To(Equal([]byte(`{"version": 1}`)), name)
+			Expect(filepath.Join(dir, "res")).NotTo(BeADirectory(), name)
+		}
+		// A lock that does not exist yet is not created at a link's target.
+		dir := GinkgoT().TempDir()
+		target := filepath.Join(GinkgoT().TempDir(), "created")
+		Expect(os.Symlink(target, filepath.Join(dir, ".rsconform-sync.lock"))).To(Succeed())
+		_, err := destination.Run(context.Background(), newTestSource(1).opts(dir))
+		Expect(err).To(HaveOccurred())
+		Expect(target).NotTo(BeAnExistingFile())
 	})
 
 	It("never writes through a symbolic link planted in DIR", func() {

@@ -24,8 +24,15 @@ type syncer struct {
 	m   *mirror
 	rep *Report
 
-	mu sync.Mutex // guards st.Resources
+	// paths maps resource URLs to files of DIR.
+	paths *Mapper
+
+	mu sync.Mutex // guards st.Resources and claims
 	st *State
+	// claims holds, by file, the URL whose copy it is (from the state,
+	// then from every entry of the run): a second URL mapped to the same
+	// file is refused before anything is written.
+	claims map[string]string
 	// stateRel is the state file relative to DIR, when it is inside.
 	stateRel string
 }
@@ -39,7 +46,11 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Mode: o.Mode.String(), Source: o.Source, Dir: o.Dir}
-	s := &syncer{o: &o, f: newFetcher(&o), rep: rep}
+	paths, err := NewMapper(o.Source, o.Maps, o.IndexName)
+	if err != nil {
+		return rep, err
+	}
+	s := &syncer{o: &o, f: newFetcher(&o), rep: rep, paths: paths, claims: map[string]string{}}
 	if rel, err := filepath.Rel(o.Dir, o.StateFile); err == nil && filepath.IsLocal(rel) {
 		s.stateRel = filepath.ToSlash(rel)
 	}
@@ -59,13 +70,19 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if o.Mode == ModeAudit {
 		return rep, s.audit(ctx, sets)
 	}
-	unlock, err := lockFile(o.StateFile + ".lock")
+	// One lock per directory, whatever the state file.
+	unlock, err := lockFile(filepath.Join(o.Dir, lockFileName))
 	if err != nil {
 		return rep, err
 	}
 	defer unlock()
 	if s.st, err = LoadState(o.StateFile, o.Source); err != nil {
 		return rep, err
+	}
+	for u, r := range s.st.Resources {
+		if r.Path != "" {
+			s.claims[r.Path] = u
+		}
 	}
 	var errs []error
 	for _, set := range sets {
@@ -162,7 +179,10 @@ type item struct {
 // reported) when its URI cannot be mirrored.
 func (s *syncer) itemOf(base string, e *rs.Entry, set string) (item, bool) {
 	loc := resolve(base, e.Loc)
-	rel, err := MirrorPath(loc, s.o.IndexName)
+	rel, err := s.paths.Path(loc)
+	if err == nil {
+		err = s.claim(loc, rel)
+	}
 	if err != nil {
 		s.rep.problem(ProblemPath, loc, "", err.Error())
 		s.rep.count(&s.rep.Failed)
@@ -180,6 +200,17 @@ func (s *syncer) itemOf(base string, e *rs.Entry, set string) (item, bool) {
 	return it, true
 }
 
+// claim makes rel the file of URL u, unless another URL has it.
+func (s *syncer) claim(u, rel string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if other, ok := s.claims[rel]; ok && other != u {
+		return &PathError{u, "maps to the file " + rel + ", which is the copy of " + other + "; not kept"}
+	}
+	s.claims[rel] = u
+	return nil
+}
+
 func (s *syncer) record(u string) *Resource {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -190,6 +221,9 @@ func (s *syncer) setRecord(u string, r *Resource) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if r == nil {
+		if old := s.st.Resources[u]; old != nil && s.claims[old.Path] == u {
+			delete(s.claims, old.Path)
+		}
 		delete(s.st.Resources, u)
 	} else {
 		s.st.Resources[u] = r

@@ -29,10 +29,23 @@ Resource List, or the Resource Dump with --dumps), then the changes published
 since the snapshot; later runs apply the Change Lists (or Change Dumps) from
 where the previous run stopped, falling back to a new baseline when changes
 are no longer published. Every download is checked against the hash and
-length the Source gives. The URI path is mirrored: http://host/a/b.html is
-DIR/a/b.html. The state (what was synchronised, how far each Change List was
-read, ETag and Last-Modified for conditional requests) is kept in
-DIR/.rsconform-sync.json unless --state says otherwise.
+length the Source gives. The state (what was synchronised, how far each Change
+List was read, ETag and Last-Modified for conditional requests) is kept in
+DIR/.rsconform-sync.json unless --state says otherwise; one run at a time
+synchronises DIR (DIR/.rsconform-sync.lock); neither file is opened through a
+symbolic link. Warnings (retries, documents fetched again, fixity mismatches)
+go to standard error, each naming its URL.
+
+Where resources go: URLs on the origin of SOURCE (scheme, host and port) keep
+their path under DIR as written, escapes and all, never decoded:
+http://host/a/b.html is DIR/a/b.html, http://host/res/%73hared.txt is
+DIR/res/%73hared.txt (not DIR/res/shared.txt); a path ending with a slash gets
+--index-name, a query is added to the file name after "?". URLs on any other
+origin (another host, port or scheme, even an alias of the same server) are
+not kept, unless --map URL=SUBDIR maps them; with --map, only the URLs the maps
+cover are kept, each map to its SUBDIR of DIR (. for DIR itself). Maps whose
+files could share a name are refused before anything is written, and so is a
+URL whose file is already the copy of another URL.
 
 Modes (at most one):
   --baseline      make a new baseline, then apply the changes since it
@@ -72,6 +85,8 @@ func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fset.BoolVar(&o.KeepRejected, "keep-rejected", false, "keep downloads that fail fixity under DIR/.rsconform-rejected/")
 	fset.StringVar(&o.IndexName, "index-name", destination.DefaultIndexName, "file name of a URI whose path ends with a slash")
 	format := fset.String("format", "text", "report format: text or json")
+	var maps multiFlag
+	fset.Var(&maps, "map", "keep the resources under `URL=SUBDIR` in DIR/SUBDIR (repeatable; default: SOURCE's origin in DIR)")
 	usage := func(w io.Writer) {
 		fset.SetOutput(w)
 		fmt.Fprint(w, syncUsage)
@@ -94,6 +109,13 @@ func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return fail("SOURCE and DIR expected, %d arguments given (see --help)", len(args))
 	}
 	o.Source, o.Dir = args[0], args[1]
+	for _, m := range maps {
+		mp, err := destination.ParseMap(m)
+		if err != nil {
+			return fail("%v", err)
+		}
+		o.Maps = append(o.Maps, mp)
+	}
 	modes := 0
 	for _, m := range []struct {
 		on   bool

@@ -8,7 +8,8 @@
 // Source Description's URI), {dir} (the directory to keep in step) and
 // {step}; the same values are in the environment as RSCONFORM_SOURCE,
 // RSCONFORM_DIR and RSCONFORM_STEP. It is expected to mirror each
-// resource's URI path under DIR (http://host/a/b.html in DIR/a/b.html);
+// resource's URI path, as written, under DIR (http://host/a/b.html in
+// DIR/a/b.html, as rsconform sync does for the Source's origin);
 // names at the top of DIR starting with ".rsconform" are its own and are
 // not looked at. The command runs once before the first step (the
 // Source's initial state) and after every checkpoint step (a step with
