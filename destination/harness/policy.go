@@ -14,7 +14,7 @@ import (
 // ProblemsReported: what the Source served broken is reported, not
 // swallowed.
 var ProblemsReported = &Requirement{
-	ID: "DEST-REPORT", Section: "policy", Level: Policy, Basis: FromRun,
+	ID: "DEST-REPORT", Section: "policy", Level: Policy, Basis: FromLog,
 	Title: "a broken document or content failing fixity is reported",
 	Doc: "When the log shows that the Destination received a document that is not well-formed (a malformed " +
 		"fault) or the content of a resource listed under a wrong hash, the Destination reports it: it " +
