@@ -108,8 +108,10 @@ func NewMapper(source string, maps []Map, indexName string) (*Mapper, error) {
 			dir = ""
 		}
 		if dir != "" {
-			if _, err := memberName(dir); err != nil {
-				return nil, fmt.Errorf("--map %s=%s: not a directory inside DIR", mp.Prefix, mp.Dir)
+			for _, seg := range strings.Split(dir, "/") {
+				if msg := checkSegment(seg); msg != "" || !filepath.IsLocal(dir) {
+					return nil, fmt.Errorf("--map %s=%s: not a directory inside DIR", mp.Prefix, mp.Dir)
+				}
 			}
 			if strings.HasPrefix(dir, reservedPrefix) {
 				return nil, fmt.Errorf("--map %s=%s: names starting with %s are the Destination's own", mp.Prefix, mp.Dir, reservedPrefix)
@@ -238,7 +240,7 @@ func (m *Mapper) Path(rawURL string) (string, error) {
 // queryName writes a query into a file name without a slash, one to one.
 var queryName = strings.NewReplacer("%", "%25", "/", "%2F")
 
-// checkSegment says what is wrong with one decoded path segment, or "".
+// checkSegment says what is wrong with one path segment, or "".
 func checkSegment(s string) string {
 	switch {
 	case s == "":
