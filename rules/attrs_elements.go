@@ -190,7 +190,7 @@ var LocDuplicate = &Rule{
 		"Change Lists and Change Dump Manifests legitimately list a resource once per change (12.1: \"then it will be listed multiple times, once per change\"; Example 23) and are not checked. " +
 		"It is a warning, from the SHOULD of 10.1. URIs are compared as written, after trimming white space; duplicates across the Resource Lists of an index are not checked.",
 	Check: func(p *Pass) error {
-		first := map[string]rs.Pos{}
+		first := make(map[string]rs.Pos, len(p.Doc.Entries)) // sized once: no rehashing on a large list
 		for _, e := range p.Doc.Entries {
 			if e.Loc == "" {
 				continue

@@ -230,6 +230,14 @@ var LinkDescribesPair = &Rule{
 	Doc: "Checked only when both resources are listed in the document: an entry linking describedby to a URI that another entry lists, none of whose entries links describes back (or the converse), is reported at the link. URIs are compared as written. " +
 		"The sentence has no keyword and the interrelationship is optional ('if required'), so this is a hint: a Destination filtering on metadata (14.5) may not find the resource from its metadata record.",
 	Check: func(p *Pass) error {
+		// Most lists have no such link: then no index of the entries is built.
+		linked := false
+		for _, rel := range []string{"describedby", "describes"} {
+			relatedEntryLinks(p.Doc, rel, func(*rs.Entry, *rs.Ln) { linked = true })
+		}
+		if !linked {
+			return nil
+		}
 		byLoc := map[string][]*rs.Entry{}
 		for _, e := range p.Doc.Entries {
 			if e.Loc != "" {
