@@ -57,6 +57,9 @@ type Options struct {
 	// sarif format writes files under it as paths relative to it, as code
 	// scanning expects. Empty: file names as given.
 	SourceRoot string
+	// Quiet makes the text format print only documents with findings or
+	// errors (and the summary, which counts all).
+	Quiet bool
 	// Sources, when set, holds the documents' text: the html format shows
 	// the lines of each finding. The other formats ignore it.
 	Sources *Sources

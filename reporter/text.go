@@ -136,6 +136,10 @@ func (t *textReporter) Write(r rules.Result) error {
 	}
 	defer t.unlock()
 	t.sum.Add(r)
+	if t.o.Quiet && len(r.Diagnostics) == 0 && statusOf(r) != rules.StatusError {
+		t.depthOf(r) // children still indent under it
+		return nil
+	}
 	var b strings.Builder
 	t.document(&b, r)
 	out := b.String()

@@ -88,6 +88,9 @@ func (p *parser) parse() (*Document, error) {
 		}
 		switch t := tok.(type) {
 		case xml.Directive:
+			if isHTMLDoctype(t) {
+				return nil, &SyntaxError{Pos: start, Msg: "this is an HTML page (<!DOCTYPE html>), not a ResourceSync document: give the URL or file of a Source Description, Capability List or other ResourceSync document, or crawl the site ('rsconform crawl URL' finds them through the page's <link rel=\"resourcesync\">)"}
+			}
 			if bytes.HasPrefix(bytes.TrimSpace(t), []byte("DOCTYPE")) {
 				return nil, &SyntaxError{Pos: start, Msg: "DOCTYPE declarations are not allowed (they can declare entities that expand or load external files); Sitemap documents have none"}
 			}
@@ -198,6 +201,13 @@ func invisibleRune(r rune) string {
 		return fmt.Sprintf("U+%04X (a typographic space)", r)
 	}
 	return ""
+}
+
+// isHTMLDoctype reports whether a directive is an HTML document type
+// declaration (<!DOCTYPE html ...>, any case).
+func isHTMLDoctype(d []byte) bool {
+	f := bytes.Fields(d)
+	return len(f) >= 2 && bytes.EqualFold(f[0], []byte("DOCTYPE")) && bytes.EqualFold(bytes.TrimSuffix(f[1], []byte(">")), []byte("html"))
 }
 
 // textPos is the position of the first non-space byte of t, which starts at start.

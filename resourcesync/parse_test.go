@@ -119,6 +119,7 @@ var _ = Describe("Parse", func() {
 		Entry("a mismatched end tag after text", "<urlset><url>text</urlx></urlset>", 1, 18, "closed by </urlx>"),
 		Entry("U+00A0 in a tag", "<urlset>\n  <url>\u00a0<loc\u00a0>x</loc></url>\n</urlset>", 2, 14, "U+00A0 (NO-BREAK SPACE), an invisible character"),
 		Entry("U+00A0 between attributes", "<urlset\u00a0xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"/>", 1, 8, "U+00A0 (NO-BREAK SPACE)"),
+		Entry("an HTML page", "<!DOCTYPE html>\n<html><head><title>x</title></head><body><br></body></html>", 1, 1, "this is an HTML page"),
 		Entry("U+200B in a name", "<urlset><u\u200brl/></urlset>", 1, 11, "U+200B (ZERO WIDTH SPACE)"),
 	)
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/rsconform/rsconform/internal/suggest"
 )
 
 // Selector chooses rules by ID globs, as --rules takes them:
@@ -49,7 +51,7 @@ func ParseSelectorOf(spec string, ids []string, what string) (Selector, error) {
 			}
 		}
 		if !matched {
-			return Selector{}, fmt.Errorf("--rules: %q matches no %s", strings.TrimSpace(raw), what)
+			return Selector{}, fmt.Errorf("--rules: %q matches no %s%s", strings.TrimSpace(raw), what, suggest.DidYouMean(p, ids))
 		}
 		if neg {
 			s.exclude = append(s.exclude, p)

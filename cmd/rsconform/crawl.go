@@ -170,6 +170,10 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "rsconform crawl: give one entry point URL, or --mock (see --help)")
 		return 2
 	}
+	if err := rf.settle(fset); err != nil {
+		fmt.Fprintln(stderr, "rsconform crawl:", err)
+		return 2
+	}
 	cfg, err := rf.config()
 	if err != nil {
 		fmt.Fprintln(stderr, "rsconform crawl:", err)
@@ -223,6 +227,11 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "rsconform crawl:", err)
 		return 2
 	}
+	if err := rf.applyBaseline(report.Results, stderr, "crawl"); err != nil {
+		closeReport()
+		fmt.Fprintln(stderr, "rsconform crawl:", err)
+		return 2
+	}
 	for _, res := range report.Results {
 		tally.Add(res)
 		if err := rep.Write(res); err != nil {
@@ -253,7 +262,7 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	// that is not well-formed does.
 	s := tally.Summary()
 	s.Errors = 0
-	code := reporter.ExitCode(s, rf.strict)
+	code := rf.exitCode(s)
 	if n := len(report.UncheckedPackages); n > 0 {
 		fmt.Fprintf(stderr, "rsconform crawl: %d package(s) could not be checked, e.g. %s (see the report)\n", n, report.UncheckedPackages[0])
 		code = max(code, reporter.ExitFailures)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/rsconform/rsconform/fixtures"
+	"github.com/rsconform/rsconform/internal/suggest"
 	"github.com/rsconform/rsconform/rules"
 )
 
@@ -51,7 +52,11 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	id := strings.ToUpper(args[0])
 	r := rules.Lookup(id)
 	if r == nil {
-		fmt.Fprintf(stderr, "rsconform explain: no rule %q (see 'rsconform rules')\n", args[0])
+		var ids []string
+		for _, r := range rules.All() {
+			ids = append(ids, r.ID)
+		}
+		fmt.Fprintf(stderr, "rsconform explain: no rule %q%s (see 'rsconform rules')\n", args[0], suggest.DidYouMean(strings.ToUpper(args[0]), ids))
 		return 2
 	}
 	fmt.Fprintf(stdout, "%s: %s\n\n", r.ID, r.Title)

@@ -16,6 +16,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/rsconform/rsconform/internal/suggest"
 )
 
 // version is set at build time with -ldflags "-X main.version=..."; when it
@@ -90,7 +92,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	c, ok := commands[name]
 	if !ok {
-		fmt.Fprintf(stderr, "rsconform: unknown command %q\n\n", name)
+		var names []string
+		for n := range commands {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		fmt.Fprintf(stderr, "rsconform: unknown command %q%s\n\n", name, suggest.DidYouMean(name, names))
 		usage(stderr)
 		return 2
 	}
@@ -160,6 +167,25 @@ func buildLines(bi *debug.BuildInfo) []string {
 	}
 }
 
+// withFlagHint adds "did you mean --X?" to an unknown flag's error, and
+// prints it where the flag package printed the error.
+func withFlagHint(fset *flag.FlagSet, err error) error {
+	const undefined = "flag provided but not defined: -"
+	msg := err.Error()
+	if !strings.HasPrefix(msg, undefined) {
+		return err
+	}
+	var names []string
+	fset.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	given := strings.TrimLeft(strings.TrimPrefix(msg, undefined), "-")
+	c := suggest.Closest(given, names)
+	if c == "" {
+		return err
+	}
+	fmt.Fprintf(fset.Output(), "did you mean --%s?\n", c)
+	return fmt.Errorf("%w (did you mean --%s?)", err, c)
+}
+
 // indent prefixes every line of s.
 func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix)
@@ -173,7 +199,7 @@ func parseFlags(fset *flag.FlagSet, args []string) ([]string, error) {
 	var positional []string
 	for {
 		if err := fset.Parse(args); err != nil {
-			return nil, err
+			return nil, withFlagHint(fset, err)
 		}
 		rest := fset.Args()
 		if len(rest) == 0 {

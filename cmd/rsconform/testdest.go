@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -95,6 +96,11 @@ func runTestDestination(ctx context.Context, args []string, stdout, stderr io.Wr
 			return 0
 		}
 		fmt.Fprintf(stderr, "rsconform test-destination: %v (see --help)\n", err)
+		if strings.Contains(err.Error(), "flag provided but not defined") && !slices.Contains(args, "--") {
+			// "test-destination --scenario x ./harvester --out {dir}": the
+			// command's own flags were taken for ours.
+			fmt.Fprintln(stderr, "rsconform test-destination: if that flag is the Destination command's, put the command after --: rsconform test-destination --scenario NAME -- CMD ARGS...")
+		}
 		return 2
 	}
 	fail := func(format string, a ...any) int {

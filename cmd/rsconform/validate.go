@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rsconform/rsconform/internal/suggest"
 	"github.com/rsconform/rsconform/reporter"
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules"
@@ -34,6 +35,11 @@ type reportFlags struct {
 	maxSize    int64
 	maxEntries int
 	verbose    bool
+	failLevel  string
+	quiet      bool
+	baseline   string
+	configPath string
+	noColor    bool
 	// sources keeps the documents' text for the html format's excerpts.
 	sources *reporter.Sources
 }
@@ -48,6 +54,73 @@ func (f *reportFlags) register(fs *flag.FlagSet) {
 	fs.Int64Var(&f.maxSize, "max-size", rs.DefaultMaxBytes, "size limit of one uncompressed document in `BYTES` (section 7: 50 MB)")
 	fs.IntVar(&f.maxEntries, "max-entries", rs.DefaultMaxEntries, "entries limit of one document (section 7: 50,000)")
 	fs.BoolVar(&f.verbose, "v", false, "verbose text report: list the rules applied to each document")
+	fs.StringVar(&f.failLevel, "fail-level", "error", "least severe finding that fails (exit 1): error, warning (as --strict) or info")
+	fs.BoolVar(&f.quiet, "quiet", false, "text report: print only documents with findings (and the summary)")
+	fs.StringVar(&f.baseline, "baseline", "", "known findings in `FILE`: report and fail on new findings only; a missing FILE is written with the current findings")
+	fs.StringVar(&f.configPath, "config", "", "configuration `FILE` (default: "+configFileName+" in the working directory or above)")
+	fs.BoolVar(&f.noColor, "no-color", false, "no colour (same as --color never)")
+}
+
+// settle applies the configuration file to the flags the command line
+// did not set, then checks the settings that are not the engine's.
+func (f *reportFlags) settle(fset *flag.FlagSet) error {
+	path, err := findConfig(f.configPath)
+	if err != nil {
+		return err
+	}
+	if path != "" {
+		if err := applyConfig(fset, path); err != nil {
+			return err
+		}
+	}
+	if f.noColor {
+		f.color = reporter.ColorNever
+	}
+	switch f.failLevel {
+	case "error":
+	case "warning", "info":
+		// Reporters that mark failures (JUnit) and the summary treat
+		// warnings as failing, as under --strict.
+		f.strict = true
+	default:
+		return fmt.Errorf("--fail-level %q: want error, warning or info%s", f.failLevel, suggest.DidYouMean(f.failLevel, []string{"error", "warning", "info"}))
+	}
+	if f.strict && f.failLevel == "error" {
+		f.failLevel = "warning"
+	}
+	return nil
+}
+
+// exitCode is the exit code for a run summarised by s, at --fail-level.
+func (f *reportFlags) exitCode(s reporter.Summary) int {
+	return reporter.ExitCodeAt(s, rules.Severity(f.failLevel))
+}
+
+// applyBaseline removes the findings the baseline knows from results,
+// or writes the baseline when its file does not exist yet; it says what
+// it did on stderr.
+func (f *reportFlags) applyBaseline(results []rules.Result, stderr io.Writer, cmd string) error {
+	if f.baseline == "" {
+		return nil
+	}
+	known, err := readBaseline(f.baseline)
+	if errors.Is(err, fs.ErrNotExist) {
+		n, err := writeBaseline(f.baseline, results)
+		if err != nil {
+			return fmt.Errorf("writing the baseline: %w", err)
+		}
+		fmt.Fprintf(stderr, "rsconform %s: wrote %d finding(s) to the baseline %s; later runs report and fail on new findings only\n", cmd, n, f.baseline)
+		known, err = readBaseline(f.baseline)
+		if err != nil {
+			return err
+		}
+	} else if err != nil {
+		return err
+	}
+	if n := known.filter(results); n > 0 {
+		fmt.Fprintf(stderr, "rsconform %s: %d known finding(s) of the baseline %s not reported\n", cmd, n, f.baseline)
+	}
+	return nil
 }
 
 // config turns the flags into an engine configuration.
@@ -88,7 +161,7 @@ func (f *reportFlags) openReport(stdout io.Writer) (rep reporter.Reporter, tally
 		}
 		w = file
 	}
-	rep, err = reporter.New(f.format, w, reporter.Options{Tool: "rsconform", Version: toolVersion(), Spec: f.spec, Strict: f.strict, Color: f.color, Verbose: f.verbose, SourceRoot: sourceRoot(), Sources: f.sources})
+	rep, err = reporter.New(f.format, w, reporter.Options{Tool: "rsconform", Version: toolVersion(), Spec: f.spec, Strict: f.strict, Color: f.color, Verbose: f.verbose, Quiet: f.quiet, SourceRoot: sourceRoot(), Sources: f.sources})
 	if err != nil {
 		if file != nil {
 			file.Close()
@@ -157,6 +230,10 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, "rsconform validate: no PATH, URL or - given (see --help)")
 		return 2
 	}
+	if err := rf.settle(fset); err != nil {
+		fmt.Fprintln(stderr, "rsconform validate:", err)
+		return 2
+	}
 	cfg, err := rf.config()
 	if err != nil {
 		fmt.Fprintln(stderr, "rsconform validate:", err)
@@ -184,6 +261,10 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	client := &http.Client{Timeout: *timeout}
 	results := validateAll(ctx, v, client, inputs)
+	if err := rf.applyBaseline(results, stderr, "validate"); err != nil {
+		fmt.Fprintln(stderr, "rsconform validate:", err)
+		return 2
+	}
 	for _, res := range results {
 		tally.Add(res)
 		if err := rep.Write(res); err != nil {
@@ -201,7 +282,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		// incomplete, whatever the others say (exit-code table: 2).
 		return reporter.ExitNoVerdict
 	}
-	return reporter.ExitCode(sum, rf.strict)
+	return rf.exitCode(sum)
 }
 
 // input is one document to check. walked marks documents found in a

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+
+	"github.com/rsconform/rsconform/rules"
+)
+
+// A baseline is the set of findings a project has accepted, so that CI
+// fails only on new ones (--baseline FILE). The file is JSON:
+//
+//	{"tool": "rsconform", "format": 1,
+//	 "findings": [{"document": "build/site/changelist.xml", "rule": "RS-CL-ORDER",
+//	               "message": "change time … (line #): …", "count": 2}]}
+//
+// A finding matches an entry by document (as given on the command line, or
+// the URL), rule and message with the line numbers it quotes ("line 6")
+// replaced by "#"; the finding's own line and column are not part of it:
+// moving a finding to another line, or adding lines above it, does not
+// make it new. count says how many such findings are known: a further one
+// with the same key is new.
+type baselineFile struct {
+	Tool     string          `json:"tool"`
+	Format   int             `json:"format"`
+	Findings []baselineEntry `json:"findings"`
+}
+
+type baselineEntry struct {
+	Document string `json:"document"`
+	Rule     string `json:"rule"`
+	Message  string `json:"message"`
+	Count    int    `json:"count"`
+}
+
+type baselineKey struct{ document, rule, message string }
+
+// lineInMessages is a line number inside a message ("listed before it
+// (line 6)"), which moves with the document's lines.
+var lineInMessages = regexp.MustCompile(`\b(lines?) \d+`)
+
+// baselineMessage is a message with its line numbers replaced by "#".
+func baselineMessage(msg string) string {
+	return lineInMessages.ReplaceAllString(msg, "$1 #")
+}
+
+// baseline counts known findings by key.
+type baseline map[baselineKey]int
+
+func readBaseline(path string) (baseline, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var f baselineFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("%s: not a baseline file: %w", path, err)
+	}
+	if f.Tool != "rsconform" || f.Format != 1 {
+		return nil, fmt.Errorf("%s: not an rsconform baseline (format 1)", path)
+	}
+	b := baseline{}
+	for _, e := range f.Findings {
+		b[baselineKey{e.Document, e.Rule, baselineMessage(e.Message)}] += max(e.Count, 1)
+	}
+	return b, nil
+}
+
+// writeBaseline writes every finding of results to path.
+func writeBaseline(path string, results []rules.Result) (int, error) {
+	counts := map[baselineKey]int{}
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			counts[baselineKey{r.Location, d.Rule, baselineMessage(d.Message)}]++
+		}
+	}
+	f := baselineFile{Tool: "rsconform", Format: 1, Findings: []baselineEntry{}}
+	n := 0
+	for k, c := range counts {
+		f.Findings = append(f.Findings, baselineEntry{Document: k.document, Rule: k.rule, Message: k.message, Count: c})
+		n += c
+	}
+	sort.Slice(f.Findings, func(i, j int) bool {
+		a, b := f.Findings[i], f.Findings[j]
+		if a.Document != b.Document {
+			return a.Document < b.Document
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		return a.Message < b.Message
+	})
+	data, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return 0, err
+	}
+	return n, os.WriteFile(path, append(data, '\n'), 0o644)
+}
+
+// filter removes the known findings from results (in place) and returns
+// how many it removed. A document whose error findings were all known
+// becomes valid; a document that could not be processed stays so.
+func (b baseline) filter(results []rules.Result) int {
+	left := map[baselineKey]int{}
+	for k, v := range b {
+		left[k] = v
+	}
+	removed := 0
+	for i := range results {
+		r := &results[i]
+		kept := r.Diagnostics[:0]
+		for _, d := range r.Diagnostics {
+			k := baselineKey{r.Location, d.Rule, baselineMessage(d.Message)}
+			if left[k] > 0 {
+				left[k]--
+				removed++
+				continue
+			}
+			kept = append(kept, d)
+		}
+		r.Diagnostics = kept
+		if r.Status == rules.StatusInvalid {
+			r.Status = ""
+			r.Finish()
+		}
+	}
+	return removed
+}

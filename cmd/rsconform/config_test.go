@@ -1,0 +1,107 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// unsortedCL has two RS-CL-ORDER errors and one RS-TIME-UTC warning.
+const unsortedCL = `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+  <rs:ln rel="up" href="http://example.com/dataset1/capabilitylist.xml"/>
+  <rs:md capability="changelist" from="2013-01-03T00:00:00Z"/>
+  <url><loc>http://example.com/res1</loc><rs:md change="updated" datetime="2013-01-03T18:00:00Z"/></url>
+  <url><loc>http://example.com/res2</loc><rs:md change="updated" datetime="2013-01-03T13:00:00Z"/></url>
+  <url><loc>http://example.com/res3</loc><rs:md change="updated" datetime="2013-01-03T19:00:00+02:00"/></url>
+</urlset>
+`
+
+var _ = Describe("Configuration, baselines and fail levels", func() {
+	var dir string
+	BeforeEach(func() {
+		dir = GinkgoT().TempDir()
+		wd, err := os.Getwd()
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(os.Chdir, wd)
+		Expect(os.MkdirAll(filepath.Join(dir, "site", "sub"), 0o755)).To(Succeed())
+		Expect(os.Chdir(filepath.Join(dir, "site", "sub"))).To(Succeed())
+		write(dir, "site/cl.xml", []byte(unsortedCL))
+	})
+
+	It("reads .rsconform.yaml from the working directory or above; flags win", func() {
+		write(dir, ".rsconform.yaml", []byte("rules: [RS-TIME-*]\nfail-level: warning\n"))
+		code, rep := jsonReport("../cl.xml")
+		Expect(code).To(Equal(1), "the warning fails at fail-level warning")
+		Expect(rep.Documents[0].Findings).To(HaveLen(1))
+		Expect(rep.Documents[0].Findings[0].Rule).To(Equal("RS-TIME-UTC"))
+
+		code, _ = jsonReport("--fail-level", "error", "../cl.xml")
+		Expect(code).To(Equal(0), "the flag overrides the file")
+	})
+
+	It("takes --config, and refuses unknown keys with a suggestion", func() {
+		write(dir, "other.yaml", []byte("rules: 'RS-CL-*'\n"))
+		code, rep := jsonReport("--config", filepath.Join(dir, "other.yaml"), "../cl.xml")
+		Expect(code).To(Equal(1))
+		Expect(rep.Documents[0].Findings).To(HaveLen(2))
+
+		write(dir, ".rsconform.yaml", []byte("fail-levl: warning\n"))
+		code, _, errs := cli("validate", "../cl.xml")
+		Expect(code).To(Equal(2))
+		Expect(errs).To(ContainSubstring(`unknown key "fail-levl" (did you mean "fail-level"?)`))
+	})
+
+	It("writes a baseline, then fails only on new findings, whatever line they moved to", func() {
+		base := filepath.Join(dir, "baseline.json")
+		code, _, errs := cli("validate", "--baseline", base, "../cl.xml")
+		Expect(code).To(Equal(0))
+		Expect(errs).To(ContainSubstring("wrote 3 finding(s) to the baseline"))
+		var f baselineFile
+		data, err := os.ReadFile(base)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(json.Unmarshal(data, &f)).To(Succeed())
+		Expect(f.Findings).To(ContainElement(HaveField("Count", 1)))
+		Expect(string(data)).To(ContainSubstring("(line #)"), "line numbers in messages are not part of the key")
+
+		// Two lines inserted above: the same findings, on other lines.
+		shifted := strings.Replace(unsortedCL, "<rs:md capability", "\n\n<rs:md capability", 1)
+		write(dir, "site/cl.xml", []byte(shifted))
+		code, rep := jsonReport("--baseline", base, "../cl.xml")
+		Expect(code).To(Equal(0))
+		Expect(rep.Documents[0].Findings).To(BeEmpty())
+		Expect(rep.Documents[0].Status).To(Equal("valid"))
+
+		// One more out-of-order entry: one new finding.
+		more := strings.Replace(shifted, "</urlset>", `  <url><loc>http://example.com/res4</loc><rs:md change="updated" datetime="2013-01-03T10:00:00Z"/></url>
+</urlset>`, 1)
+		write(dir, "site/cl.xml", []byte(more))
+		code, rep = jsonReport("--baseline", base, "../cl.xml")
+		Expect(code).To(Equal(1))
+		Expect(rep.Documents[0].Findings).To(HaveLen(1))
+		Expect(rep.Documents[0].Findings[0].Rule).To(Equal("RS-CL-ORDER"))
+	})
+
+	It("fails at --fail-level, and refuses an unknown level before any work", func() {
+		code, _ := jsonReport("--rules", "RS-TIME-*", "../cl.xml")
+		Expect(code).To(Equal(0))
+		code, _ = jsonReport("--rules", "RS-TIME-*", "--fail-level", "warning", "../cl.xml")
+		Expect(code).To(Equal(1))
+		code, _, errs := cli("validate", "--fail-level", "warnings", "../cl.xml")
+		Expect(code).To(Equal(2))
+		Expect(errs).To(ContainSubstring("did you mean warning?"))
+	})
+
+	It("prints only documents with findings under --quiet, counting all", func() {
+		write(dir, "site/rl.xml", []byte(validRL))
+		code, out, _ := cli("validate", "--quiet", "--no-color", "../cl.xml", "../rl.xml")
+		Expect(code).To(Equal(1))
+		Expect(out).To(ContainSubstring("cl.xml (changelist) invalid"))
+		Expect(out).NotTo(ContainSubstring("rl.xml"))
+		Expect(out).To(ContainSubstring("2 documents: 1 valid, 1 invalid"))
+	})
+})
