@@ -72,6 +72,8 @@ func WriteDestination(w io.Writer, format string, results []*harness.Result, o O
 		return writeDestinationJUnit(w, results, o)
 	case FormatSARIF:
 		return writeDestinationSARIF(w, results, o)
+	case FormatHTML:
+		return writeDestinationHTML(w, results, o)
 	}
 	return fmt.Errorf("unknown report format %q (valid: %s)", format, strings.Join(Formats(), ", "))
 }

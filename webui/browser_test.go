@@ -1,14 +1,18 @@
 package webui_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/rsconform/rsconform/destination/harness"
+	"github.com/rsconform/rsconform/reporter"
 	"github.com/rsconform/rsconform/webui"
 )
 
@@ -159,7 +163,64 @@ var _ = Describe("The web validator in a browser", Label("browser"), Ordered, fu
 		Expect(rule.Fail).To(ContainSubstring("<urlset"))
 		Expect(rule.Pass).To(ContainSubstring("<urlset"))
 	})
+
+	It("shows a Destination's verdicts as a matrix whose cells open on click, from file://", func() {
+		var page bytes.Buffer
+		Expect(reporter.WriteDestination(&page, reporter.FormatHTML, destinationMatrix(), reporter.Options{Version: "test"})).To(Succeed())
+		file := filepath.Join(dir, "destination.html")
+		Expect(os.WriteFile(file, page.Bytes(), 0o644)).To(Succeed())
+		Expect(b.navigate("file://" + file)).To(Succeed())
+		var cell struct {
+			Before, After bool
+			Text          string
+			Rows, Cols    int
+		}
+		Expect(b.eval(`(() => { const d = document.querySelector('tr[data-requirement="DEST-PRESENT"] td.fail details');
+			const r = {Before: d.open, Rows: document.querySelectorAll('table.matrix tbody tr').length,
+			  Cols: document.querySelectorAll('table.matrix th.step').length};
+			d.querySelector('summary').click();
+			r.After = d.open; r.Text = d.innerText; return r; })()`, &cell)).To(Succeed())
+		Expect(cell.Before).To(BeFalse())
+		Expect(cell.After).To(BeTrue())
+		Expect(cell.Text).To(And(ContainSubstring("expected 10 resources present"), ContainSubstring("actual 1 missing: /res/0000003.txt")))
+		Expect(cell.Rows).To(Equal(3))
+		Expect(cell.Cols).To(Equal(2))
+		saveScreenshot(b, dir, "web-destination.png")
+	})
 })
+
+// destinationMatrix is a test-destination run of two checkpoints: the
+// Destination misses a resource after the first and downloads an
+// unchanged one again after the second.
+func destinationMatrix() []*harness.Result {
+	t0 := time.Date(2013, 1, 3, 9, 0, 0, 0, time.UTC)
+	run := &harness.RunInfo{ExitCode: 0, Seconds: 0.3, Requests: 14, Output: "synced 9 resources"}
+	v := func(r *harness.Requirement, st harness.Status, expected, actual string, evidence ...string) harness.Verdict {
+		return harness.Verdict{ID: r.ID, Section: r.Section, Level: r.Level, Title: r.Title, Status: st,
+			Expected: expected, Actual: actual, Evidence: evidence}
+	}
+	var reqs = map[string]*harness.Requirement{}
+	for _, r := range harness.Requirements {
+		reqs[r.ID] = r
+	}
+	return []*harness.Result{{
+		Scenario: "create-update-delete", Description: "The life of one resource",
+		Source: "http://127.0.0.1:8080/.well-known/resourcesync", Dir: "/tmp/destination",
+		Command: []string{"my-destination", "--source", "{source}", "--dir", "{dir}"}, Duration: 1.2,
+		Steps: []harness.StepResult{
+			{Step: 0, Name: "initial state", Time: t0, Checkpoint: true, Ran: true, Run: run, Verdicts: []harness.Verdict{
+				v(reqs["DEST-RUN"], harness.Pass, "exit 0 within 5m0s", "exit 0 in 0.3s"),
+				v(reqs["DEST-PRESENT"], harness.Fail, "10 resources present", "1 missing: /res/0000003.txt", "GET /res/0000003.txt 404 never asked"),
+				v(reqs["DEST-NO-REFETCH"], harness.Skip, "no download of a resource held unchanged", "nothing held before this run"),
+			}},
+			{Step: 1, Name: "update res 2", Time: t0.Add(time.Hour), Checkpoint: true, Ran: true, Run: run, Verdicts: []harness.Verdict{
+				v(reqs["DEST-RUN"], harness.Pass, "exit 0 within 5m0s", "exit 0 in 0.3s"),
+				v(reqs["DEST-PRESENT"], harness.Pass, "10 resources present", "10 present"),
+				v(reqs["DEST-NO-REFETCH"], harness.Fail, "no download of a resource held unchanged", "downloaded again: /res/0000001.txt", "GET /res/0000001.txt 200"),
+			}},
+		},
+	}}
+}
 
 func itoa(n int) string {
 	b, _ := json.Marshal(n)
