@@ -13,6 +13,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
 
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/reporter"
@@ -165,6 +166,11 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		defer stop()
 		fmt.Fprintf(stderr, "rsconform crawl: mock Source (scenario %s, played to its end) at %s\n", *scenario, entry)
 		args = []string{entry}
+		if !flagSet(fset, "rate") {
+			// The politeness rate is for real Sources; the mock Source
+			// runs in this process.
+			opts.Rate = 0
+		}
 	}
 	if len(args) != 1 {
 		fmt.Fprintln(stderr, "rsconform crawl: give one entry point URL, or --mock (see --help)")
@@ -208,8 +214,9 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var bar *progressbar.ProgressBar
 	if showProgress(*progress, stderr) {
 		bar = newCrawlBar(stderr)
+		width := terminalWidth(stderr)
 		opts.Progress = func(s crawler.Stats) {
-			bar.Describe(fmt.Sprintf("%d documents, %d resources, %d packages, %d findings", s.Documents, s.Resources, s.Packages, s.Findings))
+			bar.Describe(progressLine(s, width))
 			bar.Set64(s.Bytes)
 		}
 	}
@@ -283,6 +290,48 @@ func showProgress(mode string, stderr io.Writer) bool {
 		return false
 	}
 	return isTerminal(stderr)
+}
+
+// flagSet reports whether flag name was given on the command line.
+func flagSet(fset *flag.FlagSet, name string) bool {
+	set := false
+	fset.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// terminalWidth is the width of w when it is a terminal, else 80.
+func terminalWidth(w io.Writer) int {
+	if f, ok := w.(*os.File); ok {
+		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 0 {
+			return cols
+		}
+	}
+	return 80
+}
+
+// progressBarRoom is what the bar's spinner, bytes and rate take after
+// the description ("| 1.2 MB (300 kB/s) [2s]").
+const progressBarRoom = 34
+
+// progressLine describes a crawl in progress: its phase, then its counts,
+// cut to fit one line of a terminal width columns wide (a longer line
+// wraps, and the bar's redraws then leave stale lines behind).
+func progressLine(s crawler.Stats, width int) string {
+	phase := "reading documents"
+	switch {
+	case s.Refetched > 0:
+		phase = "re-reading open Change Lists"
+	case s.Resources > 0:
+		phase = "sampling resources"
+	case s.Packages > 0:
+		phase = "checking packages"
+	}
+	line := fmt.Sprintf("%s: %d documents, %d resources, %d packages, %d findings", phase, s.Documents, s.Resources, s.Packages, s.Findings)
+	room := max(width-progressBarRoom, 10)
+	if r := []rune(line); len(r) > room {
+		line = string(r[:room-1]) + "…"
+	}
+	return line
 }
 
 func newCrawlBar(w io.Writer) *progressbar.ProgressBar {

@@ -6,13 +6,20 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/rsconform/rsconform/crawler"
+	"github.com/rsconform/rsconform/destination/harness"
+	"github.com/rsconform/rsconform/internal/suggest"
+	"github.com/rsconform/rsconform/reporter"
 	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/suite"
 	destsuite "github.com/rsconform/rsconform/suite/destination"
 	"github.com/rsconform/rsconform/suite/source"
 )
@@ -60,7 +67,8 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fset.SetOutput(stderr)
 	labelFilter := fset.String("label-filter", "", "run only specs matching this Ginkgo label `EXPRESSION`, e.g. 'Level:MUST && Section:12.1'")
 	junit := fset.String("junit-report", "", "write a JUnit report to `FILE`")
-	noColor := fset.Bool("no-color", false, "no colour in the console output")
+	noColor := fset.Bool("no-color", false, "no colour (same as --color never)")
+	colorMode := fset.String("color", "auto", "console colour: auto (a terminal and no NO_COLOR), always, never")
 	verbose := fset.Bool("v", false, "list every spec, not only failures")
 	spec := fset.String("spec", "1.1", "spec version: 1.1 or 1.0")
 	var maps multiFlag
@@ -70,10 +78,16 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	timeout := fset.Duration("timeout", 30*time.Second, "source: timeout of one request; destination: timeout of one run of the command (default 5m)")
 	scenarios := fset.String("scenarios", "", "destination: comma-separated built-in scenarios to play (default: all but large-source)")
 	dir := fset.String("dir", "", "destination: keep the Destination's directories under `DIR` (default: a temporary one)")
-	fset.Usage = func() { fmt.Fprint(fset.Output(), suiteUsage); fset.PrintDefaults() }
-	if len(args) > 0 && (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+	printUsage := func() {
 		fset.SetOutput(stdout)
-		fset.Usage()
+		fmt.Fprint(stdout, suiteUsage)
+		fset.PrintDefaults()
+	}
+	// The flag package calls Usage on -help before returning ErrHelp, and
+	// on a bad flag: help is printed once, below, on stdout.
+	fset.Usage = func() {}
+	if len(args) > 0 && (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+		printUsage()
 		return 0
 	}
 	if len(args) == 0 {
@@ -84,16 +98,21 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	rest, err := parseFlags(fset, args[1:])
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fset.SetOutput(stdout)
-			fset.Usage()
+			printUsage()
 			return 0
 		}
+		fmt.Fprintln(stderr, "see 'rsconform suite --help'")
+		return 2
+	}
+	color, err := suiteColor(*colorMode, *noColor)
+	if err != nil {
+		fmt.Fprintln(stderr, "rsconform suite:", err)
 		return 2
 	}
 	suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
 	suiteConfig.LabelFilter = *labelFilter
 	reporterConfig.JUnitReport = *junit
-	reporterConfig.NoColor = *noColor
+	reporterConfig.NoColor = !color
 	reporterConfig.Verbose = *verbose
 	switch which {
 	case "source":
@@ -103,6 +122,14 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		sp, err := rules.ParseSpec(*spec)
 		if err != nil {
+			fmt.Fprintln(stderr, "rsconform suite source:", err)
+			return 2
+		}
+		var labelSets []ginkgo.Labels
+		for _, r := range rules.All() {
+			labelSets = append(labelSets, suite.RuleLabels(r))
+		}
+		if err := checkLabelFilter(*labelFilter, labelSets); err != nil {
 			fmt.Fprintln(stderr, "rsconform suite source:", err)
 			return 2
 		}
@@ -148,6 +175,20 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintln(stderr, "rsconform suite destination: give the Destination command after -- (see --help)")
 			return 2
 		}
+		names := destsuite.DefaultScenarios()
+		if *scenarios != "" {
+			names = strings.Split(*scenarios, ",")
+		}
+		var labelSets []ginkgo.Labels
+		for _, sc := range names {
+			for _, r := range harness.Requirements {
+				labelSets = append(labelSets, destsuite.RequirementLabels(sc, r))
+			}
+		}
+		if err := checkLabelFilter(*labelFilter, labelSets); err != nil {
+			fmt.Fprintln(stderr, "rsconform suite destination:", err)
+			return 2
+		}
 		cfg := destsuite.Config{Command: rest, Dir: *dir}
 		if timeoutSet(fset) {
 			cfg.Timeout = *timeout
@@ -167,6 +208,66 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	fmt.Fprintf(stderr, "rsconform suite: unknown suite %q (see --help)\n", which)
 	return 2
+}
+
+// suiteColor decides the console's colour as the reports do: auto means
+// standard output is a terminal and NO_COLOR is unset (Ginkgo writes to
+// the process's standard output).
+func suiteColor(mode string, noColor bool) (bool, error) {
+	if noColor {
+		return false, nil
+	}
+	switch mode {
+	case reporter.ColorAlways:
+		return true, nil
+	case reporter.ColorNever:
+		return false, nil
+	case reporter.ColorAuto, "":
+		return os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb" && isTerminal(os.Stdout), nil
+	}
+	return false, fmt.Errorf("--color %q: want auto, always or never", mode)
+}
+
+// checkLabelFilter refuses, before any work, a label filter that does not
+// parse or that selects none of the specs the suite would run (labelSets):
+// a typo such as Levl:MUST would otherwise run nothing and pass.
+func checkLabelFilter(expr string, labelSets []ginkgo.Labels) error {
+	if strings.TrimSpace(expr) == "" {
+		return nil
+	}
+	match, err := types.ParseLabelFilter(expr)
+	if err != nil {
+		var ge types.GinkgoError
+		if errors.As(err, &ge) {
+			// Ginkgo's own rendering is coloured and spread over lines.
+			return fmt.Errorf("--label-filter %q does not parse: %s: %s", expr, ge.Heading, strings.Join(strings.Fields(ge.Message), " "))
+		}
+		return fmt.Errorf("--label-filter %q does not parse: %w", expr, err)
+	}
+	known := map[string]bool{}
+	for _, ls := range labelSets {
+		if match(ls) {
+			return nil
+		}
+		for _, l := range ls {
+			known[l] = true
+		}
+	}
+	msg := fmt.Sprintf("--label-filter %q selects no spec", expr)
+	var names []string
+	for l := range known {
+		names = append(names, l)
+	}
+	sort.Strings(names)
+	for _, word := range strings.FieldsFunc(expr, func(r rune) bool { return strings.ContainsRune("&|!(), ", r) }) {
+		if !known[word] {
+			if c := suggest.Closest(word, names); c != "" {
+				msg += fmt.Sprintf(" (%s: did you mean %s?)", word, c)
+				break
+			}
+		}
+	}
+	return errors.New(msg + "; labels are Section:N, Level:MUST|SHOULD|INFO, Kind:KIND, Scope:document|crawl|step, Scenario:NAME")
 }
 
 // timeoutSet reports whether --timeout was given.
