@@ -194,7 +194,7 @@ var RepLastmod = &Rule{
 	ID: "RS-REP-LASTMOD", Section: "7", Level: Info,
 	Title: "<lastmod> agrees with the Last-Modified header of the resource",
 	Quote: "<lastmod> -- An element that conveys the last modification time of the resource with the URI provided in <loc>, as defined in RFC 2616, Sec. 14.29.",
-	Doc:   "Section 7 notes that \"there is significant variation in practices for the use and maintenance of last modification times\", so a difference is only a hint. Last-Modified has a precision of a second; so is the comparison. A claim the Source says is outdated (a later change recorded, a later Last-Modified) is not checked.",
+	Doc:   "Section 7 notes that \"there is significant variation in practices for the use and maintenance of last modification times\", so a difference is only a hint. An HTTP-date has a precision of a second; so is the comparison, on both sides (a Last-Modified in ISO 8601 may carry a fraction). A claim the Source says is outdated (a later change recorded, a later Last-Modified) is not checked.",
 	CheckGraph: func(p *GraphPass) error {
 		claims(p.Graph, func(n *Node, e Edge, from *Node) {
 			if e.Lastmod == "" {
@@ -205,7 +205,7 @@ var RepLastmod = &Rule{
 				return
 			}
 			t, ok := instant(e.Lastmod)
-			if !ok || t.Truncate(time.Second).Equal(lm) {
+			if !ok || t.Truncate(time.Second).Equal(lm.Truncate(time.Second)) {
 				return
 			}
 			p.Reportf(e.From, e.Pos, "<lastmod> is %s but %s is served with Last-Modified: %s", e.Lastmod, n.URL, n.Header.Get("Last-Modified"))
