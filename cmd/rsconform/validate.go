@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/http"
 	"os"
 	"path"
 	"path/filepath"
@@ -22,6 +21,7 @@ import (
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules"
 	"github.com/rsconform/rsconform/schema"
+	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 // reportFlags are the flags every checking command shares.
@@ -259,7 +259,9 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, "rsconform validate:", err)
 		return 2
 	}
-	client := &http.Client{Timeout: *timeout}
+	// The crawl's HTTP client: a URL that fails or hangs reads the same in
+	// validate as in crawl.
+	client := sourcehttp.New(sourcehttp.Config{UserAgent: "rsconform/" + toolVersion(), Timeout: *timeout})
 	results := validateAll(ctx, v, client, inputs)
 	if err := rf.applyBaseline(results, stderr, "validate"); err != nil {
 		fmt.Fprintln(stderr, "rsconform validate:", err)
@@ -385,7 +387,7 @@ func checkGlobs(globs []string) error {
 
 // validateAll checks the inputs on all cores and returns the results in
 // input order.
-func validateAll(ctx context.Context, v *rules.Validator, client *http.Client, inputs []input) []rules.Result {
+func validateAll(ctx context.Context, v *rules.Validator, client *sourcehttp.Client, inputs []input) []rules.Result {
 	results := make([]rules.Result, len(inputs))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -410,23 +412,15 @@ func validateAll(ctx context.Context, v *rules.Validator, client *http.Client, i
 	return results
 }
 
-func validateOne(ctx context.Context, v *rules.Validator, client *http.Client, in input) rules.Result {
+func validateOne(ctx context.Context, v *rules.Validator, client *sourcehttp.Client, in input) rules.Result {
 	switch {
 	case in.name == "-":
 		return v.ValidateReader(ctx, "<stdin>", os.Stdin)
 	case rules.IsURL(in.name):
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, in.name, nil)
-		if err != nil {
-			return rules.ErrorResult(in.name, err.Error())
-		}
-		req.Header.Set("User-Agent", "rsconform/"+toolVersion())
-		resp, err := client.Do(req)
-		if err != nil {
-			return rules.ErrorResult(in.name, fmt.Sprintf("fetch failed: %v", err))
-		}
-		defer resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return rules.ErrorResult(in.name, fmt.Sprintf("fetch failed: HTTP %s", resp.Status))
+		resp := client.Get(ctx, in.name, sourcehttp.Request{Decode: true})
+		defer resp.Close()
+		if why := resp.Failure(); why != "" {
+			return rules.ErrorResult(in.name, why)
 		}
 		return v.ValidateReader(ctx, in.name, resp.Body)
 	default:
