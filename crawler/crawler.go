@@ -87,14 +87,9 @@ type Options struct {
 	SampleSet bool
 	// Packages makes the crawl download and open dump packages.
 	Packages bool
-	// Package safety limits: the download (default 1 GiB), the total
-	// uncompressed size (default 4 GiB), the compression ratio of an entry
-	// (default 200) and the number of entries (default 50,000: a manifest
-	// lists at most 50,000 bitstreams).
-	MaxPackageBytes   int64
-	MaxUncompressed   int64
-	MaxRatio          float64
-	MaxPackageEntries int
+	// PackageLimits bound a package before it is read, as in rsconform
+	// sync (zero values: resourcesync's defaults).
+	PackageLimits rs.PackageLimits
 	// TempDir is where packages are spilled (default os.TempDir()).
 	TempDir string
 	// Transport replaces the default HTTP transport (tests).
@@ -142,18 +137,7 @@ func (o Options) withDefaults() Options {
 	if o.Sample == 0 && !o.SampleSet {
 		o.Sample = 10
 	}
-	if o.MaxPackageBytes <= 0 {
-		o.MaxPackageBytes = 1 << 30
-	}
-	if o.MaxUncompressed <= 0 {
-		o.MaxUncompressed = 4 << 30
-	}
-	if o.MaxRatio <= 0 {
-		o.MaxRatio = 200
-	}
-	if o.MaxPackageEntries <= 0 {
-		o.MaxPackageEntries = rs.DefaultMaxEntries
-	}
+	o.PackageLimits = o.PackageLimits.WithDefaults()
 	return o
 }
 

@@ -23,6 +23,7 @@ import (
 
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/fixtures"
+	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules"
 )
 
@@ -254,7 +255,7 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 		}})
 		opts := testOptions()
 		opts.Packages = true
-		opts.MaxPackageBytes = 1 << 20
+		opts.PackageLimits.MaxBytes = 1 << 20
 		opts.TempDir = GinkgoT().TempDir()
 		rep := h.crawl("/", opts)
 		res := result(rep, h.srv.URL+"/dataset1/part1.zip")
@@ -265,10 +266,10 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 		Expect(left).To(BeEmpty(), "the spilled package is removed")
 	})
 
-	It("refuses a ZIP with 100,000 entries", func() {
+	It("refuses a ZIP with more entries than 100,000, the default limit", func() {
 		var buf bytes.Buffer
 		zw := zip.NewWriter(&buf)
-		for i := 0; i < 100000; i++ {
+		for i := 0; i <= rs.DefaultMaxPackageEntries; i++ {
 			_, err := zw.CreateHeader(&zip.FileHeader{Name: fmt.Sprintf("f%d", i), Method: zip.Store})
 			Expect(err).NotTo(HaveOccurred())
 		}
@@ -276,7 +277,7 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 		h, rep := crawlPackage(buf.Bytes())
 		res := result(rep, h.srv.URL+"/dataset1/part1.zip")
 		Expect(res.Status).To(Equal(rules.StatusError))
-		Expect(res.Error).To(ContainSubstring("100000 entries"))
+		Expect(res.Error).To(ContainSubstring("100001 entries, more than the limit of 100000 (--max-package-entries)"))
 	})
 
 	It("refuses a ZIP bomb by its compression ratio", func() {

@@ -2,9 +2,7 @@ package crawler
 
 import (
 	"archive/zip"
-	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"slices"
@@ -53,13 +51,13 @@ func (c *crawl) processPackage(t task) {
 		os.Remove(tmp.Name())
 	}()
 	m := rs.NewDigester(rs.KnownAlgorithms(t.edge.Md.Hashes())...)
-	limit := c.opts.MaxPackageBytes
-	n, err := io.Copy(io.MultiWriter(tmp, m), io.LimitReader(r.Body, limit+1))
+	limits := c.opts.PackageLimits
+	n, err := io.Copy(io.MultiWriter(tmp, m), io.LimitReader(r.Body, limits.MaxBytes+1))
 	r.Close()
 	switch {
-	case n > limit:
+	case n > limits.MaxBytes:
 		c.packageResult(t, setFacts, bodyFacts(m, true), &rules.PackageFacts{
-			Problem: fmt.Sprintf("not checked: the package is larger than the limit of %d bytes (--max-package-size); the download was stopped there", limit)})
+			Problem: "not checked: " + limits.TooLarge().Error() + "; the download was stopped there"})
 		return
 	case err != nil:
 		c.packageResult(t, setFacts, bodyFacts(m, true), &rules.PackageFacts{Problem: "not checked: the download failed: " + err.Error()})
@@ -83,109 +81,41 @@ func (c *crawl) packageResult(t task, setFacts func(*rules.Node), body *rules.Bo
 	})
 }
 
-// zipEntryCount reads the number of entries from the end of central
-// directory record (zip64 too) without reading the directory itself.
-func zipEntryCount(f io.ReaderAt, size int64) (uint64, bool) {
-	n := int64(65535 + 22)
-	if n > size {
-		n = size
-	}
-	buf := make([]byte, n)
-	if _, err := f.ReadAt(buf, size-n); err != nil && !errors.Is(err, io.EOF) {
-		return 0, false
-	}
-	for i := len(buf) - 22; i >= 0; i-- {
-		if buf[i] != 'P' || buf[i+1] != 'K' || buf[i+2] != 5 || buf[i+3] != 6 {
-			continue
-		}
-		count := uint64(binary.LittleEndian.Uint16(buf[i+10:]))
-		if count != 0xFFFF || i < 20 {
-			return count, true
-		}
-		loc := buf[i-20:]
-		if loc[0] != 'P' || loc[1] != 'K' || loc[2] != 6 || loc[3] != 7 {
-			return count, true
-		}
-		off := int64(binary.LittleEndian.Uint64(loc[8:]))
-		rec := make([]byte, 56)
-		if _, err := f.ReadAt(rec, off); err != nil {
-			return count, true
-		}
-		if rec[0] == 'P' && rec[1] == 'K' && rec[2] == 6 && rec[3] == 6 {
-			return binary.LittleEndian.Uint64(rec[32:]), true
-		}
-		return count, true
-	}
-	return 0, false
-}
-
-// ratioFloor is the entry size below which the compression ratio is not
-// judged: small files of repeated bytes compress very well and harm no one.
-const ratioFloor = 1 << 20
-
-// inspectPackage opens a downloaded package and checks it.
+// inspectPackage opens a downloaded package within the package limits
+// and checks it.
 func (c *crawl) inspectPackage(pkgURL string, f *os.File, size int64) *rules.PackageFacts {
 	facts := &rules.PackageFacts{}
-	if count, ok := zipEntryCount(f, size); ok && count > uint64(c.opts.MaxPackageEntries) {
-		facts.Entries = int(min(count, 1<<31))
-		facts.Problem = fmt.Sprintf("not checked: the ZIP file has %d entries, more than the limit of %d (--max-package-entries); a manifest lists at most 50,000 bitstreams", count, c.opts.MaxPackageEntries)
-		return facts
-	}
-	zr, err := zip.NewReader(f, size)
+	pkg, err := rs.OpenPackage(f, size, c.opts.PackageLimits)
 	if err != nil {
-		facts.Problem = "not checked: not a ZIP file: " + err.Error()
+		facts.Problem = "not checked: " + err.Error()
 		return facts
 	}
-	facts.Entries = len(zr.File)
-	var total uint64
-	byName := make(map[string]*zip.File, len(zr.File))
-	refused := map[string]bool{}
-	var manifest *zip.File
-	for _, zf := range zr.File {
-		total += zf.UncompressedSize64
-		if zf.UncompressedSize64 > ratioFloor && zf.CompressedSize64 > 0 &&
-			float64(zf.UncompressedSize64)/float64(zf.CompressedSize64) > c.opts.MaxRatio {
-			facts.Problem = fmt.Sprintf("not checked: entry %q expands %d times (over %g, --max-package-ratio): a ZIP bomb?", zf.Name, zf.UncompressedSize64/zf.CompressedSize64, c.opts.MaxRatio)
-			return facts
-		}
-		// As rsconform sync does: a refused member is no bitstream of the
-		// package, and of two members of one name the first is used.
-		if err := rs.CheckMember(zf.Name, zf.Mode()); err != nil {
-			if len(facts.UnsafeMembers) < maxListed {
-				facts.UnsafeMembers = append(facts.UnsafeMembers, err.Error())
-			}
-			refused[zf.Name] = true
-			continue
-		}
-		if byName[zf.Name] != nil {
-			continue
-		}
-		byName[zf.Name] = zf
-		switch {
-		case zf.Name == ManifestName:
-			manifest = zf
-		case strings.HasSuffix(zf.Name, "/"+ManifestName) && facts.NestedManifest == "":
-			facts.NestedManifest = zf.Name
+	facts.Entries = len(pkg.Zip.File)
+	// As rsconform sync does: a refused member is no bitstream of the
+	// package.
+	for _, pe := range pkg.Refused {
+		if len(facts.UnsafeMembers) < maxListed {
+			facts.UnsafeMembers = append(facts.UnsafeMembers, pe.Error())
 		}
 	}
-	if total > uint64(c.opts.MaxUncompressed) {
-		facts.Problem = fmt.Sprintf("not checked: the entries add up to %d bytes uncompressed, over the limit of %d (--max-package-uncompressed)", total, c.opts.MaxUncompressed)
-		return facts
+	for name := range pkg.Members {
+		if strings.HasSuffix(name, "/"+ManifestName) && (facts.NestedManifest == "" || name < facts.NestedManifest) {
+			facts.NestedManifest = name
+		}
 	}
 	listed := map[string]bool{ManifestName: true}
-	if manifest != nil {
+	if manifest := pkg.Members[ManifestName]; manifest != nil {
 		loc := ManifestLocation(pkgURL)
 		facts.Manifest = loc
 		if doc := c.manifestDocument(pkgURL, loc, manifest); doc != nil {
-			facts.Bitstreams = c.checkBitstreams(doc, byName, refused, listed)
+			facts.Bitstreams = c.checkBitstreams(doc, pkg, listed)
 		}
 	}
 	var names []string
-	for name, zf := range byName {
-		if zf.FileInfo().IsDir() || listed[name] {
-			continue
+	for name := range pkg.Members {
+		if !listed[name] {
+			names = append(names, name)
 		}
-		names = append(names, name)
 	}
 	sort.Strings(names)
 	facts.UnlistedCount = len(names)
@@ -249,7 +179,7 @@ func (c *crawl) manifestDocument(pkgURL, loc string, zf *zip.File) *rs.Document 
 // once, however many entries name it: first the algorithms every entry
 // naming it asks for are gathered, then it is measured once with all of
 // them, then each entry is compared with the measure.
-func (c *crawl) checkBitstreams(doc *rs.Document, byName map[string]*zip.File, refused, listed map[string]bool) []rules.BitstreamFact {
+func (c *crawl) checkBitstreams(doc *rs.Document, pkg *rs.Package, listed map[string]bool) []rules.BitstreamFact {
 	type use struct {
 		e    *rs.Entry
 		zf   *zip.File
@@ -263,10 +193,10 @@ func (c *crawl) checkBitstreams(doc *rs.Document, byName map[string]*zip.File, r
 		}
 		p := rs.PackagePath(e.Md.Path)
 		listed[p.Member()] = true
-		if p.Check() != nil || refused[p.Member()] {
+		if p.Check() != nil || pkg.Refusal(p.Member()) != nil {
 			continue // RS-PATH-INSIDE on the manifest, RS-PKG-UNSAFE-PATH on the package
 		}
-		zf := byName[p.Member()]
+		zf := pkg.Members[p.Member()]
 		if zf == nil {
 			fact := &rules.BitstreamFact{Pos: e.Md.AttrPosition("path"), Loc: e.Loc, Path: e.Md.Path, Problem: rules.BitstreamMissing}
 			uses = append(uses, use{e: e, fact: fact})

@@ -19,8 +19,7 @@ type openPkg struct {
 	url      string
 	tmp      string
 	f        *os.File
-	members  map[string]*zip.File
-	refused  map[string]error
+	pkg      *rs.Package
 	manifest *rs.Document
 	unpacked int64
 }
@@ -43,9 +42,12 @@ func (s *syncer) fetchPackage(ctx context.Context, u string, fix Fixity, kind rs
 		var sums map[string]string
 		_, err := s.f.get(ctx, u, conditional{identity: true}, func(r io.Reader) error {
 			var err error
-			tmp, n, sums, err = s.spool(r, fix.algs(), s.o.MaxPackageBytes)
+			tmp, n, sums, err = s.spool(r, fix.algs(), s.o.PackageLimits.MaxBytes)
 			return err
 		})
+		if le := (*limitError)(nil); errors.As(err, &le) {
+			return nil, fmt.Errorf("%s: %w", u, s.o.PackageLimits.TooLarge())
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -68,54 +70,31 @@ func (s *syncer) fetchPackage(ctx context.Context, u string, fix Fixity, kind rs
 	}
 }
 
-// openPackage opens a ZIP package and reads its manifest.xml (11.2 and
-// 13.2: "The file must be named manifest.xml and must be located at the
-// top level of the ZIP package"). Members that could reach outside a
-// directory (absolute, "..", backslashes), that are not regular files
-// (symbolic links above all) or that are duplicated are refused and
-// reported; a package with too many members, or declaring more bytes
-// unpacked than the limit, is refused whole.
+// openPackage opens a ZIP package within the package limits (refused
+// whole over them, as the crawl refuses it) and reads its manifest.xml
+// (11.2 and 13.2: "The file must be named manifest.xml and must be
+// located at the top level of the ZIP package"). Members that are no
+// bitstream (a name outside the package's folder, a symbolic link, a name
+// two members share) are refused and reported, as the crawl reports them
+// (RS-PKG-UNSAFE-PATH).
 func (s *syncer) openPackage(u, tmp string, size int64, kind rs.Kind) (*openPkg, error) {
 	f, err := s.m.root.Open(tmp)
 	if err != nil {
 		return nil, err
 	}
-	zr, err := zip.NewReader(f, size)
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("%s: not a ZIP package: %w", u, err)
-	}
-	p := &openPkg{url: u, tmp: tmp, f: f, members: map[string]*zip.File{}, refused: map[string]error{}}
 	fail := func(format string, args ...any) (*openPkg, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: %s", u, fmt.Sprintf(format, args...))
 	}
-	if len(zr.File) > s.o.MaxMembers {
-		return fail("%d members, more than the limit of %d", len(zr.File), s.o.MaxMembers)
+	pkg, err := rs.OpenPackage(f, size, s.o.PackageLimits)
+	if err != nil {
+		return fail("%v", err)
 	}
-	var declared uint64
-	for _, zf := range zr.File {
-		name := zf.Name
-		// The policy of the crawl's RS-PKG-UNSAFE-PATH, for the same reasons.
-		if err := rs.CheckMember(name, zf.Mode()); err != nil {
-			s.rep.problem(ProblemPackage, u, "", fmt.Sprintf("member refused: %v", err))
-			p.refused[name] = err
-			continue
-		}
-		switch {
-		case zf.Mode().IsDir():
-			continue
-		case p.members[name] != nil:
-			s.rep.problem(ProblemPackage, u, "", fmt.Sprintf("member %q appears twice; the first is used", zf.Name))
-			continue
-		}
-		declared += zf.UncompressedSize64
-		if declared > uint64(s.o.MaxUnpackedBytes) {
-			return fail("declares more than %d bytes unpacked", s.o.MaxUnpackedBytes)
-		}
-		p.members[name] = zf
+	for _, pe := range pkg.Refused {
+		s.rep.problem(ProblemPackage, u, "", fmt.Sprintf("member refused: %v", pe))
 	}
-	mf := p.members["manifest.xml"]
+	p := &openPkg{url: u, tmp: tmp, f: f, pkg: pkg}
+	mf := pkg.Members["manifest.xml"]
 	if mf == nil {
 		return fail("no manifest.xml at the top level of the package")
 	}
@@ -134,17 +113,15 @@ func (s *syncer) openPackage(u, tmp string, size int64, kind rs.Kind) (*openPkg,
 	return p, nil
 }
 
-// checkMember refuses members whose sizes betray a zip bomb.
+// checkMember refuses a member larger than limit, or one that would
+// unpack the package to more than its limit (a member named by several
+// manifest entries is unpacked once for each).
 func (s *syncer) checkMember(p *openPkg, zf *zip.File, limit int64) error {
 	if zf.UncompressedSize64 > uint64(limit) {
 		return &limitError{what: fmt.Sprintf("member %q", zf.Name), limit: limit}
 	}
-	if zf.UncompressedSize64 > 1<<20 && zf.CompressedSize64 > 0 && zf.UncompressedSize64/zf.CompressedSize64 > uint64(s.o.MaxRatio) {
-		return fmt.Errorf("member %q refused: compressed %d times, more than the limit of %d (a zip bomb?)", zf.Name,
-			zf.UncompressedSize64/zf.CompressedSize64, s.o.MaxRatio)
-	}
-	if p.unpacked+int64(zf.UncompressedSize64) > s.o.MaxUnpackedBytes {
-		return &limitError{what: "the unpacked package", limit: s.o.MaxUnpackedBytes}
+	if max := s.o.PackageLimits.MaxUncompressed; p.unpacked+int64(zf.UncompressedSize64) > max {
+		return &limitError{what: "the unpacked package", limit: max}
 	}
 	return nil
 }
@@ -184,14 +161,14 @@ func (s *syncer) extract(p *openPkg, path string, it item) error {
 		return report(ProblemPackage, fmt.Sprintf("%s: path refused: %v", p.url, err))
 	}
 	name := pp.Member()
-	if err := p.refused[name]; err != nil {
-		return report(ProblemPackage, fmt.Sprintf("%s: member refused: %v", p.url, err))
+	if pe := p.pkg.Refusal(name); pe != nil {
+		return report(ProblemPackage, fmt.Sprintf("%s: member refused: %v", p.url, pe))
 	}
-	zf := p.members[name]
+	zf := p.pkg.Members[name]
 	if zf == nil {
 		return report(ProblemPackage, fmt.Sprintf("%s: no member %q", p.url, name))
 	}
-	limit := min(s.o.MaxResourceBytes, s.o.MaxUnpackedBytes-p.unpacked)
+	limit := min(s.o.MaxResourceBytes, s.o.PackageLimits.MaxUncompressed-p.unpacked)
 	if err := s.checkMember(p, zf, limit); err != nil {
 		return report(ProblemPackage, fmt.Sprintf("%s: %v", p.url, err))
 	}

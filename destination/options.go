@@ -62,10 +62,6 @@ const (
 	DefaultMaxRetryAfter    = 2 * time.Minute
 	DefaultRetryBase        = 500 * time.Millisecond
 	DefaultMaxResourceBytes = 1 << 30
-	DefaultMaxPackageBytes  = 4 << 30
-	DefaultMaxUnpackedBytes = 8 << 30
-	DefaultMaxMembers       = 100000
-	DefaultMaxRatio         = 1000
 	DefaultIndexName        = "index.html"
 )
 
@@ -111,14 +107,10 @@ type Options struct {
 	MaxDocumentBytes int64
 	// MaxResourceBytes bounds one resource or bitstream.
 	MaxResourceBytes int64
-	// MaxPackageBytes bounds one downloaded package.
-	MaxPackageBytes int64
-	// MaxUnpackedBytes bounds what one package may unpack to, and
-	// MaxMembers the members it may hold; MaxRatio bounds the compression
-	// ratio of a member larger than 1 MiB (zip bombs).
-	MaxUnpackedBytes int64
-	MaxMembers       int
-	MaxRatio         int64
+	// PackageLimits bound a package before it is unpacked, as in
+	// rsconform crawl --packages (zero values: resourcesync's defaults);
+	// MaxUncompressed also bounds what one package unpacks to.
+	PackageLimits rs.PackageLimits
 
 	// IndexName is the file name of a URI whose path ends with a slash.
 	IndexName string
@@ -170,18 +162,7 @@ func (o *Options) setDefaults() error {
 	if o.MaxResourceBytes <= 0 {
 		o.MaxResourceBytes = DefaultMaxResourceBytes
 	}
-	if o.MaxPackageBytes <= 0 {
-		o.MaxPackageBytes = DefaultMaxPackageBytes
-	}
-	if o.MaxUnpackedBytes <= 0 {
-		o.MaxUnpackedBytes = DefaultMaxUnpackedBytes
-	}
-	if o.MaxMembers <= 0 {
-		o.MaxMembers = DefaultMaxMembers
-	}
-	if o.MaxRatio <= 0 {
-		o.MaxRatio = DefaultMaxRatio
-	}
+	o.PackageLimits = o.PackageLimits.WithDefaults()
 	if o.IndexName == "" {
 		o.IndexName = DefaultIndexName
 	}

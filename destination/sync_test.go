@@ -181,7 +181,7 @@ var _ = Describe("Baseline from a Resource Dump [11.1, 11.2]", Label("Section:11
 		}, "backslash"),
 	)
 
-	It("refuses a zip bomb member", func() {
+	It("refuses a package with a zip bomb member whole", func() {
 		src := newTestSource(3)
 		src.dump = true
 		bomb := make([]byte, 3<<20) // zeros compress about 1000 times
@@ -191,9 +191,10 @@ var _ = Describe("Baseline from a Resource Dump [11.1, 11.2]", Label("Section:11
 		}
 		o := src.opts(dir)
 		o.PreferDumps = true
-		o.MaxRatio = 100
+		o.PackageLimits.MaxRatio = 100
 		rep := run(o)
-		Expect(rep.Problems).To(ContainElement(HaveField("Message", ContainSubstring("zip bomb"))))
+		Expect(rep.Problems).To(ContainElement(HaveField("Message", ContainSubstring(`member "bomb" expands`))))
+		Expect(rep.Packages).To(BeZero())
 		src.expectMirror(dir)
 	})
 
@@ -202,9 +203,9 @@ var _ = Describe("Baseline from a Resource Dump [11.1, 11.2]", Label("Section:11
 		src.dump = true
 		o := src.opts(dir)
 		o.PreferDumps = true
-		o.MaxUnpackedBytes = 100
+		o.PackageLimits.MaxUncompressed = 100
 		rep := run(o)
-		Expect(rep.Problems).To(ContainElement(HaveField("Message", ContainSubstring("unpacked"))))
+		Expect(rep.Problems).To(ContainElement(HaveField("Message", ContainSubstring("bytes uncompressed, more than the limit of 100 (--max-package-uncompressed)"))))
 		// The resources are still fetched one by one.
 		src.expectMirror(dir)
 	})

@@ -135,7 +135,7 @@ var PackageUnsafePath = &Rule{
 	ID: "RS-PKG-UNSAFE-PATH", Section: "7", Level: Must,
 	Title: "Every member of a package is a file that unpacks inside the package's folder",
 	Quote: "Its value conveys the file path of the bitstream associated with the URI in <loc> in the ZIP file. That is the relative file system path where the bitstream would reside if the ZIP were unpacked.",
-	Doc: "A ZIP member with a '..' segment, an absolute name, a drive letter or a backslash would make a Destination that unpacks the package write outside its folder (zip-slip); a member that is a symbolic link (to /etc/passwd, say) is no bitstream and leads wherever it points once unpacked; neither is a relative path within the package. " +
+	Doc: "A ZIP member with a '..' segment, an absolute name, a drive letter or a backslash would make a Destination that unpacks the package write outside its folder (zip-slip); a member that is a symbolic link (to /etc/passwd, say) is no bitstream and leads wherever it points once unpacked; neither is a relative path within the package. Two members of one name are refused too: unpacked, one overwrites the other, and which is the bitstream depends on the tool. " +
 		"Checked with --packages on the ZIP members, by the policy RS-PATH-INSIDE applies to manifest paths (reported on the manifest, and not again here); rsconform sync refuses the same members for the same reasons. rsconform never unpacks a package to disk.",
 	CheckGraph: func(p *GraphPass) error {
 		for _, n := range p.Graph.Sorted() {

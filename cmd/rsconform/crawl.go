@@ -129,10 +129,7 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fset.DurationVar(&opts.MaxRetryWait, "max-retry-after", 30*time.Second, "longest wait before a retry; a Source whose Retry-After asks more is not asked again")
 	sample := fset.String("sample", "10", "resources fetched per Resource List or open Change List to check length, hash, type, lastmod: `N`, all or 0")
 	fset.BoolVar(&opts.Packages, "packages", false, "download dump packages (ZIP) and check them against their manifests")
-	fset.Int64Var(&opts.MaxPackageBytes, "max-package-size", 1<<30, "download of one package, in `BYTES`")
-	fset.Int64Var(&opts.MaxUncompressed, "max-package-uncompressed", 4<<30, "uncompressed size of one package, in `BYTES` (ZIP bombs)")
-	fset.Float64Var(&opts.MaxRatio, "max-package-ratio", 200, "compression ratio of one ZIP entry over 1 MiB (ZIP bombs)")
-	fset.IntVar(&opts.MaxPackageEntries, "max-package-entries", 50000, "entries of one ZIP file")
+	registerPackageLimits(fset, &opts.PackageLimits)
 	fset.Var(&hosts, "allow-host", allowHostUsage)
 	var hf headerFlags
 	hf.register(fset)
