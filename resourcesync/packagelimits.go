@@ -55,19 +55,17 @@ type PackageLimits struct {
 // WithDefaults returns l with its zero (or negative) values replaced by
 // the defaults.
 func (l PackageLimits) WithDefaults() PackageLimits {
-	if l.MaxBytes <= 0 {
-		l.MaxBytes = DefaultMaxPackageBytes
-	}
-	if l.MaxEntries <= 0 {
-		l.MaxEntries = DefaultMaxPackageEntries
-	}
-	if l.MaxUncompressed <= 0 {
-		l.MaxUncompressed = DefaultMaxPackageUncompressed
-	}
-	if l.MaxRatio <= 0 {
-		l.MaxRatio = DefaultMaxPackageRatio
-	}
+	orDefault(&l.MaxBytes, DefaultMaxPackageBytes)
+	orDefault(&l.MaxEntries, DefaultMaxPackageEntries)
+	orDefault(&l.MaxUncompressed, DefaultMaxPackageUncompressed)
+	orDefault(&l.MaxRatio, DefaultMaxPackageRatio)
 	return l
+}
+
+func orDefault[T int | int64 | float64](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
 }
 
 // PackageLimitError is a package refused whole by a limit: Reason says
