@@ -83,7 +83,7 @@ var _ = Describe("A crawl and a sync given the same hostile package", func() {
 		})
 	}
 
-	// A member expanding about 525 times once failed the crawl (over 200)
+	// A member expanding some 500 times once failed the crawl (over 200)
 	// and synced (under 1,000): one limit now, one refusal, one reason.
 	Describe("holding a ZIP bomb between the crawl's old ratio limit and sync's", func() {
 		refusals := func(limits rs.PackageLimits) (crawlStatus rules.Status, fromCrawl string, fromSync []string, unpacked int) {
