@@ -144,6 +144,11 @@ func (o Options) withDefaults() Options {
 // Stats are the running totals of a crawl.
 type Stats struct {
 	Documents int // ResourceSync documents fetched (or tried)
+	// Entries counts the entries (<url> and <sitemap>) of the documents
+	// read so far, packages' manifests included, each document once (not
+	// its re-reads): on lists of a million entries the other counts stand
+	// still for long.
+	Entries   int
 	Resources int // resources sampled
 	Packages  int // packages downloaded
 	// MembersRead counts the package members read to check them against

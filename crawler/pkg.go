@@ -158,6 +158,7 @@ func (c *crawl) manifestDocument(pkgURL, loc string, zf *zip.File) *rs.Document 
 		if doc != nil {
 			n.Doc = trimmed(doc)
 			n.Entries = len(doc.Entries)
+			c.stats.Entries += len(doc.Entries)
 			n.LocFingerprints = fingerprints(doc)
 			n.Canonical = canonical(doc)
 		}

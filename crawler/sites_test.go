@@ -1,10 +1,16 @@
 package crawler_test
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/fixtures"
+	rs "github.com/rsconform/rsconform/resourcesync"
+	"github.com/rsconform/rsconform/rules"
 )
 
 var _ = Describe("Fixture sites", func() {
@@ -36,4 +42,35 @@ var _ = Describe("Fixture sites", func() {
 	// That every cross-document rule has a failing and a passing site, and
 	// that sites name only such rules, is the catalogue's self-test
 	// (rules/fixtures_test.go).
+})
+
+var _ = Describe("Crawl statistics", func() {
+	It("count the entries of every document read, packages' manifests included", func() {
+		good, err := fixtures.Template("good")
+		Expect(err).NotTo(HaveOccurred())
+		good.Packages = true
+		rep, base := crawlSite(good)
+		Expect(rep.EntryError).NotTo(HaveOccurred())
+		// Count the entries of the documents the crawl reports, from the
+		// site's own bytes.
+		want, docs := 0, 0
+		for _, res := range rep.Results {
+			if res.Kind == rs.KindUnknown || res.Status == rules.StatusError {
+				continue
+			}
+			if res.Kind == rs.KindPackage {
+				continue
+			}
+			// A package's manifest is reported at PACKAGE#manifest.xml.
+			path := strings.Replace(strings.TrimPrefix(res.Location, base), "#", "/", 1)
+			data, err := os.ReadFile(filepath.Join("..", "fixtures", good.Path(), filepath.FromSlash(path)))
+			Expect(err).NotTo(HaveOccurred())
+			doc, err := rs.ParseBytes(data)
+			Expect(err).NotTo(HaveOccurred(), path)
+			want += len(doc.Entries)
+			docs++
+		}
+		Expect(docs).To(BeNumerically(">=", 10))
+		Expect(rep.Stats.Entries).To(Equal(want))
+	})
 })

@@ -225,6 +225,7 @@ func (c *crawl) processDocument(t task) {
 		if doc != nil {
 			c.recordHistory(t.url, doc)
 			n.Entries = len(doc.Entries)
+			c.stats.Entries += len(doc.Entries)
 			n.LocFingerprints = fingerprints(doc)
 			if kind.IsManifest() {
 				n.Canonical = canonical(doc)

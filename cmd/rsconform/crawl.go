@@ -323,7 +323,7 @@ func progressLine(s crawler.Stats, width int) string {
 	case s.Packages > 0:
 		phase = "checking packages"
 	}
-	line := fmt.Sprintf("%s: %d documents, %d resources, %d packages, %d findings", phase, s.Documents, s.Resources, s.Packages, s.Findings)
+	line := fmt.Sprintf("%s: %d documents, %d entries, %d resources, %d packages, %d findings", phase, s.Documents, s.Entries, s.Resources, s.Packages, s.Findings)
 	room := max(width-progressBarRoom, 10)
 	if r := []rune(line); len(r) > room {
 		line = string(r[:room-1]) + "…"
