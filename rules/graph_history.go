@@ -16,8 +16,11 @@ import (
 // crawled; a resource is judged against the Source's own record of its
 // changes, so that a change the Source recorded is never a finding.
 //
-// Per resource it keeps the latest change and the latest deletion, keyed
-// by a 64-bit fingerprint of the URL: a million changes cost some 50 MB.
+// Per resource it keeps the latest change, the latest deletion and every
+// recorded change in chronological order (for RS-RL-AT-CHANGES, which
+// needs the latest change before a Resource List's at), keyed by a 64-bit
+// fingerprint of the URL: memory grows with the changes the crawl reads
+// (a time, the change, hash, lastmod and the entry's location each).
 type History struct {
 	changes map[uint64]*RecordedChange
 }
@@ -33,6 +36,50 @@ type RecordedChange struct {
 	// List and Pos locate the entry of the latest change.
 	List string
 	Pos  rs.Pos
+	// Loc is the <loc> of the latest change's entry, as written.
+	Loc string
+	// Series is every change recorded of the resource, oldest first; a
+	// list read twice (the open lists fetched once more) adds nothing.
+	Series []Change
+}
+
+// Change is one change a Change List entry records.
+type Change struct {
+	At time.Time
+	// Change is the change attribute; Hash and Lastmod what the entry says
+	// of the resource after the change ("" when it does not say).
+	Change, Hash, Lastmod string
+	// List and Pos locate the entry.
+	List string
+	Pos  rs.Pos
+}
+
+// add inserts ch in chronological order, unless the same change is
+// already there.
+func (c *RecordedChange) add(ch Change) {
+	i := len(c.Series)
+	for i > 0 && c.Series[i-1].At.After(ch.At) {
+		i--
+	}
+	for j := i - 1; j >= 0 && c.Series[j].At.Equal(ch.At); j-- {
+		if o := c.Series[j]; o.Change == ch.Change && o.Hash == ch.Hash && o.Lastmod == ch.Lastmod {
+			return
+		}
+	}
+	c.Series = append(c.Series, Change{})
+	copy(c.Series[i+1:], c.Series[i:])
+	c.Series[i] = ch
+}
+
+// Each calls fn for every resource the History records, by the
+// fingerprint of its URL.
+func (h *History) Each(fn func(key uint64, c *RecordedChange)) {
+	if h == nil {
+		return
+	}
+	for k, c := range h.changes {
+		fn(k, c)
+	}
 }
 
 func historyKey(url string) uint64 {
@@ -70,8 +117,9 @@ func (h *History) Record(list string, d *rs.Document, resolve func(loc string) s
 			c.Deleted = t
 		}
 		if c.List == "" || t.After(c.At) {
-			c.At, c.Change, c.List, c.Pos = t, change, list, entryLocPos(e)
+			c.At, c.Change, c.List, c.Pos, c.Loc = t, change, list, entryLocPos(e), strings.TrimSpace(e.Loc)
 		}
+		c.add(Change{At: t, Change: change, Hash: strings.TrimSpace(e.Md.Hash), Lastmod: strings.TrimSpace(e.Lastmod), List: list, Pos: entryLocPos(e)})
 	}
 }
 
