@@ -155,6 +155,28 @@ echo extra > "$RSCONFORM_DIR/extra.txt"`)
 		Expect(verdict(res, 0, harness.NoExtraFiles.ID).Actual).To(Equal("1 extra: /extra.txt"))
 	})
 
+	It("does not judge whether DIR is up to date after a Destination stopped on a broken document it reported", func() {
+		// Step 1 of broken-documents serves the Change List malformed once:
+		// this Destination reads it (validate fetches it), stops and exits 1,
+		// as the Python resync client does; step 2 is judged again.
+		script := writeScript(`if [ "$RSCONFORM_STEP" = 1 ]; then
+  "$RSCONFORM_BIN" validate "${RSCONFORM_SOURCE%/.well-known/resourcesync}/dataset1/changelist.xml" >&2
+  exit 1
+fi
+"$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR" --rate 0 >/dev/null`)
+		res := playScenario("broken-documents", time.Minute, script)
+		Expect(verdict(res, 1, harness.RunCompletes.ID).Status).To(Equal(harness.Pass))
+		for _, id := range []string{harness.AllPresent.ID, harness.AllCurrent.ID, harness.DeletedRemoved.ID} {
+			v := verdict(res, 1, id)
+			Expect(v.Status).To(Equal(harness.Skip), v.Line(1))
+			Expect(v.Actual).To(HavePrefix("not judged: the Destination stopped on what the Source served broken (exit 1 after the Source served 1 broken response)"))
+			Expect(v.Evidence).To(ConsistOf(ContainSubstring("/dataset1/changelist.xml 200 (malformed")))
+		}
+		Expect(verdict(res, 1, harness.NoExtraFiles.ID).Status).To(Equal(harness.Pass))
+		Expect(verdict(res, 2, harness.DeletedRemoved.ID).Status).To(Equal(harness.Pass))
+		Expect(failures(res)).To(BeEmpty())
+	})
+
 	It("kills a hanging Destination at the timeout, with its children, and reports it", func() {
 		script := writeScript(`sleep 60 &
 sleep 60`)

@@ -61,6 +61,13 @@ type Requirement struct {
 	// as evidence.
 	Doc   string
 	Basis Basis
+	// UpToDate marks the requirements that a copy has caught up with the
+	// Source (coverage and accuracy of DIR). They are not judged after a
+	// run that stopped with a non-zero exit on what the Source served
+	// broken: the Destination reported that it could not catch up, and no
+	// requirement makes it retry a broken document or a failing server.
+	// What it wrote (no extra file, no content failing fixity) is judged.
+	UpToDate bool
 	// Check judges one run. It returns Pass only with evidence: what the
 	// log or DIR shows; a requirement that waits for an event which did
 	// not happen returns NotObserved.

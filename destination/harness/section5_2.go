@@ -19,7 +19,9 @@ var RunCompletes = &Requirement{
 	Doc: "The run must end within the timeout with exit status 0, or with a non-zero status after the Source " +
 		"served something broken in that run (a fault of the scenario fired, or content under a wrong hash): " +
 		"the exit status is then the Destination reporting it. After a run that fails, the requirements " +
-		"judged from DIR are not judged.",
+		"judged from DIR are not judged; after a non-zero exit that reports a broken Source, those that DIR " +
+		"is up to date (DEST-PRESENT, DEST-CURRENT, DEST-DELETED) are not judged: no requirement makes a " +
+		"Destination retry a broken document or a failing server, and the next run is judged.",
 	Check: checkRun,
 }
 
@@ -62,7 +64,7 @@ func outputEvidence(out string) []string {
 
 // AllPresent is coverage: every resource of the Source is in DIR.
 var AllPresent = &Requirement{
-	ID: "DEST-PRESENT", Section: "5.2", Level: Must, Basis: FromDir,
+	ID: "DEST-PRESENT", Section: "5.2", Level: Must, Basis: FromDir, UpToDate: true,
 	Title: "every resource of the Source is present",
 	Quote: "In order to verify whether it is in sync with the Source, a Destination must be able to check that the content it obtained matches the current resources hosted by the Source both regarding coverage and accuracy.",
 	Doc: "Each resource the Source lists now (GET /_rsconform/expected) has a file in DIR at the path the " +
@@ -91,7 +93,7 @@ func checkPresent(st *Step) Outcome {
 
 // AllCurrent is accuracy: every copy has the Source's current content.
 var AllCurrent = &Requirement{
-	ID: "DEST-CURRENT", Section: "5.2", Level: Must, Basis: FromDir,
+	ID: "DEST-CURRENT", Section: "5.2", Level: Must, Basis: FromDir, UpToDate: true,
 	Title: "every copy has the Source's current content",
 	Quote: AllPresent.Quote,
 	Doc:   "Each file of a resource the Source lists has the SHA-256 of the content the Source serves now.",
@@ -121,7 +123,7 @@ func checkCurrent(st *Step) Outcome {
 
 // DeletedRemoved: a copy of a resource the Source deleted is not in sync.
 var DeletedRemoved = &Requirement{
-	ID: "DEST-DELETED", Section: "5.2", Level: Must, Basis: FromDir,
+	ID: "DEST-DELETED", Section: "5.2", Level: Must, Basis: FromDir, UpToDate: true,
 	Title: "deleted resources are removed",
 	Quote: "It also allows a Destination to remove its copies of deleted resources, if needed.",
 	Doc: "The harness tests Destinations that keep DIR in sync with the Source, for which removing is needed: " +

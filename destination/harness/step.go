@@ -47,6 +47,10 @@ type Step struct {
 	// RunFailed says why the run cannot be judged further (timed out,
 	// non-zero exit with nothing broken served); empty when it can.
 	RunFailed string
+	// Stopped says that the run ended with a non-zero exit after the
+	// Source served something broken: the requirements that DIR is up to
+	// date are not judged. Empty otherwise.
+	Stopped string
 }
 
 // noDeletion says truly why no resource is deleted at this step.
@@ -139,6 +143,8 @@ func (j *judge) newStep(step int, info *RunInfo, expected map[string]mocksource.
 		st.RunFailed = "killed at the timeout"
 	case info.ExitCode != 0 && len(st.Broken) == 0:
 		st.RunFailed = fmt.Sprintf("exit %d with nothing broken served", info.ExitCode)
+	case info.ExitCode != 0:
+		st.Stopped = fmt.Sprintf("exit %d after the Source served %s", info.ExitCode, plural(len(st.Broken), "broken response"))
 	}
 	return st
 }
@@ -155,6 +161,10 @@ func (j *judge) verdicts(st *Step) []Verdict {
 		case r.Basis == FromDir && st.RunFailed != "":
 			o = Outcome{Status: Skip, Expected: "judged from DIR after the run",
 				Actual: "not judged: the run failed (" + st.RunFailed + ")"}
+		case r.UpToDate && st.Stopped != "":
+			o = Outcome{Status: Skip, Expected: "judged from DIR after a run that completed",
+				Actual:   "not judged: the Destination stopped on what the Source served broken (" + st.Stopped + "); the next run is judged",
+				Evidence: st.Broken}
 		case r.Basis == FromLog && st.Lost > 0:
 			o = Outcome{Status: Skip, Expected: "judged from the request log",
 				Actual: fmt.Sprintf("not judged: the mock's request log overflowed (%d requests lost; raise Source.LogSize)", st.Lost)}
