@@ -12,6 +12,7 @@ import (
 	"golang.org/x/net/html"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
+	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 // capSet is one set of resources: its Capability List and the URI of each
@@ -97,7 +98,7 @@ func (s *syncer) fetchPage(ctx context.Context, u string) (*page, error) {
 			if errors.As(err, &le) {
 				return err
 			}
-			return retryable{err}
+			return sourcehttp.Retry(err)
 		}
 		p.body = b
 		return nil

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
+	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 // Mode is what a run does.
@@ -86,8 +87,17 @@ type Options struct {
 
 	// UserAgent is sent with every request, e.g. "rsconform/1.0.0".
 	UserAgent string
-	// Client makes the requests; nil means a client of our own.
-	Client *http.Client
+	// AllowHosts lists the origins besides the Source's that may be
+	// fetched (sourcehttp.Origins: HOST for its default ports, HOST:PORT,
+	// "*"); another port of the Source's host is another origin.
+	AllowHosts []string
+	// Header holds extra request headers (a token), sent to the Source's
+	// origin and the origins AllowHosts names only; never logged.
+	Header http.Header
+	// Transport replaces the default HTTP transport (tests).
+	Transport http.RoundTripper
+	// Clock replaces the wall clock for waits (tests).
+	Clock sourcehttp.Clock
 	// Timeout bounds one request, body included.
 	Timeout time.Duration
 	// Retries is how many times a failed request is tried again
@@ -95,8 +105,8 @@ type Options struct {
 	Retries int
 	// RetryBase is the first back-off; it doubles with each retry.
 	RetryBase time.Duration
-	// MaxRetryAfter bounds how long a Retry-After may make us wait; a
-	// Source asking for more fails the request.
+	// MaxRetryAfter bounds how long a Retry-After (or a back-off) may make
+	// us wait; a Source asking for more fails the request.
 	MaxRetryAfter time.Duration
 	// Concurrency is the number of downloads at once.
 	Concurrency int

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
+	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 // errGap says that the changes since the last run are no longer all
@@ -50,7 +51,11 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	s := &syncer{o: &o, f: newFetcher(&o), rep: rep, paths: paths, claims: map[string]string{}}
+	f, err := newFetcher(&o)
+	if err != nil {
+		return rep, err
+	}
+	s := &syncer{o: &o, f: f, rep: rep, paths: paths, claims: map[string]string{}}
 	if rel, err := filepath.Rel(o.Dir, o.StateFile); err == nil && filepath.IsLocal(rel) {
 		s.stateRel = filepath.ToSlash(rel)
 	}
@@ -420,7 +425,7 @@ func (s *syncer) spool(r io.Reader, algs []string, limit int64) (tmp string, n i
 		s.m.root.Remove(name)
 		var re readErr
 		if errors.As(err, &re) {
-			return "", 0, nil, retryable{re.err}
+			return "", 0, nil, sourcehttp.Retry(re.err)
 		}
 		return "", 0, nil, err
 	}

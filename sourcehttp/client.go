@@ -53,6 +53,9 @@ type Config struct {
 	Transport http.RoundTripper
 	// Clock replaces the wall clock (tests).
 	Clock Clock
+	// OnRetry, when set, hears of each retry: the URL and why (a status
+	// or an error; never a header).
+	OnRetry func(url, why string)
 }
 
 // Client makes the requests of one run. It is safe for concurrent use.
@@ -321,6 +324,7 @@ func (c *Client) do(ctx context.Context, rawURL string, req Request, read func(*
 	}
 	backoff := c.cfg.Backoff
 	for attempt := 0; ; attempt++ {
+		readErr = nil
 		if err := c.wait(ctx, u.Host); err != nil {
 			return &Response{URL: rawURL, Err: err}, nil
 		}
@@ -348,16 +352,26 @@ func (c *Client) do(ctx context.Context, rawURL string, req Request, read func(*
 			}
 			r.Close()
 		case read != nil && r.Status == http.StatusOK:
-			err := read(r)
+			readErr = read(r)
 			r.Close()
-			if err == nil || last || !transient(err) {
-				return r, err
+			if readErr == nil || last || !transient(readErr) {
+				return r, readErr
 			}
 		default:
 			return r, nil
 		}
 		if wait > c.cfg.MaxRetryWait {
 			wait = c.cfg.MaxRetryWait
+		}
+		if c.cfg.OnRetry != nil {
+			why := r.statusText()
+			switch {
+			case r.Err != nil:
+				why = r.Err.Error()
+			case readErr != nil:
+				why = readErr.Error()
+			}
+			c.cfg.OnRetry(rawURL, why)
 		}
 		if err := c.clock.Sleep(ctx, wait); err != nil {
 			return &Response{URL: rawURL, Err: err}, nil

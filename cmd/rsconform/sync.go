@@ -58,6 +58,12 @@ Examples:
   rsconform sync https://example.com/ ./mirror --incremental
   rsconform sync https://example.com/dataset1/capabilitylist.xml ./mirror --baseline --dumps
   rsconform sync https://example.com/ ./mirror --audit --format json
+  rsconform sync --header-file token.txt --allow-host cdn.example.com https://example.com/ ./mirror
+
+Origins: only the Source's origin (scheme, host and port; an http Source also
+its https upgrade) is fetched; resources elsewhere need --allow-host HOST
+(ports 80 and 443) or HOST:PORT. --header values go to those origins only,
+redirects included, and are never printed.
 
 Exit codes: 0 synchronised (audit: in sync); 1 problems (resources that could
 not be fetched or failed fixity; audit: out of sync); 2 rsconform could not do
@@ -83,6 +89,10 @@ func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	registerPackageLimits(fset, &o.PackageLimits)
 	fset.BoolVar(&o.KeepRejected, "keep-rejected", false, "keep downloads that fail fixity under DIR/.rsconform-rejected/")
 	fset.StringVar(&o.IndexName, "index-name", destination.DefaultIndexName, "file name of a URI whose path ends with a slash")
+	var hosts multiValue
+	fset.Var(&hosts, "allow-host", allowHostUsage)
+	var hf headerFlags
+	hf.register(fset)
 	format := fset.String("format", "text", "report format: text or json")
 	var maps multiFlag
 	fset.Var(&maps, "map", "keep the resources under `URL=SUBDIR` in DIR/SUBDIR (repeatable; default: SOURCE's origin in DIR)")
@@ -139,6 +149,10 @@ func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		o.Retries = -1 // zero means the default to the library
 	}
 	o.UserAgent = "rsconform/" + toolVersion()
+	o.AllowHosts = hosts
+	if o.Header, err = hf.header(); err != nil {
+		return fail("%v", err)
+	}
 	// Warnings (a request retried, a document that did not parse and is
 	// fetched again, a download failing fixity) always go to standard
 	// error, each naming its URL: that is how a Destination reports what

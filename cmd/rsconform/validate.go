@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -211,6 +212,11 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	timeout := fset.Duration("timeout", 60*time.Second, "timeout for fetching a URL")
 	var exclude multiFlag
 	fset.Var(&exclude, "exclude", "in directories, skip files and folders matching `GLOB` (repeatable): a name (feed.xml, drafts, *.rss.xml) or a path under the directory (news/*.xml)")
+	retries := fset.Int("retries", 2, "retries of a URL that failed on the network or got 408/429/500/502/503/504 (back-off, Retry-After honoured)")
+	var hosts multiValue
+	fset.Var(&hosts, "allow-host", allowHostUsage)
+	var hf headerFlags
+	hf.register(fset)
 	printUsage := func(w io.Writer) {
 		fset.SetOutput(w)
 		fmt.Fprint(fset.Output(), validateUsage)
@@ -259,9 +265,12 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, "rsconform validate:", err)
 		return 2
 	}
-	// The crawl's HTTP client: a URL that fails or hangs reads the same in
-	// validate as in crawl.
-	client := sourcehttp.New(sourcehttp.Config{UserAgent: "rsconform/" + toolVersion(), Timeout: *timeout})
+	client, err := validateClient(inputs, hosts, hf, *timeout, *retries)
+	if err != nil {
+		closeReport()
+		fmt.Fprintln(stderr, "rsconform validate:", err)
+		return 2
+	}
 	results := validateAll(ctx, v, client, inputs)
 	if err := rf.applyBaseline(results, stderr, "validate"); err != nil {
 		fmt.Fprintln(stderr, "rsconform validate:", err)
@@ -293,6 +302,40 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 type input struct {
 	name   string
 	walked bool
+}
+
+// validateClient is the Source client of a validate run: each URL given
+// is an entry point, so its origin is allowed and gets the --header values;
+// a redirect elsewhere needs --allow-host.
+func validateClient(inputs []input, hosts []string, hf headerFlags, timeout time.Duration, retries int) (*sourcehttp.Client, error) {
+	header, err := hf.header()
+	if err != nil {
+		return nil, err
+	}
+	var entry *url.URL
+	allow := append([]string(nil), hosts...)
+	for _, in := range inputs {
+		if !rules.IsURL(in.name) {
+			continue
+		}
+		u, err := url.Parse(in.name)
+		if err != nil {
+			continue // reported with the document
+		}
+		if entry == nil {
+			entry = u
+		}
+		allow = append(allow, sourcehttp.OriginOf(u).HostPort())
+	}
+	if entry == nil {
+		return nil, nil
+	}
+	origins, err := sourcehttp.NewOrigins(entry, allow)
+	if err != nil {
+		return nil, err
+	}
+	return sourcehttp.New(sourcehttp.Config{UserAgent: "rsconform/" + toolVersion(), Timeout: timeout,
+		Retries: retries, Origins: origins, Header: header}), nil
 }
 
 // expandInputs turns arguments into a list of documents: directories are
@@ -417,12 +460,12 @@ func validateOne(ctx context.Context, v *rules.Validator, client *sourcehttp.Cli
 	case in.name == "-":
 		return v.ValidateReader(ctx, "<stdin>", os.Stdin)
 	case rules.IsURL(in.name):
-		resp := client.Get(ctx, in.name, sourcehttp.Request{Decode: true})
-		defer resp.Close()
-		if why := resp.Failure(); why != "" {
-			return rules.ErrorResult(in.name, why)
+		r := client.Get(ctx, in.name, sourcehttp.Request{Accept: "application/xml, text/xml;q=0.9, */*;q=0.1", Decode: true})
+		defer r.Close()
+		if fail := r.Failure(); fail != "" {
+			return rules.ErrorResult(in.name, fail)
 		}
-		return v.ValidateReader(ctx, in.name, resp.Body)
+		return v.ValidateReader(ctx, in.name, r.Body)
 	default:
 		f, err := os.Open(in.name)
 		if err != nil {
