@@ -1,6 +1,7 @@
 package crawler
 
 import (
+	"github.com/rsconform/rsconform/discovery"
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules"
 	"github.com/rsconform/rsconform/sourcehttp"
@@ -12,7 +13,7 @@ func (c *crawl) recordHistory(u string, d *rs.Document) {
 	if d == nil || d.Kind() != rs.ChangeList {
 		return
 	}
-	c.graph.History.Record(u, d, func(loc string) string { return stripFragment(rules.ResolveRef(u, loc)) })
+	c.graph.History.Record(u, d, func(loc string) string { return discovery.Resolve(u, loc) })
 }
 
 // refreshHistory fetches the open Change Lists and Change List Indexes
@@ -46,7 +47,7 @@ func (c *crawl) refreshHistory() {
 		}
 		if d.Kind() == rs.ChangeList.Index() {
 			for _, e := range d.Entries {
-				m := stripFragment(rules.ResolveRef(u, e.Loc))
+				m := discovery.Resolve(u, e.Loc)
 				c.mu.Lock()
 				known := c.graph.Node(m) != nil
 				c.mu.Unlock()

@@ -1,7 +1,6 @@
 package crawler
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -13,15 +12,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rsconform/rsconform/discovery"
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 const acceptDocument = "application/xml, text/xml;q=0.9, */*;q=0.1"
-
-// maxPageBytes bounds what is read of an HTML page or robots.txt.
-const maxPageBytes = 2 << 20
 
 // start fetches the entry point, decides what it is, and starts the walk.
 func (c *crawl) start() {
@@ -41,15 +38,11 @@ func (c *crawl) start() {
 	}()
 }
 
-// isSiteRoot reports whether the entry point is a site root ("/" or no
-// path), where nothing but discovery is expected.
-func (c *crawl) isSiteRoot() bool {
-	return (c.entry.Path == "" || c.entry.Path == "/") && c.entry.RawQuery == ""
-}
+// isSiteRoot reports whether the entry point is a site root, where
+// nothing but discovery is expected.
+func (c *crawl) isSiteRoot() bool { return discovery.IsSiteRoot(c.entry) }
 
-func (c *crawl) wellKnown() string {
-	return c.entry.Scheme + "://" + c.entry.Host + "/.well-known/resourcesync"
-}
+func (c *crawl) wellKnown() string { return discovery.WellKnown(c.entry) }
 
 // finish decides whether the entry point was usable.
 func (c *crawl) finish() {
@@ -93,12 +86,6 @@ func mediaType(h http.Header) string {
 		return strings.ToLower(strings.TrimSpace(h.Get("Content-Type")))
 	}
 	return strings.ToLower(mt)
-}
-
-func looksHTML(data []byte) bool {
-	head := bytes.ToLower(bytes.TrimSpace(data[:min(len(data), 512)]))
-	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	return bytes.HasPrefix(head, []byte("<!doctype html")) || bytes.HasPrefix(head, []byte("<html"))
 }
 
 // processDocument fetches a document (or a discovery probe), validates it
@@ -146,7 +133,7 @@ func (c *crawl) processDocument(t task) {
 	// An HTML page at the entry point is read for discovery links.
 	mt := mediaType(r.Header)
 	if isEntry && (mt == "text/html" || mt == "application/xhtml+xml") {
-		page, _ := io.ReadAll(io.LimitReader(body, maxPageBytes))
+		page, _ := io.ReadAll(io.LimitReader(body, discovery.MaxPageBytes))
 		c.discoveryPage(t, facts, r.Header, page)
 		return
 	}
@@ -175,7 +162,7 @@ func (c *crawl) processDocument(t task) {
 		c.validating.Release(w)
 		c.docError(t, facts, fmt.Sprintf("reading the body: %v", err))
 		return
-	case isEntry && looksHTML(data):
+	case isEntry && discovery.LooksHTML(data):
 		c.validating.Release(w)
 		c.discoveryPage(t, facts, r.Header, data)
 		return
@@ -281,17 +268,9 @@ func (c *crawl) discoveryPage(t task, facts func(*rules.Node), h http.Header, pa
 // header and HTML links (6.3.3), the well-known URI (6.3.2) and robots.txt
 // (6.3.4).
 func (c *crawl) discoverFromPage(page string, h http.Header, body []byte) {
-	for _, l := range sourcehttp.LinkTargets(h, "resourcesync") {
-		target := stripFragment(rules.ResolveRef(page, l))
-		c.addDiscovery(rules.Discovery{Method: "http-link", From: page, Target: target})
-		c.enqueue(task{url: target, role: rules.RoleDocument, edge: rules.Edge{From: page, Rel: "discovery"}})
-	}
-	if body != nil {
-		for _, l := range htmlLinkTargets(body) {
-			target := stripFragment(rules.ResolveRef(page, l.href))
-			c.addDiscovery(rules.Discovery{Method: "html-link", From: page, Target: target, Line: l.line})
-			c.enqueue(task{url: target, role: rules.RoleDocument, edge: rules.Edge{From: page, Rel: "discovery", Pos: rs.Pos{Line: l.line}}})
-		}
+	for _, t := range discovery.FromPage(page, h, body) {
+		c.addDiscovery(rules.Discovery{Method: t.Method, From: t.From, Target: t.URL, Line: t.Line})
+		c.enqueue(task{url: t.URL, role: rules.RoleDocument, edge: rules.Edge{From: page, Rel: "discovery", Pos: rs.Pos{Line: t.Line}}})
 	}
 	c.probeWellKnown(page)
 	c.probeRobots(page)
@@ -307,13 +286,13 @@ func (c *crawl) addDiscovery(d rules.Discovery) {
 // from is the page that leads to it for the hierarchy ("" for none).
 func (c *crawl) probeWellKnown(from string) {
 	wk := c.wellKnown()
-	c.addDiscovery(rules.Discovery{Method: "well-known", From: wk, Target: wk})
+	c.addDiscovery(rules.Discovery{Method: discovery.MethodWellKnown, From: wk, Target: wk})
 	c.enqueue(task{url: wk, role: rules.RoleDocument, probe: true, edge: rules.Edge{From: from, Rel: "discovery"}})
 }
 
 // probeRobots reads robots.txt for Sitemap directives.
 func (c *crawl) probeRobots(from string) {
-	robots := c.entry.Scheme + "://" + c.entry.Host + "/robots.txt"
+	robots := discovery.RobotsTxt(c.entry)
 	c.mu.Lock()
 	if c.graph.Node(robots) != nil {
 		c.mu.Unlock()
@@ -323,7 +302,7 @@ func (c *crawl) probeRobots(from string) {
 	c.mu.Unlock()
 	r := c.f.Get(c.ctx, robots, sourcehttp.Request{Accept: "text/plain, */*;q=0.1"})
 	defer r.Close()
-	d := rules.Discovery{Method: "robots.txt", From: robots}
+	d := rules.Discovery{Method: discovery.MethodRobots, From: robots}
 	var data []byte
 	switch {
 	case r.Err != nil:
@@ -331,7 +310,7 @@ func (c *crawl) probeRobots(from string) {
 	case r.Status != http.StatusOK:
 		d.Note = fmt.Sprintf("HTTP %d", r.Status)
 	default:
-		data, _ = io.ReadAll(io.LimitReader(r.Body, maxPageBytes))
+		data, _ = io.ReadAll(io.LimitReader(r.Body, discovery.MaxPageBytes))
 	}
 	c.update(func() {
 		n := c.graph.Node(robots)
@@ -340,7 +319,7 @@ func (c *crawl) probeRobots(from string) {
 			n.FetchError = d.Note
 		}
 	})
-	sitemaps := robotsSitemaps(data)
+	sitemaps := discovery.FromRobots(robots, data)
 	if len(sitemaps) == 0 {
 		if d.Note == "" {
 			d.Note = "no Sitemap directive"
@@ -349,24 +328,16 @@ func (c *crawl) probeRobots(from string) {
 		return
 	}
 	for _, s := range sitemaps {
-		target := stripFragment(rules.ResolveRef(robots, s.url))
 		dd := d
-		dd.Target, dd.Line = target, s.line
+		dd.Target, dd.Line = s.URL, s.Line
 		c.addDiscovery(dd)
 		c.mu.Lock()
-		if c.graph.Node(target) == nil {
-			c.plain[target] = true
+		if c.graph.Node(s.URL) == nil {
+			c.plain[s.URL] = true
 		}
 		c.mu.Unlock()
-		c.enqueue(task{url: target, role: rules.RoleDocument, edge: rules.Edge{From: from, Rel: "discovery", Pos: rs.Pos{Line: s.line}}})
+		c.enqueue(task{url: s.URL, role: rules.RoleDocument, edge: rules.Edge{From: from, Rel: "discovery", Pos: rs.Pos{Line: s.Line}}})
 	}
-}
-
-func stripFragment(u string) string {
-	if i := strings.IndexByte(u, '#'); i >= 0 {
-		return u[:i]
-	}
-	return u
 }
 
 // keepsEntries reports whether the Graph keeps the entries of a kind:
@@ -427,7 +398,7 @@ func canonical(d *rs.Document) string {
 
 // walk schedules what a document leads to.
 func (c *crawl) walk(u string, d *rs.Document) {
-	resolve := func(href string) string { return stripFragment(rules.ResolveRef(u, href)) }
+	resolve := func(href string) string { return discovery.Resolve(u, href) }
 	for _, l := range d.Links {
 		for _, rel := range []string{"up", "index", "archives"} {
 			if l.Is(rel) {
@@ -505,28 +476,4 @@ func locPos(e *rs.Entry) rs.Pos {
 		return e.LocPos
 	}
 	return e.Pos
-}
-
-type robotsSitemap struct {
-	url  string
-	line int
-}
-
-// robotsSitemaps returns the Sitemap directives of a robots.txt.
-func robotsSitemaps(data []byte) []robotsSitemap {
-	var out []robotsSitemap
-	for i, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimSpace(line)
-		if j := strings.IndexByte(line, '#'); j >= 0 {
-			line = strings.TrimSpace(line[:j])
-		}
-		k, v, ok := strings.Cut(line, ":")
-		if !ok || !strings.EqualFold(strings.TrimSpace(k), "sitemap") {
-			continue
-		}
-		if v = strings.TrimSpace(v); v != "" {
-			out = append(out, robotsSitemap{url: v, line: i + 1})
-		}
-	}
-	return out
 }

@@ -1,16 +1,15 @@
 package destination
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"strings"
 
-	"golang.org/x/net/html"
-
+	"github.com/rsconform/rsconform/discovery"
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
@@ -24,25 +23,31 @@ type capSet struct {
 
 func (c *capSet) has(cp rs.Capability) bool { return c.caps[cp] != "" }
 
-// WellKnownPath is the well-known URI of a Source Description (6.3.2).
-const WellKnownPath = "/.well-known/resourcesync"
-
 // discover finds the sets of resources from the Source given: a Source
 // Description (or its index), a Capability List, another capability
 // document (its up link leads to the Capability List), or a site root or
-// page (section 6.3: the well-known URI, a Link header or HTML link with
-// rel="resourcesync", robots.txt).
+// page, through the discovery of section 6.3 (package discovery: the
+// well-known URI, a Link header or HTML link with rel="resourcesync",
+// robots.txt), the same the crawl uses.
 func (s *syncer) discover(ctx context.Context) ([]*capSet, error) {
 	src := s.o.Source
 	u, err := url.Parse(src)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("source %q is not an http or https URI", src)
 	}
-	origin := u.Scheme + "://" + u.Host
 	var tried []string
-	if u.Path == "" || u.Path == "/" {
-		tried = append(tried, origin+WellKnownPath)
-		if sets, err := s.fromDocumentURL(ctx, origin+WellKnownPath, 0); err == nil {
+	try := func(target string) []*capSet {
+		tried = append(tried, target)
+		sets, err := s.fromDocumentURL(ctx, target, 0)
+		if err != nil {
+			s.o.logf("discovery: %v", err)
+			return nil
+		}
+		return sets
+	}
+	root := discovery.IsSiteRoot(u)
+	if root {
+		if sets := try(discovery.WellKnown(u)); sets != nil {
 			return sets, nil
 		}
 	}
@@ -53,30 +58,23 @@ func (s *syncer) discover(ctx context.Context) ([]*capSet, error) {
 	if doc, perr := readDocument(page.body); perr == nil && doc.Kind() != rs.KindUnknown {
 		return s.fromDocument(ctx, src, doc, 0)
 	}
-	// Not a ResourceSync document: look for a link to a Capability List.
-	for _, link := range append(linkHeaderTargets(page.link, "resourcesync"), htmlLinkTargets(page.body, "resourcesync")...) {
-		target := resolve(page.url, link)
-		tried = append(tried, target)
-		if sets, err := s.fromDocumentURL(ctx, target, 0); err == nil {
+	// Not a ResourceSync document: look for a link to one.
+	for _, t := range discovery.FromPage(page.url, page.header, page.body) {
+		if sets := try(t.URL); sets != nil {
 			return sets, nil
 		}
 	}
-	if u.Path != "" && u.Path != "/" {
-		tried = append(tried, origin+WellKnownPath)
-		if sets, err := s.fromDocumentURL(ctx, origin+WellKnownPath, 0); err == nil {
+	if !root {
+		if sets := try(discovery.WellKnown(u)); sets != nil {
 			return sets, nil
 		}
 	}
-	// 6.3.4: a Resource List named in robots.txt, and its up link.
-	if robots, err := s.fetchPage(ctx, origin+"/robots.txt"); err == nil {
-		for _, line := range strings.Split(string(robots.body), "\n") {
-			k, v, ok := strings.Cut(strings.TrimSpace(line), ":")
-			if ok && strings.EqualFold(strings.TrimSpace(k), "sitemap") {
-				target := strings.TrimSpace(v)
-				tried = append(tried, target)
-				if sets, err := s.fromDocumentURL(ctx, target, 0); err == nil {
-					return sets, nil
-				}
+	// 6.3.4: a document named in robots.txt (a Resource List, say, whose
+	// up link leads to its Capability List).
+	if robots, err := s.fetchPage(ctx, discovery.RobotsTxt(u)); err == nil {
+		for _, t := range discovery.FromRobots(robots.url, robots.body) {
+			if sets := try(t.URL); sets != nil {
+				return sets, nil
 			}
 		}
 	}
@@ -84,9 +82,9 @@ func (s *syncer) discover(ctx context.Context) ([]*capSet, error) {
 }
 
 type page struct {
-	url  string
-	body []byte
-	link []string
+	url    string
+	body   []byte
+	header http.Header
 }
 
 func (s *syncer) fetchPage(ctx context.Context, u string) (*page, error) {
@@ -107,7 +105,7 @@ func (s *syncer) fetchPage(ctx context.Context, u string) (*page, error) {
 		return nil, err
 	}
 	p.url = resp.url
-	p.link = resp.link
+	p.header = http.Header{"Link": resp.link}
 	return p, nil
 }
 
@@ -198,92 +196,4 @@ func resolve(base, ref string) string {
 		return ref
 	}
 	return b.ResolveReference(r).String()
-}
-
-// linkHeaderTargets returns the targets of Link header values (RFC 8288)
-// whose rel includes rel.
-func linkHeaderTargets(values []string, rel string) []string {
-	var out []string
-	for _, v := range values {
-		for v != "" {
-			v = strings.TrimLeft(v, " \t,")
-			if !strings.HasPrefix(v, "<") {
-				break
-			}
-			end := strings.IndexByte(v, '>')
-			if end < 0 {
-				break
-			}
-			target := v[1:end]
-			v = v[end+1:]
-			// Parameters up to the next link (a comma outside quotes).
-			var params strings.Builder
-			inQuote := false
-			i := 0
-			for ; i < len(v); i++ {
-				c := v[i]
-				if c == '"' {
-					inQuote = !inQuote
-				}
-				if c == ',' && !inQuote {
-					break
-				}
-				params.WriteByte(c)
-			}
-			v = v[i:]
-			for _, p := range strings.Split(params.String(), ";") {
-				k, val, ok := strings.Cut(strings.TrimSpace(p), "=")
-				if !ok || !strings.EqualFold(strings.TrimSpace(k), "rel") {
-					continue
-				}
-				for _, r := range strings.Fields(strings.Trim(strings.TrimSpace(val), `"`)) {
-					if strings.EqualFold(r, rel) {
-						out = append(out, target)
-					}
-				}
-			}
-		}
-	}
-	return out
-}
-
-// htmlLinkTargets returns the href of <link> elements whose rel includes
-// rel (6.3.3).
-func htmlLinkTargets(body []byte, rel string) []string {
-	var out []string
-	z := html.NewTokenizer(bytes.NewReader(body))
-	for {
-		tt := z.Next()
-		if tt == html.ErrorToken {
-			return out
-		}
-		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
-			continue
-		}
-		name, hasAttr := z.TagName()
-		if string(name) != "link" || !hasAttr {
-			continue
-		}
-		var href string
-		match := false
-		for {
-			k, v, more := z.TagAttr()
-			switch string(k) {
-			case "href":
-				href = string(v)
-			case "rel":
-				for _, r := range strings.Fields(string(v)) {
-					if strings.EqualFold(r, rel) {
-						match = true
-					}
-				}
-			}
-			if !more {
-				break
-			}
-		}
-		if match && href != "" {
-			out = append(out, href)
-		}
-	}
 }

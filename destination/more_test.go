@@ -15,6 +15,7 @@ import (
 
 	"github.com/rsconform/rsconform/destination"
 	"github.com/rsconform/rsconform/destination/harness"
+	"github.com/rsconform/rsconform/discovery"
 	"github.com/rsconform/rsconform/mocksource"
 	"github.com/rsconform/rsconform/reporter"
 )
@@ -103,7 +104,7 @@ var _ = Describe("Discovery [6.3]", Label("Section:6.3"), func() {
 			src := newTestSource(3)
 			src.hook = func(w http.ResponseWriter, r *http.Request) bool {
 				switch r.URL.Path {
-				case destination.WellKnownPath:
+				case discovery.WellKnownPath:
 					http.NotFound(w, r)
 				case "/page":
 					serve(src, w)

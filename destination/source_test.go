@@ -22,6 +22,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/destination"
+	"github.com/rsconform/rsconform/discovery"
 	rs "github.com/rsconform/rsconform/resourcesync"
 )
 
@@ -218,13 +219,13 @@ func (s *testSource) serve(rw http.ResponseWriter, r *http.Request) {
 		w.Write(buf.Bytes())
 	}
 	switch {
-	case p == destination.WellKnownPath:
+	case p == discovery.WellKnownPath:
 		d := rs.NewDocument(rs.SourceDescription)
 		d.AddEntry(s.url("/capabilitylist.xml")).EnsureMd().Capability = "capabilitylist"
 		xml(d)
 	case p == "/capabilitylist.xml":
 		d := rs.NewDocument(rs.CapabilityList)
-		d.AddLink("up", s.url(destination.WellKnownPath))
+		d.AddLink("up", s.url(discovery.WellKnownPath))
 		d.AddEntry(s.url("/resourcelist.xml")).EnsureMd().Capability = "resourcelist"
 		if s.dump {
 			d.AddEntry(s.url("/resourcedump.xml")).EnsureMd().Capability = "resourcedump"

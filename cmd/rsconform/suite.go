@@ -74,6 +74,10 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var maps multiFlag
 	fset.Var(&maps, "map", "serve `URL=DIR` from a local folder (repeatable)")
 	packages := fset.Bool("packages", false, "download dump packages and check them")
+	var hosts multiValue
+	fset.Var(&hosts, "allow-host", "source: "+allowHostUsage)
+	var hf headerFlags
+	hf.register(fset)
 	sample := fset.String("sample", "10", "resources checked per list: a number, all, or 0")
 	timeout := fset.Duration("timeout", 30*time.Second, "source: timeout of one request; destination: timeout of one run of the command (default 5m)")
 	scenarios := fset.String("scenarios", "", "destination: comma-separated built-in scenarios to play (default: all but large-source)")
@@ -134,7 +138,11 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 2
 		}
 		cfg := source.Config{Entry: rest[0], Spec: sp, Packages: *packages, Timeout: *timeout,
-			UserAgent: "rsconform/" + toolVersion()}
+			UserAgent: "rsconform/" + toolVersion(), AllowHosts: hosts}
+		if cfg.Header, err = hf.header(); err != nil {
+			fmt.Fprintln(stderr, "rsconform suite source:", err)
+			return 2
+		}
 		switch strings.ToLower(*sample) {
 		case "all":
 			cfg.Sample, cfg.SampleSet = crawler.SampleAll, true

@@ -15,6 +15,7 @@ package source
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -40,6 +41,10 @@ type Config struct {
 	Packages  bool
 	Timeout   time.Duration
 	UserAgent string
+	// AllowHosts and Header are crawler.Options': other origins to fetch
+	// from, extra request headers for the Source's origins (a token).
+	AllowHosts []string
+	Header     http.Header
 	// Setup, when set, runs before the crawl and may change the config
 	// (the self-test starts the mock Source there).
 	Setup func(*Config) error
@@ -71,7 +76,8 @@ func Crawl(ctx context.Context, cfg Config) (*Outcome, error) {
 	}
 	v := &rules.Validator{Config: rules.Config{Spec: cfg.Spec}, Schema: sv}
 	opts := crawler.Options{Validator: v, Maps: cfg.Maps, Sample: cfg.Sample, SampleSet: cfg.SampleSet,
-		Packages: cfg.Packages, Timeout: cfg.Timeout, UserAgent: cfg.UserAgent}
+		Packages: cfg.Packages, Timeout: cfg.Timeout, UserAgent: cfg.UserAgent,
+		AllowHosts: cfg.AllowHosts, Header: cfg.Header}
 	rep, err := crawler.Crawl(ctx, cfg.Entry, opts)
 	if err != nil {
 		return nil, err
