@@ -25,6 +25,7 @@ import (
 	"github.com/rsconform/rsconform/fixtures"
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 // goodSite is the conforming template, served with extra handlers in
@@ -380,9 +381,10 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 		}
 		opts := testOptions()
 		opts.Retries = 2
-		start := time.Now()
+		clock := sourcehttp.NewStepClock(time.Now())
+		opts.Clock = clock
 		rep := h.crawl("/", opts)
-		Expect(time.Since(start)).To(BeNumerically(">=", time.Second))
+		Expect(clock.Waits()).To(ContainElement(time.Second), "waited the Retry-After, on the injected clock")
 		Expect(tries).To(Equal(2))
 		Expect(result(rep, h.srv.URL+"/dataset1/changelist1.xml").Status).To(Equal(rules.StatusValid))
 	})
@@ -478,10 +480,14 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 		opts := testOptions()
 		opts.Rate = 40
 		start := time.Now()
+		clock := sourcehttp.NewStepClock(start)
+		opts.Clock = clock
 		rep := h.crawl("/", opts)
 		n := rep.Stats.Requests
 		Expect(n).To(BeNumerically(">", 10))
-		Expect(time.Since(start)).To(BeNumerically(">=", time.Duration(n-1)*time.Second/40))
+		// The requests to the one host were spaced by 1/40 s at least
+		// (on the injected clock: the test does not wait).
+		Expect(clock.Now().Sub(start)).To(BeNumerically(">=", time.Duration(n-1)*time.Second/40))
 	})
 })
 

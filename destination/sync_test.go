@@ -16,6 +16,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/destination"
+	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 var _ = Describe("Baseline synchronisation [5.2, 10.1, 10.2]", Label("Section:5.2"), func() {
@@ -433,28 +434,29 @@ var _ = Describe("Politeness", Label("Section:politeness"), func() {
 	It("honours Retry-After on 503 before asking again", func() {
 		src := newTestSource(1)
 		var mu sync.Mutex
-		var first time.Time
-		var again time.Duration
+		tries := 0
 		src.hook = func(w http.ResponseWriter, r *http.Request) bool {
 			if r.URL.Path != "/resourcelist.xml" {
 				return false
 			}
 			mu.Lock()
 			defer mu.Unlock()
-			if first.IsZero() {
-				first = time.Now()
-				w.Header().Set("Retry-After", "1")
+			tries++
+			if tries == 1 {
+				w.Header().Set("Retry-After", "7")
 				http.Error(w, "busy", http.StatusServiceUnavailable)
 				return true
 			}
-			if again == 0 {
-				again = time.Since(first)
-			}
 			return false
 		}
-		rep := run(src.opts(dir))
+		o := src.opts(dir)
+		clock := sourcehttp.NewStepClock(time.Now())
+		o.Clock = clock
+		rep := run(o)
 		Expect(rep.Problems).To(BeEmpty())
-		Expect(again).To(BeNumerically(">=", time.Second))
+		Expect(tries).To(Equal(2))
+		// Waited on the injected clock: the test does not.
+		Expect(clock.Waits()).To(ContainElement(7 * time.Second))
 	})
 
 	It("gives up when Retry-After asks for more than allowed", func() {
@@ -478,9 +480,12 @@ var _ = Describe("Politeness", Label("Section:politeness"), func() {
 		o := src.opts(dir)
 		o.Rate = 20
 		start := time.Now()
+		clock := sourcehttp.NewStepClock(start)
+		o.Clock = clock
 		run(o)
 		n := len(src.requests())
-		Expect(time.Since(start)).To(BeNumerically(">=", time.Duration(n-1)*50*time.Millisecond))
+		Expect(n).To(BeNumerically(">", 5))
+		Expect(clock.Now().Sub(start)).To(BeNumerically(">=", time.Duration(n-1)*50*time.Millisecond))
 	})
 })
 

@@ -22,41 +22,8 @@ import (
 	"github.com/rsconform/rsconform/sourcehttp"
 )
 
-// fakeClock never waits: Sleep moves its time on and records the wait.
-type fakeClock struct {
-	mu    sync.Mutex
-	now   time.Time
-	slept []time.Duration
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if d > 0 {
-		c.slept = append(c.slept, d)
-		c.now = c.now.Add(d)
-	}
-	return ctx.Err()
-}
-
-func (c *fakeClock) total() time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var t time.Duration
-	for _, d := range c.slept {
-		t += d
-	}
-	return t
+func newFakeClock() *sourcehttp.StepClock {
+	return sourcehttp.NewStepClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 }
 
 func mustURL(s string) *url.URL {
@@ -112,7 +79,7 @@ var _ = Describe("Retry-After", func() {
 		defer r.Close()
 		Expect(r.Status).To(Equal(http.StatusOK))
 		Expect(tries).To(Equal(2))
-		Expect(clk.total()).To(Equal(7 * time.Second))
+		Expect(clk.Slept()).To(Equal(7 * time.Second))
 	})
 
 	It("does not ask again when the Source asks for more than MaxRetryWait, however huge", func() {
@@ -130,7 +97,7 @@ var _ = Describe("Retry-After", func() {
 			Expect(tries).To(Equal(1), v)
 			Expect(r.RetryAfter).To(BeNumerically(">", time.Minute), v)
 			Expect(r.Failure()).To(ContainSubstring("Retry-After"))
-			Expect(clk.total()).To(BeZero())
+			Expect(clk.Slept()).To(BeZero())
 			_, err := c.Read(context.Background(), srv.URL+"/y", sourcehttp.Request{}, func(io.Reader) error { return nil })
 			Expect(err).To(MatchError(ContainSubstring("more than the 1m0s allowed")))
 			srv.Close()
@@ -152,7 +119,7 @@ var _ = Describe("Retries", func() {
 		r.Close()
 		Expect(tries).To(Equal(4))
 		Expect(r.Status).To(Equal(http.StatusBadGateway))
-		Expect(clk.slept).To(Equal([]time.Duration{time.Second, 2 * time.Second, 3 * time.Second}))
+		Expect(clk.Waits()).To(Equal([]time.Duration{time.Second, 2 * time.Second, 3 * time.Second}))
 	})
 
 	It("fetch a body cut short again when reading", func() {
@@ -189,7 +156,7 @@ var _ = Describe("The rate per host", func() {
 		for i := 0; i < 5; i++ {
 			c.Get(context.Background(), srv.URL, sourcehttp.Request{}).Close()
 		}
-		Expect(clk.total()).To(Equal(2 * time.Second)) // 4 gaps of 500 ms
+		Expect(clk.Slept()).To(Equal(2 * time.Second)) // 4 gaps of 500 ms
 		Expect(c.Requests()).To(Equal(int64(5)))
 	})
 })

@@ -339,6 +339,10 @@ func newCrawlBar(w io.Writer) *progressbar.ProgressBar {
 		progressbar.OptionSpinnerType(14),
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionClearOnFinish(),
+		// Rendered once before the bar's own spinner goroutine starts:
+		// the library sets its start time, unguarded, on the first render,
+		// which would race with that goroutine (go test -race saw it).
+		progressbar.OptionSetRenderBlankState(true),
 		progressbar.OptionSetWidth(20),
 	)
 }
