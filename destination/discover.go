@@ -40,8 +40,7 @@ func (s *syncer) discover(ctx context.Context) ([]*capSet, error) {
 		tried = append(tried, target)
 		sets, err := s.fromDocumentURL(ctx, target, 0)
 		if err != nil {
-			s.o.logf("discovery: %v", err)
-			return nil
+			return nil // the next method may find it; 'tried' names them all
 		}
 		return sets
 	}
