@@ -161,13 +161,18 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 2
 		}
 		defer stop()
-		fmt.Fprintf(stderr, "rsconform crawl: mock Source (scenario %s, played to its end) at %s\n", *scenario, entry)
 		args = []string{entry}
+		limit := "not rate-limited (--rate N limits them)"
 		if !flagSet(fset, "rate") {
 			// The politeness rate is for real Sources; the mock Source
 			// runs in this process.
 			opts.Rate = 0
+		} else if opts.Rate > 0 {
+			limit = fmt.Sprintf("at most %g requests/s (--rate)", opts.Rate)
 		}
+		// Said from the options the crawl is given, so that what limits
+		// the mock's crawl shows (and is tested) without timing it.
+		fmt.Fprintf(stderr, "rsconform crawl: mock Source (scenario %s, played to its end) at %s, requests %s\n", *scenario, entry, limit)
 	}
 	if len(args) != 1 {
 		fmt.Fprintln(stderr, "rsconform crawl: give one entry point URL, or --mock (see --help)")

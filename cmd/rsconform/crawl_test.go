@@ -29,6 +29,16 @@ var _ = Describe("rsconform crawl --mock", func() {
 			Expect(kinds).To(HaveKey(k))
 		}
 		Expect(rep.Summary.Errors + rep.Summary.Warnings + rep.Summary.Infos).To(BeZero())
+		Expect(errs).To(ContainSubstring("requests not rate-limited"), "the politeness rate (default 10/s) is for real Sources")
+	})
+
+	It("limits the mock's requests only at the --rate given", func() {
+		code, _, errs := cli("crawl", "--mock", "--rate", "1000", "--max-documents", "1", "--sample", "0", "--format", "json")
+		Expect(code).NotTo(Equal(2), errs)
+		Expect(errs).To(ContainSubstring("requests at most 1000 requests/s (--rate)"))
+		code, _, errs = cli("crawl", "--mock", "--rate", "0", "--max-documents", "1", "--sample", "0", "--format", "json")
+		Expect(code).NotTo(Equal(2), errs)
+		Expect(errs).To(ContainSubstring("requests not rate-limited"))
 	})
 
 	It("refuses a URL with --mock and an unknown scenario", func() {
