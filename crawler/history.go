@@ -19,16 +19,29 @@ func (c *crawl) recordHistory(u string, d *rs.Document) {
 // refreshHistory fetches the open Change Lists and Change List Indexes
 // once more, after the sampled resources, and records what they hold now;
 // a list that an index names for the first time (the open list closed and
-// a new one opened) is read too. The documents are not validated again:
-// they only tell the History what the Source recorded.
+// a new one opened) is read too. So is every Change List (or index) that a
+// Capability List names, even one that carries until: it is where a
+// Destination looks for the latest changes (12.1), and a Source that goes
+// on recording in a list it called closed (RS-REVISIT-CLOSED says so under
+// --revisit) would otherwise leave a resource it deleted during the crawl
+// unexplained in one run and explained in the next. The documents are not
+// validated again: they only tell the History what the Source recorded.
 func (c *crawl) refreshHistory() {
 	c.mu.Lock()
 	var open []string
 	for _, n := range c.graph.Sorted() {
-		if n.Role != rules.RoleDocument || n.Doc == nil || n.Doc.Md == nil || n.Doc.Md.Until != "" {
+		if n.Role != rules.RoleDocument || n.Doc == nil || n.Doc.Md == nil {
 			continue
 		}
-		if n.Kind == rs.ChangeList || n.Kind == rs.ChangeList.Index() {
+		if n.Kind == rs.CapabilityList {
+			for _, e := range n.Doc.Entries {
+				if e.Md != nil && rs.Capability(e.Md.Capability) == rs.CapChangeList {
+					open = append(open, discovery.Resolve(n.URL, e.Loc))
+				}
+			}
+			continue
+		}
+		if n.Doc.Md.Until == "" && (n.Kind == rs.ChangeList || n.Kind == rs.ChangeList.Index()) {
 			open = append(open, n.URL)
 		}
 	}
