@@ -102,7 +102,9 @@ func writeBaseline(path string, results []rules.Result) (int, error) {
 
 // filter removes the known findings from results (in place) and returns
 // how many it removed. A document whose error findings were all known
-// becomes valid; a document that could not be processed stays so.
+// becomes valid; a document that could not be processed because of
+// findings that were all known is skipped, saying so; one that could not
+// be processed for another reason (no answer, no file) stays in error.
 func (b baseline) filter(results []rules.Result) int {
 	left := map[baselineKey]int{}
 	for k, v := range b {
@@ -121,10 +123,19 @@ func (b baseline) filter(results []rules.Result) int {
 			}
 			kept = append(kept, d)
 		}
+		had := len(r.Diagnostics) > 0
 		r.Diagnostics = kept
-		if r.Status == rules.StatusInvalid {
+		switch {
+		case r.Status == rules.StatusInvalid:
 			r.Status = ""
 			r.Finish()
+		case r.Status == rules.StatusError && had && len(kept) == 0:
+			// A document that could not be checked for a finding the
+			// baseline accepts (not well-formed, too large): the known
+			// finding does not make the run fail (exit 2); the document
+			// is reported as not checked, and why.
+			r.Status = rules.StatusSkipped
+			r.Error = "not checked, its finding is in the baseline: " + r.Error
 		}
 	}
 	return removed

@@ -86,6 +86,30 @@ var _ = Describe("Configuration, baselines and fail levels", func() {
 		Expect(rep.Documents[0].Findings[0].Rule).To(Equal("RS-CL-ORDER"))
 	})
 
+	It("accepts a known not-well-formed document without exit 2, and fails on a new problem in it", func() {
+		base := filepath.Join(dir, "baseline.json")
+		broken := "<?xml version=\"1.0\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>x</url></urlset>\n"
+		write(dir, "site/bad.xml", []byte(broken))
+		code, _ := jsonReport("../bad.xml")
+		Expect(code).To(Equal(1), "without a baseline: its RS-XML-WELLFORMED error")
+
+		code, _, errs := cli("validate", "--baseline", base, "../bad.xml")
+		Expect(code).To(Equal(0), errs)
+		Expect(errs).To(ContainSubstring("wrote 1 finding(s) to the baseline"))
+		code, rep := jsonReport("--baseline", base, "../bad.xml")
+		Expect(code).To(Equal(0))
+		Expect(rep.Documents[0].Status).To(Equal("skipped"))
+		Expect(rep.Documents[0].Error).To(ContainSubstring("in the baseline"))
+		Expect(rep.Documents[0].Error).To(ContainSubstring("not a well-formed XML document"))
+
+		// Broken elsewhere: a new finding that fails.
+		write(dir, "site/bad.xml", []byte(strings.Replace(broken, "<loc>x</url>", "<loc>x</loc></urlset>", 1)))
+		code, rep = jsonReport("--baseline", base, "../bad.xml")
+		Expect(code).To(Equal(1))
+		Expect(rep.Documents[0].Status).To(Equal("error"))
+		Expect(rep.Documents[0].Findings).To(HaveLen(1))
+	})
+
 	It("fails at --fail-level, and refuses an unknown level before any work", func() {
 		code, _ := jsonReport("--rules", "RS-TIME-*", "../cl.xml")
 		Expect(code).To(Equal(0))
