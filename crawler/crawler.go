@@ -111,29 +111,21 @@ func (o Options) withDefaults() Options {
 	if o.MaxBytes <= 0 {
 		o.MaxBytes = 1 << 30
 	}
-	if o.Concurrency <= 0 {
-		o.Concurrency = 4
-	}
-	if o.Timeout <= 0 {
-		o.Timeout = 30 * time.Second
-	}
+	// A crawl retries twice unless told otherwise (0 means the default
+	// here, a negative number none); the rest of the HTTP defaults are
+	// sourcehttp's.
 	if o.Retries == 0 {
 		o.Retries = 2
 	} else if o.Retries < 0 {
 		o.Retries = 0
 	}
-	if o.Backoff <= 0 {
-		o.Backoff = 500 * time.Millisecond
-	}
-	if o.MaxRetryWait <= 0 {
-		o.MaxRetryWait = 30 * time.Second
-	}
-	if o.MaxRedirects <= 0 {
-		o.MaxRedirects = 5
-	}
-	if o.UserAgent == "" {
-		o.UserAgent = "rsconform"
-	}
+	hc := sourcehttp.Config{
+		UserAgent: o.UserAgent, Timeout: o.Timeout, Retries: o.Retries,
+		Backoff: o.Backoff, MaxRetryWait: o.MaxRetryWait,
+		Concurrency: o.Concurrency, MaxRedirects: o.MaxRedirects,
+	}.WithDefaults()
+	o.UserAgent, o.Timeout, o.Backoff, o.MaxRetryWait = hc.UserAgent, hc.Timeout, hc.Backoff, hc.MaxRetryWait
+	o.Concurrency, o.MaxRedirects = hc.Concurrency, hc.MaxRedirects
 	if o.Sample == 0 && !o.SampleSet {
 		o.Sample = 10
 	}

@@ -79,8 +79,10 @@ type hostState struct {
 	pause time.Time
 }
 
-// New returns a Client.
-func New(cfg Config) *Client {
+// WithDefaults is cfg with every unset field at its default: the one place
+// that says how long a request may take, how often it is retried, how many
+// redirects it follows and how many run at once, for every command.
+func (cfg Config) WithDefaults() Config {
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = "rsconform"
 	}
@@ -105,6 +107,12 @@ func New(cfg Config) *Client {
 	if cfg.Clock == nil {
 		cfg.Clock = RealClock{}
 	}
+	return cfg
+}
+
+// New returns a Client.
+func New(cfg Config) *Client {
+	cfg = cfg.WithDefaults()
 	tr := cfg.Transport
 	if tr == nil {
 		tr = NewTransport(cfg.Concurrency, cfg.Timeout)
