@@ -1,7 +1,6 @@
 package crawler
 
 import (
-	"github.com/rsconform/rsconform/discovery"
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules"
 	"github.com/rsconform/rsconform/sourcehttp"
@@ -13,7 +12,7 @@ func (c *crawl) recordHistory(u string, d *rs.Document) {
 	if d == nil || d.Kind() != rs.ChangeList {
 		return
 	}
-	c.graph.History.Record(u, d, func(loc string) string { return discovery.Resolve(u, loc) })
+	c.graph.History.Record(u, d, func(loc string) string { return rs.Resolve(u, loc) })
 }
 
 // refreshHistory fetches the open Change Lists and Change List Indexes
@@ -36,7 +35,7 @@ func (c *crawl) refreshHistory() {
 		if n.Kind == rs.CapabilityList {
 			for _, e := range n.Doc.Entries {
 				if e.Md != nil && rs.Capability(e.Md.Capability) == rs.CapChangeList {
-					open = append(open, discovery.Resolve(n.URL, e.Loc))
+					open = append(open, rs.Resolve(n.URL, e.Loc))
 				}
 			}
 			continue
@@ -60,7 +59,7 @@ func (c *crawl) refreshHistory() {
 		}
 		if d.Kind() == rs.ChangeList.Index() {
 			for _, e := range d.Entries {
-				m := discovery.Resolve(u, e.Loc)
+				m := rs.Resolve(u, e.Loc)
 				c.mu.Lock()
 				known := c.graph.Node(m) != nil
 				c.mu.Unlock()

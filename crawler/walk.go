@@ -398,7 +398,7 @@ func canonical(d *rs.Document) string {
 
 // walk schedules what a document leads to.
 func (c *crawl) walk(u string, d *rs.Document) {
-	resolve := func(href string) string { return discovery.Resolve(u, href) }
+	resolve := func(href string) string { return rs.Resolve(u, href) }
 	for _, l := range d.Links {
 		for _, rel := range []string{"up", "index", "archives"} {
 			if l.Is(rel) {

@@ -183,16 +183,12 @@ func capSetOf(u string, doc *rs.Document) *capSet {
 	return set
 }
 
-// resolve makes ref absolute against base.
+// resolve is rs.Resolve, the one resolution crawl and sync share; a ref it
+// cannot resolve is kept as written, so the problem sync reports (or the
+// fetch that fails) names what the document says.
 func resolve(base, ref string) string {
-	ref = strings.TrimSpace(ref)
-	b, err := url.Parse(base)
-	if err != nil {
-		return ref
+	if u := rs.Resolve(base, ref); u != "" {
+		return u
 	}
-	r, err := url.Parse(ref)
-	if err != nil {
-		return ref
-	}
-	return b.ResolveReference(r).String()
+	return ref
 }

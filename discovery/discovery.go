@@ -17,6 +17,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
 
@@ -65,40 +66,18 @@ func IsSiteRoot(u *url.URL) bool {
 	return (u.Path == "" || u.Path == "/") && u.RawQuery == ""
 }
 
-// Resolve makes ref absolute against base and drops its fragment; "" for
-// an empty or malformed ref.
-func Resolve(base, ref string) string {
-	ref = strings.TrimSpace(ref)
-	if ref == "" {
-		return ""
-	}
-	b, err := url.Parse(base)
-	if err != nil {
-		return ""
-	}
-	r, err := url.Parse(ref)
-	if err != nil {
-		return ""
-	}
-	out := b.ResolveReference(r).String()
-	if i := strings.IndexByte(out, '#'); i >= 0 {
-		out = out[:i]
-	}
-	return out
-}
-
 // FromPage returns the targets a page links to (6.3.3): its Link headers,
 // then its HTML <link> elements, in order. body may be nil (not HTML, or
 // not read).
 func FromPage(page string, h http.Header, body []byte) []Target {
 	var out []Target
 	for _, l := range sourcehttp.LinkTargets(h, Rel) {
-		if u := Resolve(page, l); u != "" {
+		if u := rs.Resolve(page, l); u != "" {
 			out = append(out, Target{Method: MethodHTTPLink, URL: u, From: page})
 		}
 	}
 	for _, l := range htmlLinks(body) {
-		if u := Resolve(page, l.href); u != "" {
+		if u := rs.Resolve(page, l.href); u != "" {
 			out = append(out, Target{Method: MethodHTMLLink, URL: u, From: page, Line: l.line})
 		}
 	}
@@ -117,7 +96,7 @@ func FromRobots(robots string, data []byte) []Target {
 		if !ok || !strings.EqualFold(strings.TrimSpace(k), "sitemap") {
 			continue
 		}
-		if u := Resolve(robots, v); u != "" {
+		if u := rs.Resolve(robots, v); u != "" {
 			out = append(out, Target{Method: MethodRobots, URL: u, From: robots, Line: i + 1})
 		}
 	}

@@ -1,9 +1,6 @@
 package rules
 
 import (
-	"net/url"
-	"strings"
-
 	rs "github.com/rsconform/rsconform/resourcesync"
 )
 
@@ -94,22 +91,3 @@ const (
 	BitstreamLength  = "length"
 	BitstreamHash    = "hash"
 )
-
-// ResolveRef resolves a link href against the URL of the document it
-// stands in; it returns "" when either does not parse. Fragments are kept
-// (a package manifest is located at "package#manifest.xml").
-func ResolveRef(base, href string) string {
-	href = strings.TrimSpace(href)
-	if href == "" {
-		return ""
-	}
-	b, err := url.Parse(base)
-	if err != nil {
-		return ""
-	}
-	r, err := url.Parse(href)
-	if err != nil {
-		return ""
-	}
-	return b.ResolveReference(r).String()
-}

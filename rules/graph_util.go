@@ -26,20 +26,12 @@ func unknownTarget(t *Node) bool {
 
 // target is the node a link or <loc> of the document at from points to.
 func (g *Graph) target(from, href string) *Node {
-	u := ResolveRef(from, href)
-	if i := strings.IndexByte(u, '#'); i >= 0 {
-		u = u[:i]
-	}
-	return g.Node(u)
+	return g.Node(rs.Resolve(from, href))
 }
 
 // targetURL is the URL a link or <loc> of the document at from points to.
 func targetURL(from, href string) string {
-	u := ResolveRef(from, href)
-	if i := strings.IndexByte(u, '#'); i >= 0 {
-		u = u[:i]
-	}
-	return u
+	return rs.Resolve(from, href)
 }
 
 // docs returns the parsed document nodes in fetch order.
