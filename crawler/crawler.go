@@ -241,8 +241,10 @@ type crawl struct {
 	// pending holds the sampled resources until every document is
 	// fetched (run).
 	pending []task
-	// sampled says what was sampled of each list, in fetch order.
+	// sampled says what was sampled of each list, in fetch order; lists
+	// holds their picks until every document is fetched (sampleLists).
 	sampled []*rules.SampledList
+	lists   []listSample
 }
 
 // validatingBytes is how many bytes of documents are validated at once:
@@ -436,6 +438,7 @@ func (c *crawl) process(t task) {
 func (c *crawl) run() {
 	c.start()
 	c.wg.Wait()
+	c.sampleLists()
 	c.mu.Lock()
 	pending := c.pending
 	c.pending = nil

@@ -8,11 +8,12 @@ import (
 )
 
 // sample picks the resources of the list at u to fetch, spread evenly over
-// it, and records what it left and why. An archived list is not sampled
-// (it describes the past), nor a closed Change List; of an open Change List
-// only the last change of each resource, unless a deletion: only then does
-// the entry describe what the Source serves now.
-func (c *crawl) sample(u string, d *rs.Document) []*rs.Entry {
+// it, and records what it left and why. A closed Change List is not sampled
+// (it describes the past); of an open Change List only the last change of
+// each resource, unless a deletion: only then does the entry describe what
+// the Source serves now. Whether the list is archived is decided once every
+// document is fetched (sampleLists).
+func (c *crawl) sample(u string, d *rs.Document) (*rules.SampledList, []*rs.Entry) {
 	sl := &rules.SampledList{Location: u, Kind: d.Kind(), Skipped: map[string]int{}}
 	var cand []*rs.Entry
 	for _, e := range d.Entries {
@@ -25,12 +26,9 @@ func (c *crawl) sample(u string, d *rs.Document) []*rs.Entry {
 	c.sampled = append(c.sampled, sl)
 	c.mu.Unlock()
 	switch {
-	case c.archived(u):
-		sl.Skipped[rules.SkipArchived] = len(cand)
-		return nil
 	case d.Kind() == rs.ChangeList && (d.Md == nil || d.Md.Has("until")):
 		sl.Skipped[rules.SkipClosed] = len(cand)
-		return nil
+		return sl, nil
 	case d.Kind() == rs.ChangeList:
 		last := map[string]int{}
 		for i, e := range cand {
@@ -51,14 +49,43 @@ func (c *crawl) sample(u string, d *rs.Document) []*rs.Entry {
 	}
 	n := c.opts.Sample
 	if n == SampleAll || n >= len(cand) {
-		return cand
+		return sl, cand
 	}
 	sl.Skipped[rules.SkipLimit] = len(cand) - n
 	out := make([]*rs.Entry, 0, n)
 	for i := 0; i < n; i++ {
 		out = append(out, cand[i*len(cand)/n])
 	}
-	return out
+	return sl, out
+}
+
+// listSample is a list's sampled resources, held until every document is
+// fetched.
+type listSample struct {
+	sl    *rules.SampledList
+	tasks []task
+}
+
+// sampleLists schedules the resources the lists' samples picked, once every
+// document is fetched: only then is it known, whatever order the fetches
+// took, which lists an archive reaches. An archived list is not sampled (it
+// describes the past).
+func (c *crawl) sampleLists() {
+	c.mu.Lock()
+	lists := c.lists
+	c.lists = nil
+	c.mu.Unlock()
+	for _, l := range lists {
+		if c.archived(l.sl.Location) {
+			c.mu.Lock()
+			l.sl.Skipped = map[string]int{rules.SkipArchived: l.sl.Entries}
+			c.mu.Unlock()
+			continue
+		}
+		for _, t := range l.tasks {
+			c.enqueue(t)
+		}
+	}
 }
 
 // sampling assembles what was sampled once the crawl is done: the entries

@@ -1,6 +1,12 @@
 package crawler_test
 
 import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -38,5 +44,50 @@ var _ = Describe("What a crawl sampled", func() {
 		lists, _ := crawlGood(1)
 		Expect(lists["/dataset1/resourcelist1.xml"].Sampled).To(Equal(1))
 		Expect(lists["/dataset1/resourcelist1.xml"].Skipped).To(Equal(map[string]int{rules.SkipLimit: 1}))
+	})
+})
+
+// Which lists an archive reaches is known only once every document is
+// fetched: the archive here answers only after the Change List it lists
+// has been read, and the list still counts as archived.
+var _ = Describe("Sampling whatever order the fetches take", func() {
+	It("counts a list an archive reaches as archived even when the archive is read after it", func() {
+		served := make(chan struct{})
+		var once sync.Once
+		site := goodSite().Handler()
+		h := newHostile(map[string]http.HandlerFunc{
+			"/dataset1/changelist1.xml": func(w http.ResponseWriter, r *http.Request) {
+				site.ServeHTTP(w, r)
+				once.Do(func() { close(served) })
+			},
+			"/dataset1/changelist-archive.xml": func(w http.ResponseWriter, r *http.Request) {
+				select {
+				case <-served:
+				case <-r.Context().Done():
+					return
+				case <-time.After(5 * time.Second):
+				}
+				b := "http://" + r.Host
+				w.Header().Set("Content-Type", "application/xml")
+				fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+  <rs:ln rel="up" href="%[1]s/dataset1/capabilitylist.xml"/>
+  <rs:md capability="changelist-archive"/>
+  <url><loc>%[1]s/dataset1/changelist-old.xml</loc><rs:md from="2012-12-01T00:00:00Z" until="2013-01-01T00:00:00Z"/></url>
+  <url><loc>%[1]s/dataset1/changelist1.xml</loc><rs:md from="2013-01-01T00:00:00Z" until="2013-01-02T00:00:00Z"/></url>
+</urlset>`, b)
+			},
+		})
+		opts := testOptions()
+		opts.Sample, opts.SampleSet = -1, true
+		rep := h.crawl("/", opts)
+		Expect(rep.Sampling).NotTo(BeNil())
+		var got map[string]int
+		for _, l := range rep.Sampling.Lists {
+			if strings.HasSuffix(l.Location, "/dataset1/changelist1.xml") {
+				got = l.Skipped
+			}
+		}
+		Expect(got).To(Equal(map[string]int{rules.SkipArchived: 1}))
 	})
 })

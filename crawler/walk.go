@@ -434,10 +434,15 @@ func (c *crawl) walk(u string, d *rs.Document) {
 		if c.opts.Sample == SampleNone {
 			break
 		}
-		for _, e := range c.sample(u, d) {
-			c.enqueue(task{url: resolve(e.Loc), role: rules.RoleResource,
+		sl, entries := c.sample(u, d)
+		l := listSample{sl: sl}
+		for _, e := range entries {
+			l.tasks = append(l.tasks, task{url: resolve(e.Loc), role: rules.RoleResource,
 				edge: rules.Edge{From: u, Rel: "loc", Pos: locPos(e), Md: e.Md.Clone(), Lastmod: strings.Clone(e.Lastmod)}})
 		}
+		c.mu.Lock()
+		c.lists = append(c.lists, l)
+		c.mu.Unlock()
 	}
 }
 
