@@ -23,6 +23,17 @@ type XMLAttr struct {
 type Builder struct {
 	data []byte
 
+	// OnEntries, when set, is called with the document each time Window
+	// more entries have been completed (their end tag read), so that a
+	// caller can check entries while the document is still being read; it
+	// may replace Document.Entries (with nil, to drop the entries it has
+	// checked: the Builder then starts a new slice). It is not called at
+	// the end of the document: the entries completed since the last call
+	// are in Document.Entries.
+	OnEntries func(*Document)
+	Window    int // entries per call; below 1 means 1
+	completed int // entries completed since the last OnEntries
+
 	doc   *Document
 	state []int
 	entry *Entry
@@ -102,6 +113,13 @@ func (b *Builder) EndElement() {
 		b.setText(b.entry, b.textName, strings.TrimSpace(t), b.textPos)
 	case inEntry:
 		b.entry = nil
+		if b.OnEntries != nil {
+			b.completed++
+			if b.completed >= max(b.Window, 1) {
+				b.completed = 0
+				b.OnEntries(b.doc)
+			}
+		}
 	}
 }
 

@@ -109,6 +109,9 @@ type Rule struct {
 	// Input marks rules that check facts about the input (size,
 	// well-formedness, schema) and run even when no document was parsed.
 	Input bool
+	// Scope says what of the document Check reads, and so whether it can
+	// run while the document is read (see Scope).
+	Scope Scope
 	// Check reports findings through the Pass. It returns an error only
 	// when the rule itself could not run.
 	Check func(*Pass) error
@@ -295,6 +298,7 @@ type Pass struct {
 	Input  *Input
 	report func(Diagnostic)
 	index  *docIndex
+	feed   *feed // the entries as they are read (ScopeEntries rules while streaming)
 }
 
 // docIndex holds what many rules walk, computed once per document.

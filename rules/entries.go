@@ -9,13 +9,13 @@ import (
 // plays a role in the ResourceSync framework." The Sitemap protocol requires
 // the full URL, with protocol.
 var LocAbsolute = &Rule{
-	ID: "RS-LOC-URI", Section: "7", Level: Must,
+	ID: "RS-LOC-URI", Section: "7", Level: Must, Scope: ScopeEntries,
 	Title: "Every <loc> holds an absolute URI",
 	Quote: "<loc> – A mandatory element that conveys the URI of the resource that plays a role in the ResourceSync framework.",
 	Doc: "The Sitemap protocol, on which section 7 builds, requires a fully qualified URL (with scheme); relative references cannot be dereferenced by a Destination. " +
 		"A missing <loc> is reported by RS-XSD (the schema requires it), so that it is reported once.",
 	Check: func(p *Pass) error {
-		for _, e := range p.Doc.Entries {
+		for e := range p.Entries() {
 			if !e.HasLoc() {
 				continue
 			}

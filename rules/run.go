@@ -50,36 +50,51 @@ func Run(location string, in Input, cfg Config) Result {
 	if in.Doc != nil {
 		res.Kind = in.Doc.Kind()
 	}
+	run := selectRules(res.Kind, cfg, in.Doc != nil)
+	for _, r := range run {
+		res.Applied = append(res.Applied, r.ID)
+	}
+	diags, errs := runChecks(location, &in, cfg, res.Kind, run)
+	return finishResult(res, in, diags, errs)
+}
+
+// selectRules are the document rules that run on a document of kind k:
+// selected, applying to k under the spec, and, when there is no document
+// (it could not be parsed), only the rules about the input.
+func selectRules(k rs.Kind, cfg Config, haveDoc bool) []*Rule {
 	var run []*Rule
 	for _, r := range All() {
-		if !cfg.Select.Selects(r.ID) || !r.AppliesTo(res.Kind, cfg.Spec) {
+		if !cfg.Select.Selects(r.ID) || !r.AppliesTo(k, cfg.Spec) {
 			continue
 		}
-		if r.IsGraph() || (in.Doc == nil && !r.Input) {
+		if r.IsGraph() || (!haveDoc && !r.Input) {
 			continue
 		}
 		run = append(run, r)
-		res.Applied = append(res.Applied, r.ID)
 	}
+	return run
+}
+
+// runChecks runs rules on the input, on all cores for a large document:
+// each group reports into its own slices, merged in group order (the
+// result's Finish then sorts the findings by position and rule, so the
+// result does not depend on which group ran first).
+func runChecks(location string, in *Input, cfg Config, k rs.Kind, run []*Rule) (diags []Diagnostic, errs []string) {
 	index := &docIndex{}
 	if in.Doc != nil {
 		// Computed before the rules run, so that concurrent rules only read it.
 		index.mds, index.mdsDone = allMd(in.Doc), true
 		index.lns, index.lnsDone = allLn(in.Doc), true
 	}
-	// A large document's rules are shared among the cores: each group
-	// reports into its own slices, merged in group order; Finish then sorts
-	// the findings by position and rule, so the result does not depend on
-	// which group ran first.
 	groups := 1
 	if in.Doc != nil && len(in.Doc.Entries) >= parallelEntries {
-		groups = min(runtime.GOMAXPROCS(0), len(run))
+		groups = max(min(runtime.GOMAXPROCS(0), len(run)), 1)
 	}
 	type outcome struct {
 		diags []Diagnostic
 		errs  []string
 	}
-	outs := make([]outcome, max(groups, 1))
+	outs := make([]outcome, groups)
 	var wg sync.WaitGroup
 	for g := 0; g < groups; g++ {
 		wg.Add(1)
@@ -88,22 +103,42 @@ func Run(location string, in Input, cfg Config) Result {
 			out := &outs[g]
 			for k := g; k < len(run); k += groups {
 				r := run[k]
-				p := &Pass{Rule: r, Doc: in.Doc, Kind: res.Kind, Spec: cfg.Spec, Limits: cfg.Limits,
-					Location: location, Input: &in, index: index,
-					report: func(d Diagnostic) { out.diags = append(out.diags, d) }}
+				p := newPass(r, in, cfg, location, func(d Diagnostic) { out.diags = append(out.diags, d) })
+				p.index = index
 				if err := safeCheck(r, p); err != nil {
-					out.errs = append(out.errs, fmt.Sprintf("rule %s could not run: %v", r.ID, err))
+					out.errs = append(out.errs, couldNotRun(r, err))
 				}
 			}
 		}(g)
 	}
 	wg.Wait()
 	for _, o := range outs {
-		res.Diagnostics = append(res.Diagnostics, o.diags...)
-		for _, e := range o.errs {
-			res.Status = StatusError
-			res.Error = joinErr(res.Error, e)
-		}
+		diags = append(diags, o.diags...)
+		errs = append(errs, o.errs...)
+	}
+	return diags, errs
+}
+
+// newPass is the Pass of rule r on the input.
+func newPass(r *Rule, in *Input, cfg Config, location string, report func(Diagnostic)) *Pass {
+	k := rs.KindUnknown
+	if in.Doc != nil {
+		k = in.Doc.Kind()
+	}
+	return &Pass{Rule: r, Doc: in.Doc, Kind: k, Spec: cfg.Spec, Limits: cfg.Limits,
+		Location: location, Input: in, report: report}
+}
+
+func couldNotRun(r *Rule, err error) string {
+	return fmt.Sprintf("rule %s could not run: %v", r.ID, err)
+}
+
+// finishResult adds the findings and the errors of the rules to res.
+func finishResult(res Result, in Input, diags []Diagnostic, errs []string) Result {
+	res.Diagnostics = append(res.Diagnostics, diags...)
+	for _, e := range errs {
+		res.Status = StatusError
+		res.Error = joinErr(res.Error, e)
 	}
 	if in.Syntax != nil {
 		res.Status = StatusError
@@ -140,6 +175,7 @@ func safeCheck(r *Rule, p *Pass) (err error) {
 // not-well-formed document gives a *rs.SyntaxError.
 type FrontEnd interface {
 	Read(data []byte, validate bool) (*rs.Document, []schema.Error, error)
+	ReadWith(data []byte, opts schema.ReadOptions) (*rs.Document, []schema.Error, error)
 }
 
 // Validator turns bytes into a Result: size limit, well-formedness, XSD
@@ -173,9 +209,12 @@ func (v *Validator) ValidateReader(ctx context.Context, location string, r io.Re
 	return v.ValidateBytes(ctx, location, data)
 }
 
-// ValidateBytes validates an uncompressed document held in memory.
+// ValidateBytes validates an uncompressed document held in memory. Its
+// rules run while the front end reads it, and its entries are dropped as
+// soon as they are checked (see Scope), so memory does not grow with the
+// number of entries.
 func (v *Validator) ValidateBytes(ctx context.Context, location string, data []byte) Result {
-	res, _ := v.ValidateDoc(ctx, location, data)
+	res, _ := v.validate(ctx, location, data, false)
 	return res
 }
 
@@ -185,6 +224,12 @@ func (v *Validator) ValidateBytes(ctx context.Context, location string, data []b
 // validates it against the XSDs in the same pass when RS-XSD is selected;
 // the rules then run on the model.
 func (v *Validator) ValidateDoc(ctx context.Context, location string, data []byte) (Result, *rs.Document) {
+	return v.validate(ctx, location, data, true)
+}
+
+// validate is ValidateBytes (keep unset: the rules run while the document
+// is read) and ValidateDoc (keep set: the whole model is kept and returned).
+func (v *Validator) validate(ctx context.Context, location string, data []byte, keep bool) (Result, *rs.Document) {
 	if err := ctx.Err(); err != nil {
 		return ErrorResult(location, err.Error()), nil
 	}
@@ -199,18 +244,34 @@ func (v *Validator) ValidateDoc(ctx context.Context, location string, data []byt
 	if err != nil {
 		return ErrorResult(location, err.Error()), nil
 	}
-	validate := v.Config.Select.Selects(SchemaRuleID)
-	doc, errs, err := fe.Read(data, validate)
+	opts := schema.ReadOptions{Validate: v.Config.Select.Selects(SchemaRuleID)}
+	var st *stream
+	if !keep {
+		st = newStream(location, v.Config)
+		opts.OnEntries, opts.Window = st.entries, streamWindow
+	}
+	doc, errs, err := fe.ReadWith(data, opts)
+	in := Input{Doc: doc, Schema: errs}
 	if err != nil {
+		in = Input{}
 		var se *rs.SyntaxError
 		if errors.As(err, &se) {
-			return Run(location, Input{Syntax: se}, v.Config), nil
+			in.Syntax = se
 		}
-		res := Run(location, Input{}, v.Config)
-		res.Status, res.Error = StatusError, joinErr(res.Error, "the document could not be read: "+err.Error())
-		return res, nil
 	}
-	return Run(location, Input{Doc: doc, Schema: errs}, v.Config), doc
+	var res Result
+	if st != nil {
+		res = st.finish(in)
+	} else {
+		res = Run(location, in, v.Config)
+	}
+	if err != nil && in.Syntax == nil {
+		res.Status, res.Error = StatusError, joinErr(res.Error, "the document could not be read: "+err.Error())
+	}
+	if keep {
+		return res, doc
+	}
+	return res, nil
 }
 
 // Parse reads a document through the validator's front end without

@@ -264,6 +264,25 @@ func elementOf(msg string) string {
 // and libxml2's otherwise. Any other error means the pass could not run.
 // Safe for concurrent use.
 func (v *Validator) Read(data []byte, validate bool) (*rs.Document, []Error, error) {
+	return v.ReadWith(data, ReadOptions{Validate: validate})
+}
+
+// ReadOptions say how Read reads a document.
+type ReadOptions struct {
+	// Validate runs the XSD validation in the same pass.
+	Validate bool
+	// OnEntries, when set, is called on the document being built each
+	// time Window more of its entries are complete, while libxml2 is still
+	// reading the rest (see resourcesync.Builder.OnEntries): the caller
+	// checks them and may drop them. It runs on one goroutine, never
+	// concurrently with itself. When the document turns out not to be
+	// well-formed, what it was shown is to be discarded.
+	OnEntries func(*rs.Document)
+	Window    int
+}
+
+// ReadWith is Read with options.
+func (v *Validator) ReadWith(data []byte, opts ReadOptions) (*rs.Document, []Error, error) {
 	if v == nil || v.schema == nil {
 		return nil, nil, errors.New("schema: validator not initialised")
 	}
@@ -275,10 +294,10 @@ func (v *Validator) Read(data []byte, validate bool) (*rs.Document, []Error, err
 		return nil, nil, goSyntax(data, &rs.SyntaxError{Pos: rs.Pos{Line: 1, Column: 1}, Msg: "DOCTYPE is not allowed"})
 	}
 	var schema uintptr
-	if validate {
+	if opts.Validate {
 		schema = uintptr(v.schema.Pointer())
 	}
-	doc, wellformed, errs, err := v.pass(data, schema)
+	doc, wellformed, errs, err := v.pass(data, schema, opts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -309,7 +328,7 @@ func goSyntax(data []byte, def *rs.SyntaxError) *rs.SyntaxError {
 // pass runs one libxml2 pass over data, validating against schema when it
 // is not 0, and builds the model from the events it hands over. doc is nil
 // when the document is not well-formed; errs holds the findings.
-func (v *Validator) pass(data []byte, schema uintptr) (doc *rs.Document, wellformed bool, errs []Error, err error) {
+func (v *Validator) pass(data []byte, schema uintptr, opts ReadOptions) (doc *rs.Document, wellformed bool, errs []Error, err error) {
 	if len(data) > math.MaxInt32-1 {
 		return nil, false, nil, fmt.Errorf("schema: document of %d bytes is too large for libxml2", len(data))
 	}
@@ -335,6 +354,7 @@ func (v *Validator) pass(data []byte, schema uintptr) (doc *rs.Document, wellfor
 			C.int(MaxErrors), &res, &wf, job)
 	}()
 	dec := newDecoder(data)
+	dec.b.OnEntries, dec.b.Window = opts.OnEntries, opts.Window
 	var ferr error
 	for {
 		var chunk *C.uchar

@@ -1,0 +1,218 @@
+package rules
+
+import (
+	"errors"
+	"iter"
+	"slices"
+
+	rs "github.com/rsconform/rsconform/resourcesync"
+)
+
+// Scope is what of a document a rule's Check reads. A document whose
+// rules all read the header, or the entries once in order, is checked
+// while it is read, and its entries are dropped as soon as every rule has
+// seen them: memory then stays bounded by the rules' own state, not by the
+// document (issue 13). One rule that needs the whole model makes the
+// document be checked as a whole, after it is read.
+type Scope int
+
+const (
+	// ScopeDocument rules may read anything of the document, Doc.Entries
+	// included, in any order and as often as they like.
+	ScopeDocument Scope = iota
+	// ScopeHeader rules read the root element, its attributes and its
+	// children other than the entries (top-level <rs:md>, <rs:ln>,
+	// unknown and misplaced elements), never an entry. They run once the
+	// document is read.
+	ScopeHeader
+	// ScopeEntries rules read the header and the entries, the entries
+	// only through Pass.Entries (or the helpers built on it: Pass.Mds,
+	// Pass.Lns) and only once, in document order, keeping whatever state
+	// they need. While a document is read, Check starts when its first
+	// entries are complete, is suspended between windows of entries, and
+	// ends after the last; the header it reads is the one before the first
+	// entry (where the schema puts it).
+	ScopeEntries
+)
+
+// streamWindow is the number of entries checked at a time while a
+// document is read.
+var streamWindow = 512
+
+// errEntriesTwice is the error of a ScopeEntries rule that iterates the
+// entries twice: while streaming, the first iteration consumed them.
+var errEntriesTwice = errors.New("rule of ScopeEntries iterates the entries twice")
+
+// feed hands the entries of a document being read to one rule's Check,
+// window by window.
+type feed struct {
+	shared  *window
+	suspend func() bool // waits for the next window; false when the rule must stop
+	used    bool
+}
+
+// window is the entries completed since the previous window, and whether
+// they are the last ones.
+type window struct {
+	entries []*rs.Entry
+	last    bool
+}
+
+// Entries yields the document's entries once, in document order. Rules of
+// ScopeEntries read the entries only through it.
+func (p *Pass) Entries() iter.Seq[*rs.Entry] {
+	if p.feed == nil {
+		return slices.Values(p.Doc.Entries)
+	}
+	f := p.feed
+	if f.used {
+		panic(errEntriesTwice)
+	}
+	f.used = true
+	return func(yield func(*rs.Entry) bool) {
+		for {
+			for _, e := range f.shared.entries {
+				if !yield(e) {
+					return
+				}
+			}
+			if f.shared.last || !f.suspend() {
+				return
+			}
+		}
+	}
+}
+
+// stream checks a document while the front end reads it: it is the
+// OnEntries hook of schema.ReadOptions. The rules of ScopeEntries run as
+// coroutines, resumed on every window of entries; once they have seen a
+// window, its entries are dropped. Nothing is streamed when a selected
+// rule needs the whole document, or before the kind of the document is
+// known (its <rs:md> read): the entries are then kept and every rule runs
+// on the whole document at the end, as Run does. When a selected rule
+// needs the whole document, the rules of ScopeEntries still run while it
+// is read, but the entries are kept for that rule, which runs at the end.
+type stream struct {
+	location string
+	cfg      Config
+	in       Input
+
+	started bool
+	keep    bool // a rule of ScopeDocument needs every entry at the end
+	seen    int  // entries of Doc.Entries already fed (when kept)
+	kind    rs.Kind
+	rest    []*Rule // the rules that run at the end
+	applied []*Rule
+	cos     []*coroutine
+	shared  window
+	diags   []Diagnostic
+	errs    []string
+}
+
+type coroutine struct {
+	rule *Rule
+	next func() (struct{}, bool)
+	stop func()
+	done bool
+}
+
+func newStream(location string, cfg Config) *stream {
+	return &stream{location: location, cfg: cfg.withDefaults()}
+}
+
+// entries is the OnEntries hook: d.Entries are complete and not yet seen.
+func (s *stream) entries(d *rs.Document) {
+	if !s.started {
+		if d.Md == nil {
+			return // kind unknown: keep the entries for the end
+		}
+		s.start(d)
+	}
+	s.feed(d.Entries[s.seen:], false)
+	if s.keep {
+		s.seen = len(d.Entries)
+	} else {
+		d.Entries = nil
+	}
+}
+
+// start chooses how the document is checked, once its kind is known.
+func (s *stream) start(d *rs.Document) {
+	s.started = true
+	s.kind = d.Kind()
+	s.in.Doc = d
+	s.applied = selectRules(s.kind, s.cfg, true)
+	var entries []*Rule
+	for _, r := range s.applied {
+		switch {
+		case r.Scope == ScopeEntries && !r.Input:
+			entries = append(entries, r)
+		default:
+			s.rest = append(s.rest, r)
+			s.keep = s.keep || (r.Scope == ScopeDocument && !r.Input)
+		}
+	}
+	// The rules of ScopeEntries see the header as it stands before the
+	// first entry, and no entry but through Pass.Entries.
+	header := *d
+	header.Entries = nil
+	in := &Input{Doc: &header}
+	for _, r := range entries {
+		co := &coroutine{rule: r}
+		p := newPass(r, in, s.cfg, s.location, func(d Diagnostic) { s.diags = append(s.diags, d) })
+		p.feed = &feed{shared: &s.shared}
+		co.next, co.stop = iter.Pull(func(yield func(struct{}) bool) {
+			p.feed.suspend = func() bool { return yield(struct{}{}) }
+			if err := safeCheck(r, p); err != nil {
+				s.errs = append(s.errs, couldNotRun(r, err))
+			}
+		})
+		s.cos = append(s.cos, co)
+	}
+}
+
+// feed resumes every rule on a window of entries; with last, the rules run
+// to their end.
+func (s *stream) feed(entries []*rs.Entry, last bool) {
+	s.shared = window{entries: entries, last: last}
+	for _, co := range s.cos {
+		if co.done {
+			continue
+		}
+		if _, ok := co.next(); !ok || last {
+			co.done = true
+			co.stop()
+		}
+	}
+}
+
+// abort ends the coroutines of a document that will not be checked (it is
+// not well-formed, or could not be read).
+func (s *stream) abort() {
+	for _, co := range s.cos {
+		if !co.done {
+			co.done = true
+			co.stop()
+		}
+	}
+}
+
+// finish checks what is left once the document is read and gives the
+// result: as Run when nothing was streamed.
+func (s *stream) finish(in Input) Result {
+	if in.Doc == nil || !s.started {
+		s.abort()
+		return Run(s.location, in, s.cfg)
+	}
+	s.feed(in.Doc.Entries[s.seen:], true)
+	if !s.keep {
+		in.Doc.Entries = nil
+	}
+	s.in = in
+	res := Result{Location: s.location, Kind: s.kind}
+	for _, r := range s.applied {
+		res.Applied = append(res.Applied, r.ID)
+	}
+	diags, errs := runChecks(s.location, &s.in, s.cfg, s.kind, s.rest)
+	return finishResult(res, in, append(s.diags, diags...), append(s.errs, errs...))
+}
