@@ -24,27 +24,25 @@ type attrValue struct {
 	entry *rs.Entry // nil at the top level
 }
 
-// attrValues lists every occurrence of attribute name on the <rs:md>
-// (when onMd) and <rs:ln> (when onLn) elements of d, in document order
-// within each element kind, top level first.
+// attrValues yields every occurrence of attribute name on the <rs:md>
+// (when onMd) and <rs:ln> (when onLn) elements of the document, in the
+// order of Pass.elements (which it uses: a rule of ScopeEntries calls it
+// once, instead of Entries).
 func attrValues(p *Pass, name string, onMd, onLn bool) iter.Seq[attrValue] {
 	return func(yield func(attrValue) bool) {
-		if onMd {
-			for _, ref := range p.mds() {
-				if v, ok := ref.md.Get(name); ok {
-					if !yield(attrValue{v, ref.md.AttrPosition(name), "<rs:md>", ref.entry}) {
-						return
-					}
+		for x := range p.elements(onMd, onLn) {
+			var v string
+			var ok bool
+			var a attrValue
+			if x.md != nil {
+				if v, ok = x.md.Get(name); ok {
+					a = attrValue{v, x.md.AttrPosition(name), "<rs:md>", x.entry}
 				}
+			} else if v, ok = x.ln.Get(name); ok {
+				a = attrValue{v, x.ln.AttrPosition(name), "<rs:ln>", x.entry}
 			}
-		}
-		if onLn {
-			for _, ref := range p.lns() {
-				if v, ok := ref.ln.Get(name); ok {
-					if !yield(attrValue{v, ref.ln.AttrPosition(name), "<rs:ln>", ref.entry}) {
-						return
-					}
-				}
+			if ok && !yield(a) {
+				return
 			}
 		}
 	}

@@ -24,7 +24,7 @@ var TimeInterval = &Rule{
 	Doc: "at is when the snapshot process started and completed when it completed; from and until bound the changes a document includes (\"all changes that occurred ... since the datetime expressed (and up until the datetime expressed in the until attribute, if it exists)\"). An interval that ends before it starts cannot be interpreted. " +
 		"Checked on every <rs:md>, top-level and in entries. Equal values are accepted. A value with a coarse granularity denotes its whole period (\"2013-01-03\" is the whole day), so it is reported only when no reading of the two values is in order. Unparsable values are left to RS-TIME-W3C.",
 	Check: func(p *Pass) error {
-		for _, ref := range p.mds() {
+		for ref := range p.mds() {
 			for _, pair := range [][2]string{{"at", "completed"}, {"from", "until"}} {
 				start, ok1 := attrTime(ref.md, pair[0])
 				end, ok2 := attrTime(ref.md, pair[1])
@@ -58,7 +58,7 @@ var DatetimeInterval = &Rule{
 		if !hasFrom && !hasUntil {
 			return nil
 		}
-		for _, ref := range p.mds() {
+		for ref := range p.mds() {
 			if ref.entry == nil {
 				continue
 			}

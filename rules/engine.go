@@ -297,38 +297,7 @@ type Pass struct {
 	// schema findings). Doc is nil for Input rules when parsing failed.
 	Input  *Input
 	report func(Diagnostic)
-	index  *docIndex
 	feed   *feed // the entries as they are read (ScopeEntries rules while streaming)
-}
-
-// docIndex holds what many rules walk, computed once per document.
-type docIndex struct {
-	mds     []mdRef
-	lns     []lnRef
-	mdsDone bool
-	lnsDone bool
-}
-
-// mds lists every <rs:md> of the document, top first (computed once per document).
-func (p *Pass) mds() []mdRef {
-	if p.index == nil {
-		p.index = &docIndex{}
-	}
-	if !p.index.mdsDone {
-		p.index.mds, p.index.mdsDone = allMd(p.Doc), true
-	}
-	return p.index.mds
-}
-
-// lns lists every <rs:ln> of the document, top first (computed once per document).
-func (p *Pass) lns() []lnRef {
-	if p.index == nil {
-		p.index = &docIndex{}
-	}
-	if !p.index.lnsDone {
-		p.index.lns, p.index.lnsDone = allLn(p.Doc), true
-	}
-	return p.index.lns
 }
 
 // Reportf reports a finding of the pass's rule at pos.

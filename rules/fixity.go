@@ -44,12 +44,12 @@ var HashSyntax = &Rule{
 				}
 			}
 		}
-		for _, ref := range p.mds() {
+		for ref := range p.mds() {
 			if v, ok := ref.md.Get("hash"); ok {
 				check(v, ref.md.AttrPosition("hash"))
 			}
 		}
-		for _, ref := range p.lns() {
+		for ref := range p.lns() {
 			if v, ok := ref.ln.Get("hash"); ok {
 				check(v, ref.ln.AttrPosition("hash"))
 			}

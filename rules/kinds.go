@@ -1,6 +1,10 @@
 package rules
 
-import rs "github.com/rsconform/rsconform/resourcesync"
+import (
+	"iter"
+
+	rs "github.com/rsconform/rsconform/resourcesync"
+)
 
 // Kind sets used by Applies.
 var (
@@ -44,44 +48,78 @@ type mdRef struct {
 	entry *rs.Entry
 }
 
-// allMd lists every <rs:md> of the document, top first, repeats included.
-func allMd(d *rs.Document) []mdRef {
-	var out []mdRef
-	if d.Md != nil {
-		out = append(out, mdRef{d.Md, nil})
-	}
-	for _, m := range d.ExtraMd {
-		out = append(out, mdRef{m, nil})
-	}
-	for _, e := range d.Entries {
-		if e.Md != nil {
-			out = append(out, mdRef{e.Md, e})
-		}
-		for _, m := range e.ExtraMd {
-			out = append(out, mdRef{m, e})
-		}
-	}
-	return out
-}
-
 // lnRef is an <rs:ln> with where it stands.
 type lnRef struct {
 	ln    *rs.Ln
 	entry *rs.Entry
 }
 
-// allLn lists every <rs:ln> of the document, top first.
-func allLn(d *rs.Document) []lnRef {
-	var out []lnRef
-	for _, l := range d.Links {
-		out = append(out, lnRef{l, nil})
-	}
-	for _, e := range d.Entries {
-		for _, l := range e.Links {
-			out = append(out, lnRef{l, e})
+// mdln is an <rs:md> or an <rs:ln> (md or ln is set) with where it stands:
+// at the top (entry nil) or in an entry.
+type mdln struct {
+	md    *rs.Md
+	ln    *rs.Ln
+	entry *rs.Entry
+}
+
+// elements yields the <rs:md> (with md) and <rs:ln> (with ln) elements of
+// the document, repeats included: the top level's first, then each
+// entry's in document order, <rs:md> before <rs:ln>. It reads the entries
+// through Pass.Entries: a rule of ScopeEntries uses it (or mds, lns) once,
+// instead of Entries.
+func (p *Pass) elements(md, ln bool) iter.Seq[mdln] {
+	return func(yield func(mdln) bool) {
+		of := func(m *rs.Md, extra []*rs.Md, links []*rs.Ln, e *rs.Entry) bool {
+			if md {
+				if m != nil && !yield(mdln{md: m, entry: e}) {
+					return false
+				}
+				for _, x := range extra {
+					if !yield(mdln{md: x, entry: e}) {
+						return false
+					}
+				}
+			}
+			if ln {
+				for _, l := range links {
+					if !yield(mdln{ln: l, entry: e}) {
+						return false
+					}
+				}
+			}
+			return true
+		}
+		if !of(p.Doc.Md, p.Doc.ExtraMd, p.Doc.Links, nil) {
+			return
+		}
+		for e := range p.Entries() {
+			if !of(e.Md, e.ExtraMd, e.Links, e) {
+				return
+			}
 		}
 	}
-	return out
+}
+
+// mds yields every <rs:md> of the document, as elements does.
+func (p *Pass) mds() iter.Seq[mdRef] {
+	return func(yield func(mdRef) bool) {
+		for x := range p.elements(true, false) {
+			if !yield(mdRef{x.md, x.entry}) {
+				return
+			}
+		}
+	}
+}
+
+// lns yields every <rs:ln> of the document, as elements does.
+func (p *Pass) lns() iter.Seq[lnRef] {
+	return func(yield func(lnRef) bool) {
+		for x := range p.elements(false, true) {
+			if !yield(lnRef{x.ln, x.entry}) {
+				return
+			}
+		}
+	}
 }
 
 // entryName is "<url>" or "<sitemap>" for messages.

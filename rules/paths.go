@@ -28,12 +28,12 @@ var PathInside = &Rule{
 				p.Reportf(pos, "path %q on %s has %s", truncateValue(v), elem, pe.Reason)
 			}
 		}
-		for _, ref := range p.mds() {
+		for ref := range p.mds() {
 			if v, ok := ref.md.Get("path"); ok && ref.entry != nil {
 				check(v, ref.md.AttrPosition("path"), "<rs:md>")
 			}
 		}
-		for _, ref := range p.lns() {
+		for ref := range p.lns() {
 			if v, ok := ref.ln.Get("path"); ok && ref.entry != nil {
 				check(v, ref.ln.AttrPosition("path"), "<rs:ln>")
 			}

@@ -58,7 +58,7 @@ var V10Datetime = &Rule{
 	Check: func(p *Pass) error {
 		var first rs.Pos
 		n := 0
-		for _, ref := range p.mds() {
+		for ref := range p.mds() {
 			if ref.md.Has("datetime") {
 				if n == 0 {
 					first = ref.md.AttrPosition("datetime")

@@ -80,12 +80,6 @@ func selectRules(k rs.Kind, cfg Config, haveDoc bool) []*Rule {
 // result's Finish then sorts the findings by position and rule, so the
 // result does not depend on which group ran first).
 func runChecks(location string, in *Input, cfg Config, k rs.Kind, run []*Rule) (diags []Diagnostic, errs []string) {
-	index := &docIndex{}
-	if in.Doc != nil {
-		// Computed before the rules run, so that concurrent rules only read it.
-		index.mds, index.mdsDone = allMd(in.Doc), true
-		index.lns, index.lnsDone = allLn(in.Doc), true
-	}
 	groups := 1
 	if in.Doc != nil && len(in.Doc.Entries) >= parallelEntries {
 		groups = max(min(runtime.GOMAXPROCS(0), len(run)), 1)
@@ -104,7 +98,6 @@ func runChecks(location string, in *Input, cfg Config, k rs.Kind, run []*Rule) (
 			for k := g; k < len(run); k += groups {
 				r := run[k]
 				p := newPass(r, in, cfg, location, func(d Diagnostic) { out.diags = append(out.diags, d) })
-				p.index = index
 				if err := safeCheck(r, p); err != nil {
 					out.errs = append(out.errs, couldNotRun(r, err))
 				}

@@ -64,14 +64,14 @@ var TimeUTC = &Rule{
 // forEachDatetime calls fn for every datetime-valued item of the document.
 func forEachDatetime(p *Pass, fn func(name, value string, pos rs.Pos)) {
 	d := p.Doc
-	for _, ref := range p.mds() {
+	for ref := range p.mds() {
 		for _, a := range []string{"at", "completed", "from", "until", "datetime"} {
 			if v, ok := ref.md.Get(a); ok {
 				fn(a, v, ref.md.AttrPosition(a))
 			}
 		}
 	}
-	for _, ref := range p.lns() {
+	for ref := range p.lns() {
 		if v, ok := ref.ln.Get("modified"); ok {
 			fn("modified", v, ref.ln.AttrPosition("modified"))
 		}
