@@ -52,7 +52,7 @@ func attrValues(p *Pass, name string, onMd, onLn bool) iter.Seq[attrValue] {
 // the value of the Content-Length header in the HTTP response and must be
 // computed as defined in RFC 2616, Sec. 4.4."
 var LengthSyntax = &Rule{
-	ID: "RS-LENGTH-SYNTAX", Section: "7", Level: Must,
+	ID: "RS-LENGTH-SYNTAX", Section: "7", Level: Must, Scope: ScopeEntries,
 	Title: "length is a non-negative integer (a Content-Length value)",
 	Quote: "length – The value of the attribute conveys the content length of a resource representation returned when the URI in <loc> is dereferenced. The value of the length attribute should be equal to the value of the Content-Length header in the HTTP response and must be computed as defined in RFC 2616, Sec. 4.4.",
 	Doc: "Checked on <rs:md> and <rs:ln>. A Content-Length value is 1*DIGIT (RFC 2616, Sec. 14.13): decimal digits only, a number of octets. " +
@@ -83,7 +83,7 @@ func attrLengthProblem(v string) string {
 // resource representation returned when the URI in <loc> is dereferenced.
 // Registered values are listed in the IANA MIME Media Type registry."
 var TypeSyntax = &Rule{
-	ID: "RS-TYPE-SYNTAX", Section: "7", Level: Must,
+	ID: "RS-TYPE-SYNTAX", Section: "7", Level: Must, Scope: ScopeEntries,
 	Title: "type is a media type: type/subtype with optional parameters",
 	Quote: "type – The value of the attribute conveys the Media Type of a resource representation returned when the URI in <loc> is dereferenced. Registered values are listed in the IANA MIME Media Type registry.",
 	Doc: "Checked on <rs:md> and <rs:ln>. Table 3 takes type from RFC 4287, where it is a media type: type \"/\" subtype *(\";\" parameter), the type, subtype and parameter names being tokens (RFC 2045, Sec. 5.1; RFC 6838, Sec. 4.2), a parameter value a token or a quoted string. " +
@@ -112,7 +112,7 @@ var attrRegisteredTopLevelTypes = map[string]bool{
 }
 
 var TypeTopLevel = &Rule{
-	ID: "RS-TYPE-TOPLEVEL", Section: "7", Level: Info,
+	ID: "RS-TYPE-TOPLEVEL", Section: "7", Level: Info, Scope: ScopeEntries,
 	Title: "type uses a top-level media type registered with IANA",
 	Quote: TypeSyntax.Quote,
 	Doc: "The registered top-level types are application, audio, example, font, haptics, image, message, model, multipart, text and video. " +
@@ -232,7 +232,7 @@ func attrQuotedEnd(s string) int {
 // should be equal to the value of the content-encoding header in the HTTP
 // response, as defined in RFC 2616, Sec. 14.11."
 var EncodingSyntax = &Rule{
-	ID: "RS-ENCODING-SYNTAX", Section: "7", Level: Must,
+	ID: "RS-ENCODING-SYNTAX", Section: "7", Level: Must, Scope: ScopeEntries,
 	Title: "encoding is a comma-separated list of content-coding tokens",
 	Quote: "encoding – The value of the attribute conveys what content codings have been applied to the resource. The value of the encoding attribute should be equal to the value of the content-encoding header in the HTTP response, as defined in RFC 2616, Sec. 14.11.",
 	Doc: "Checked on <rs:md> and <rs:ln>. The value is a Content-Encoding field value, 1#content-coding (RFC 2616, Sec. 14.11 and 3.5): one or more tokens separated by commas, white space allowed around the commas, e.g. \"gzip\" or \"deflate, gzip\". " +
@@ -292,7 +292,7 @@ func charsetLike(t string) bool {
 // should be equal to the value of the content-encoding header in the HTTP
 // response, as defined in RFC 2616, Sec. 14.11."
 var EncodingCoding = &Rule{
-	ID: "RS-ENCODING-CODING", Section: "7", Level: Should,
+	ID: "RS-ENCODING-CODING", Section: "7", Level: Should, Scope: ScopeEntries,
 	Title: "encoding names HTTP content codings (gzip, br...), not a character set",
 	Quote: EncodingSyntax.Quote,
 	Doc: "A Content-Encoding header carries content codings from the IANA HTTP Content Coding Registry (gzip, deflate, compress, br, zstd, identity, aes128gcm, exi, pack200-gzip, dcb, dcz, and the x-gzip and x-compress aliases), so a value equal to it names those. " +
@@ -328,7 +328,7 @@ var attrChangeValues = []string{"created", "updated", "deleted"}
 // updated, and deleted"; 12.1: "The value of the change attribute is
 // created, updated, or deleted."
 var ChangeValue = &Rule{
-	ID: "RS-CHANGE-VALUE", Section: "7", Level: Must,
+	ID: "RS-CHANGE-VALUE", Section: "7", Level: Must, Scope: ScopeEntries,
 	Title: "change is created, updated or deleted",
 	Quote: "change – The value of the attribute conveys the type of change that a resource underwent. Values defined in this specification are created, updated, and deleted, which convey the creation, update, and deletion of a resource, respectively.",
 	Doc: "12.1 closes the list for Change Lists (\"The value of the change attribute is created, updated, or deleted\") and 13.2 for Change Dump Manifests (\"The change attribute value may be created, updated, or deleted\"); a Destination cannot act on another value. Values are case-sensitive. " +
@@ -359,7 +359,7 @@ var attrHashAlgorithms = map[string]bool{
 }
 
 var HashAlgorithm = &Rule{
-	ID: "RS-HASH-ALGORITHM", Section: "7", Level: Should,
+	ID: "RS-HASH-ALGORITHM", Section: "7", Level: Should, Scope: ScopeEntries,
 	Title: "hash algorithm tokens are names a Destination can identify (md5, sha-1, sha-256, sha-512, ...)",
 	Quote: "The attribute value is expressed in the form of a whitespace-delimited list of hash values. Each hash value is represented by a hex-encoded digest and is preceded by a token that identifies the utilized hash algorithm, e.g., md5:, sha-256:.",
 	Doc: "The token must identify the algorithm to the Destination that verifies the digest. rsconform knows the names of the IANA \"Hash Function Textual Names\" registry, to which the examples of section 7 belong: md2, md5, sha-1, sha-224, sha-256, sha-384, sha-512, shake128, shake256 (compared case-insensitively). " +

@@ -21,7 +21,7 @@ import (
 // to the child elements of the Sitemap document formats: <rs:md> – In this
 // context, the element conveys information about the document itself."
 var MdTopOnce = &Rule{
-	ID: "RS-MD-TOP-ONCE", Section: "7", Level: Must,
+	ID: "RS-MD-TOP-ONCE", Section: "7", Level: Must, Scope: ScopeHeader,
 	Title: "The root element has one <rs:md> child, not several",
 	Quote: "<urlset> or <sitemapindex> – These elements are the root elements of ResourceSync documents; this specification adds one mandatory and one optional child element to the child elements of the Sitemap document formats: <rs:md> – In this context, the element conveys information about the document itself. Its use is mandatory",
 	Doc: "Section 7 calls <rs:ln> repeatable and <rs:md> not: the one <rs:md> says what the document is. With several, the document is ambiguous (two capabilities, two at values): rsconform takes the first as the document's and reports every further one. " +
@@ -42,12 +42,12 @@ var MdTopOnce = &Rule{
 // to the resource with the URI provided in <loc>. The element is not
 // repeatable"
 var MdEntryOnce = &Rule{
-	ID: "RS-MD-ENTRY-ONCE", Section: "7", Level: Must,
+	ID: "RS-MD-ENTRY-ONCE", Section: "7", Level: Must, Scope: ScopeEntries,
 	Title: "An entry has at most one <rs:md>",
 	Quote: "<rs:md> – In this context, the element conveys metadata pertaining to the resource with the URI provided in <loc>. The element is not repeatable, and is mandatory for some documents and optional for others, as described in the appropriate sections.",
 	Doc:   "Every further <rs:md> of an entry is reported, with the first as related location. The other rules still check the attributes of every <rs:md>.",
 	Check: func(p *Pass) error {
-		for _, e := range p.Doc.Entries {
+		for e := range p.Entries() {
 			if e.Md == nil {
 				continue
 			}
@@ -62,7 +62,7 @@ var MdEntryOnce = &Rule{
 // 7: "The <rs:md> and <rs:ln> elements are introduced to express metadata
 // and links, respectively. Both are in the ResourceSync XML Namespace"
 var ElementUnknown = &Rule{
-	ID: "RS-ELEMENT-UNKNOWN", Section: "7", Level: Must,
+	ID: "RS-ELEMENT-UNKNOWN", Section: "7", Level: Must, Scope: ScopeEntries,
 	Title: "The only elements of the ResourceSync namespace are <rs:md> and <rs:ln>",
 	Quote: "The <rs:md> and <rs:ln> elements are introduced to express metadata and links, respectively. Both are in the ResourceSync XML Namespace and may have attributes.",
 	Doc: "ResourceSync defines two elements in its namespace, and its XML Schema declares only those. Communities extend documents in their own namespaces (section 7 requires that of attributes; Sitemap extensions such as image:image do the same for elements), never in the ResourceSync one. " +
@@ -79,13 +79,13 @@ var ElementUnknown = &Rule{
 			}
 			p.Reportf(el.Pos, "%s", msg)
 		}
-		for _, el := range p.Doc.Unknown {
-			report(el, rootName(p.Doc))
-		}
-		for _, e := range p.Doc.Entries {
+		for e := range p.Entries() {
 			for _, el := range e.Unknown {
 				report(el, entryName(p.Doc))
 			}
+		}
+		for _, el := range p.Doc.Unknown { // complete once the entries are read
+			report(el, rootName(p.Doc))
 		}
 		return nil
 	},
@@ -112,13 +112,13 @@ var attrChangefreqValues = []string{"always", "hourly", "daily", "weekly", "mont
 // change frequency of the resource with the URI provided in <loc>. Defined
 // values are always, hourly, daily, weekly, monthly, yearly, and never."
 var ChangefreqValue = &Rule{
-	ID: "RS-CHANGEFREQ-VALUE", Section: "7", Level: Must,
+	ID: "RS-CHANGEFREQ-VALUE", Section: "7", Level: Must, Scope: ScopeEntries,
 	Title: "<changefreq> is always, hourly, daily, weekly, monthly, yearly or never",
 	Quote: "<changefreq> – An optional element that provides a hint about the change frequency of the resource with the URI provided in <loc>. Defined values are always, hourly, daily, weekly, monthly, yearly, and never.",
 	Doc: "The list is the Sitemap protocol's, whose schema enumerates exactly these values (lower case); any other value makes the document an invalid Sitemap. " +
 		"White space around the value is ignored; case is not.",
 	Check: func(p *Pass) error {
-		for _, e := range p.Doc.Entries {
+		for e := range p.Entries() {
 			if !e.ChangefreqPos.IsValid() || contains(attrChangefreqValues, e.Changefreq) {
 				continue
 			}
@@ -138,13 +138,13 @@ var ChangefreqValue = &Rule{
 // <sitemapindex>) document formats introduced by the Sitemap protocol are
 // used"; the Sitemap protocol: "Valid values range from 0.0 to 1.0."
 var PriorityValue = &Rule{
-	ID: "RS-PRIORITY-VALUE", Section: "7", Level: Must,
+	ID: "RS-PRIORITY-VALUE", Section: "7", Level: Must, Scope: ScopeEntries,
 	Title: "<priority> is a decimal number from 0.0 to 1.0",
 	Quote: "In order to convey information pertaining to resources in the ResourceSync framework, the Sitemap (root element <urlset>) and Sitemap index (root element <sitemapindex>) document formats introduced by the Sitemap protocol are used for a variety of purposes.",
 	Doc: "ResourceSync does not use <priority> (section 7 and Table 3 do not list it), but a ResourceSync document is a Sitemap, and the Sitemap protocol defines <priority> as a decimal whose \"Valid values range from 0.0 to 1.0\" (its schema: xs:decimal, 0.0 to 1.0). " +
 		"A value outside makes the document an invalid Sitemap for the search engines a Resource List is also meant for. White space around the value is ignored. <priority> in a <sitemap> is a schema error (RS-XSD).",
 	Check: func(p *Pass) error {
-		for _, e := range p.Doc.Entries {
+		for e := range p.Entries() {
 			if !e.PriorityPos.IsValid() {
 				continue
 			}
@@ -181,7 +181,7 @@ func attrPriorityProblem(v string) string {
 // 10.1: "One <url> child element of <urlset> should be included for each
 // resource."
 var LocDuplicate = &Rule{
-	ID: "RS-LOC-DUPLICATE", Section: "10.1", Level: Should,
+	ID: "RS-LOC-DUPLICATE", Section: "10.1", Level: Should, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ResourceList, rs.ResourceDumpManifest},
 	Title:   "A Resource List or Resource Dump Manifest lists each resource once",
 	Quote:   "One <url> child element of <urlset> should be included for each resource.",
@@ -190,8 +190,8 @@ var LocDuplicate = &Rule{
 		"Change Lists and Change Dump Manifests legitimately list a resource once per change (12.1: \"then it will be listed multiple times, once per change\"; Example 23) and are not checked. " +
 		"It is a warning, from the SHOULD of 10.1. URIs are compared as written, after trimming white space; duplicates across the Resource Lists of an index are not checked.",
 	Check: func(p *Pass) error {
-		first := make(map[string]rs.Pos, len(p.Doc.Entries)) // sized once: no rehashing on a large list
-		for _, e := range p.Doc.Entries {
+		first := make(map[string]rs.Pos, 1024)
+		for e := range p.Entries() {
 			if e.Loc == "" {
 				continue
 			}
@@ -199,7 +199,7 @@ var LocDuplicate = &Rule{
 				p.ReportRelated(e.LocPos, []rs.Pos{prev}, "<loc> %q is listed again (first on line %d): a %s is a snapshot with one entry per resource", truncateValue(e.Loc), prev.Line, p.Kind.Title())
 				continue
 			}
-			first[e.Loc] = e.LocPos
+			first[strings.Clone(e.Loc)] = e.LocPos // not a view of the parser's buffer, which it would keep alive
 		}
 		return nil
 	},

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	rs "github.com/rsconform/rsconform/resourcesync"
 )
 
 // Attributes of <rs:ln> (section 7): rel, href and pri.
@@ -56,7 +58,7 @@ const attrRSPatch = "http://www.openarchives.org/rs/terms/patch"
 // IANA Link Relation Type Registry or expressed as URIs as specified in
 // RFC 5988, Sec. 4.2."
 var LinkRel = &Rule{
-	ID: "RS-LINK-REL", Section: "7", Level: Must,
+	ID: "RS-LINK-REL", Section: "7", Level: Must, Scope: ScopeEntries,
 	Title: "rel is a relation type registered with IANA or an absolute URI",
 	Quote: "Relation types other than the ones listed above may be used in the ResourceSync Framework. Valid relation types must be registered in the IANA Link Relation Type Registry or expressed as URIs as specified in RFC 5988, Sec. 4.2.",
 	Doc: "rsconform embeds the IANA Link Relation Types registry as of 2025 (including archives, which the Archives draft uses and which HTML registered) and compares registered names case-insensitively (RFC 5988/8288). It also accepts resourcesync, which the specification itself defines for discovery links (6.3.3). " +
@@ -111,23 +113,32 @@ func attrRelProblem(v string) string {
 // document." (top level) and "href – A mandatory attribute to convey the
 // URI of the related resource." (entries)
 var LinkHref = &Rule{
-	ID: "RS-LINK-HREF", Section: "7", Level: Must,
+	ID: "RS-LINK-HREF", Section: "7", Level: Must, Scope: ScopeEntries,
 	Title: "href holds an absolute URI",
 	Quote: "href – A mandatory attribute to convey the URI of the related resource.",
 	Doc: "As for <loc> (RS-LOC-URI), the URI must be absolute: a relative reference in a Sitemap has no agreed base, and a Destination cannot dereference it. Schemes other than http(s) are accepted (Example 24 uses gsiftp://). " +
 		"A missing href is reported by RS-XSD; an empty href on the one up link by RS-LINK-UP.",
 	Check: func(p *Pass) error {
-		ups := len(p.Doc.LinksByRel("up"))
+		report := func(l *rs.Ln) {
+			if msg := absoluteURIProblem(l.Href); msg != "" {
+				p.Reportf(l.AttrPosition("href"), "href %q %s", truncateValue(l.Href), msg)
+			}
+		}
+		var emptyUp []*rs.Ln // decided once every top-level link is known
 		for ref := range p.lns() {
 			l := ref.ln
 			if _, ok := l.Get("href"); !ok {
 				continue
 			}
-			if l.Href == "" && ref.entry == nil && l.Is("up") && ups == 1 {
-				continue // RS-LINK-UP: "the up link has no href"
+			if l.Href == "" && ref.entry == nil && l.Is("up") {
+				emptyUp = append(emptyUp, l)
+				continue
 			}
-			if msg := absoluteURIProblem(l.Href); msg != "" {
-				p.Reportf(l.AttrPosition("href"), "href %q %s", truncateValue(l.Href), msg)
+			report(l)
+		}
+		if len(p.Doc.LinksByRel("up")) != 1 { // else RS-LINK-UP: "the up link has no href"
+			for _, l := range emptyUp {
+				report(l)
 			}
 		}
 		return nil
@@ -138,7 +149,7 @@ var LinkHref = &Rule{
 // with the same relation type. The attribute value is an integer between 1
 // and 999,999"
 var LinkPri = &Rule{
-	ID: "RS-LINK-PRI", Section: "7", Level: Must,
+	ID: "RS-LINK-PRI", Section: "7", Level: Must, Scope: ScopeEntries,
 	Title: "pri is an integer between 1 and 999,999",
 	Quote: "pri – An optional attribute used to express a priority among links with the same relation type. The attribute value is an integer between 1 and 999,999, with a lower integer indicating a higher priority and the absence of the attribute indicating a value of 999,999.",
 	Doc:   "Decimal digits only (leading zeros accepted), no sign, no digit grouping: pri=\"999,999\" is not an integer.",

@@ -29,7 +29,7 @@ func attrPlaceCheck(p *Pass, name string, onMd, onLn bool, allowed func(entry *r
 // 7: "path – The attribute is only used in Resource Dump Manifests (11.2)
 // and Change Dump Manifests (13.2)."
 var PathPlace = &Rule{
-	ID: "RS-PATH-PLACE", Section: "7", Level: Must,
+	ID: "RS-PATH-PLACE", Section: "7", Level: Must, Scope: ScopeEntries,
 	Applies: KnownKinds,
 	Title:   "path appears only on entries of Resource Dump Manifests and Change Dump Manifests",
 	Quote:   "path – The attribute is only used in Resource Dump Manifests (11.2) and Change Dump Manifests (13.2). Its value conveys the file path of the bitstream associated with the URI in <loc> in the ZIP file.",
@@ -56,7 +56,7 @@ var attrChangeKinds = []rs.Kind{rs.ChangeList, rs.ChangeDumpManifest}
 // 7: "change – ... This attribute is used in Change Lists (12.1) and
 // Change Dump Manifests (13.2)."
 var ChangePlace = &Rule{
-	ID: "RS-CHANGE-PLACE", Section: "7", Level: Should,
+	ID: "RS-CHANGE-PLACE", Section: "7", Level: Should, Scope: ScopeEntries,
 	Applies: KnownKinds,
 	Title:   "change appears only on entries of Change Lists and Change Dump Manifests",
 	Quote:   "change – The value of the attribute conveys the type of change that a resource underwent. Values defined in this specification are created, updated, and deleted, which convey the creation, update, and deletion of a resource, respectively. This attribute is used in Change Lists (12.1) and Change Dump Manifests (13.2).",
@@ -79,7 +79,7 @@ var ChangePlace = &Rule{
 // 7: "datetime -- ... This attribute may be used in Change Lists (Section
 // 12.1) and Change Dump Manifests (Section 13.2)."
 var DatetimePlace = &Rule{
-	ID: "RS-DATETIME-PLACE", Section: "7", Level: Should,
+	ID: "RS-DATETIME-PLACE", Section: "7", Level: Should, Scope: ScopeEntries,
 	Applies: KnownKinds, Specs: []Spec{Spec11},
 	Title: "datetime appears only on entries of Change Lists and Change Dump Manifests",
 	Quote: "datetime -- The value of the attribute conveys the datetime of the change event for the resource. The value is expressed as a W3C Datetime as described earlier in this section. This attribute may be used in Change Lists (Section 12.1) and Change Dump Manifests (Section 13.2).",
@@ -109,14 +109,14 @@ var attrCapabilityEntryKinds = []rs.Kind{rs.SourceDescription, rs.SourceDescript
 // Capability Lists. Its value indicates the nature of the resource
 // identified by the URI in the <loc> element"
 var CapabilityEntryPlace = &Rule{
-	ID: "RS-CAPABILITY-ENTRY-PLACE", Section: "7", Level: Should,
+	ID: "RS-CAPABILITY-ENTRY-PLACE", Section: "7", Level: Should, Scope: ScopeEntries,
 	Applies: kindsExcept(attrCapabilityEntryKinds...),
 	Title:   "Entries carry capability only in Source Descriptions and Capability Lists",
 	Quote:   "capability – This attribute is mandatory in Source Descriptions and Capability Lists. Its value indicates the nature of the resource identified by the URI in the <loc> element, e.g., a Resource List, a Change List, a Change Dump, etc. Values defined in this specification are resourcelist, changelist, resourcedump, changedump, and capabilitylist.",
 	Doc: "On an entry, capability says that the URI in <loc> is a capability document. In every other document the entries are resources, packages, bitstreams or parts of an index, and none of the sections 10 to 13 (nor the Archives draft) lists capability among their attributes: on a Resource List entry it would claim the resource is itself a ResourceSync document. " +
 		"The text does not forbid it outright, so this is a warning. Indexes of Source Descriptions and Capability Lists are not checked. Whether Source Description and Capability List entries carry it (mandatory) is checked by the rules of sections 8 and 9.",
 	Check: func(p *Pass) error {
-		for _, e := range p.Doc.Entries {
+		for e := range p.Entries() {
 			for _, m := range append([]*rs.Md{e.Md}, e.ExtraMd...) {
 				if m == nil || !m.Has("capability") {
 					continue
@@ -132,7 +132,7 @@ var CapabilityEntryPlace = &Rule{
 // Resource List, Change List, Resource Dump, and Change Dump. Additional
 // capabilities may be defined in other specifications."
 var CapabilityEntryValue = &Rule{
-	ID: "RS-CAPABILITY-ENTRY-VALUE", Section: "9", Level: Should,
+	ID: "RS-CAPABILITY-ENTRY-VALUE", Section: "9", Level: Should, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.CapabilityList},
 	Title:   "Capability List entries name capabilities a Destination knows",
 	Quote:   "A mandatory <rs:md> child element must have a capability attribute to convey the type of the respective capability.",
@@ -140,7 +140,7 @@ var CapabilityEntryValue = &Rule{
 		"A value none of these define is therefore not an error, but a ResourceSync Destination cannot use the capability it announces: a warning, with a suggestion when it differs from a known value only in case (values are case-sensitive). " +
 		"Known values that are not capabilities offered in a Capability List (description, capabilitylist, the manifests) are left to the rules of section 9 and to crawling (RS-LISTED-KIND). Source Description entries must say capabilitylist (section 8), which the rules of section 8 check.",
 	Check: func(p *Pass) error {
-		for _, e := range p.Doc.Entries {
+		for e := range p.Entries() {
 			for _, m := range append([]*rs.Md{e.Md}, e.ExtraMd...) {
 				if m == nil || !m.Has("capability") || rs.Capability(m.Capability).Known() {
 					continue

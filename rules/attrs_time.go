@@ -18,7 +18,7 @@ func attrTime(m *rs.Md, name string) (rs.Datetime, bool) {
 // attributes expresses an interval"; from and until bound the changes a
 // document includes.
 var TimeInterval = &Rule{
-	ID: "RS-TIME-INTERVAL", Section: "7", Level: Must,
+	ID: "RS-TIME-INTERVAL", Section: "7", Level: Must, Scope: ScopeEntries,
 	Title: "completed is not before at, and until is not before from",
 	Quote: "The combination of the datetimes provided in the at and completed attributes expresses an interval during which resources may have changed beyond the state they had at the datetime expressed in the at attribute.",
 	Doc: "at is when the snapshot process started and completed when it completed; from and until bound the changes a document includes (\"all changes that occurred ... since the datetime expressed (and up until the datetime expressed in the until attribute, if it exists)\"). An interval that ends before it starts cannot be interpreted. " +
@@ -42,7 +42,7 @@ var TimeInterval = &Rule{
 // 7: "datetime -- ... The value must be equal to or after the from
 // datetime, and before or equal to the until datetime if specified."
 var DatetimeInterval = &Rule{
-	ID: "RS-DATETIME-INTERVAL", Section: "7", Level: Must,
+	ID: "RS-DATETIME-INTERVAL", Section: "7", Level: Must, Scope: ScopeEntries,
 	Applies: attrChangeKinds, Specs: []Spec{Spec11},
 	Title: "Each datetime lies within the from/until interval of the document",
 	Quote: "This attribute may be used in Change Lists (Section 12.1) and Change Dump Manifests (Section 13.2). The value must be equal to or after the from datetime, and before or equal to the until datetime if specified.",

@@ -89,7 +89,9 @@ func (p *Pass) elements(md, ln bool) iter.Seq[mdln] {
 			}
 			return true
 		}
-		if !of(p.Doc.Md, p.Doc.ExtraMd, p.Doc.Links, nil) {
+		d := p.Doc
+		top, extra, links := d.Md, len(d.ExtraMd), len(d.Links)
+		if !of(top, d.ExtraMd, d.Links, nil) {
 			return
 		}
 		for e := range p.Entries() {
@@ -97,6 +99,15 @@ func (p *Pass) elements(md, ln bool) iter.Seq[mdln] {
 				return
 			}
 		}
+		// While a document is read, Doc is the header as read so far: what
+		// of it came after the entries is known now.
+		d = p.Doc
+		if top == nil {
+			top = d.Md
+		} else {
+			top = nil
+		}
+		of(top, d.ExtraMd[min(extra, len(d.ExtraMd)):], d.Links[min(links, len(d.Links)):], nil)
 	}
 }
 

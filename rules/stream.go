@@ -26,12 +26,13 @@ const (
 	// document is read.
 	ScopeHeader
 	// ScopeEntries rules read the header and the entries, the entries
-	// only through Pass.Entries (or the helpers built on it: Pass.Mds,
-	// Pass.Lns) and only once, in document order, keeping whatever state
-	// they need. While a document is read, Check starts when its first
-	// entries are complete, is suspended between windows of entries, and
-	// ends after the last; the header it reads is the one before the first
-	// entry (where the schema puts it).
+	// only through Pass.Entries (or the helpers built on it:
+	// Pass.elements, mds, lns, attrValues) and only once, in document
+	// order, keeping whatever state they need. While a document is read,
+	// Check starts when its first entries are complete, is suspended
+	// between windows of entries, and ends after the last; Pass.Doc is the
+	// header as read so far (its <rs:md> is there: the schema puts it
+	// before the entries), complete once Pass.Entries has ended.
 	ScopeEntries
 )
 
@@ -105,6 +106,7 @@ type stream struct {
 	applied []*Rule
 	cos     []*coroutine
 	shared  window
+	header  *rs.Document // what the rules of ScopeEntries see as Pass.Doc
 	diags   []Diagnostic
 	errs    []string
 }
@@ -152,11 +154,12 @@ func (s *stream) start(d *rs.Document) {
 			s.keep = s.keep || (r.Scope == ScopeDocument && !r.Input)
 		}
 	}
-	// The rules of ScopeEntries see the header as it stands before the
-	// first entry, and no entry but through Pass.Entries.
-	header := *d
-	header.Entries = nil
-	in := &Input{Doc: &header}
+	// The rules of ScopeEntries see the header as read so far (complete
+	// once Pass.Entries has ended), and no entry but through Pass.Entries.
+	s.header = &rs.Document{}
+	*s.header = *d
+	s.header.Entries = nil
+	in := &Input{Doc: s.header}
 	for _, r := range entries {
 		co := &coroutine{rule: r}
 		p := newPass(r, in, s.cfg, s.location, func(d Diagnostic) { s.diags = append(s.diags, d) })
@@ -174,6 +177,8 @@ func (s *stream) start(d *rs.Document) {
 // feed resumes every rule on a window of entries; with last, the rules run
 // to their end.
 func (s *stream) feed(entries []*rs.Entry, last bool) {
+	*s.header = *s.in.Doc
+	s.header.Entries = nil
 	s.shared = window{entries: entries, last: last}
 	for _, co := range s.cos {
 		if co.done {
@@ -204,11 +209,11 @@ func (s *stream) finish(in Input) Result {
 		s.abort()
 		return Run(s.location, in, s.cfg)
 	}
+	s.in = in
 	s.feed(in.Doc.Entries[s.seen:], true)
 	if !s.keep {
 		in.Doc.Entries = nil
 	}
-	s.in = in
 	res := Result{Location: s.location, Kind: s.kind}
 	for _, r := range s.applied {
 		res.Applied = append(res.Applied, r.ID)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rsconform/rsconform/fixtures"
 	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/schema"
 )
 
 // Checking a document while it is read (ValidateBytes: rules of
@@ -31,4 +32,26 @@ var _ = Describe("Streaming", func() {
 			}
 		})
 	}
+
+	It("gives the whole model's result when header elements come after the entries", func() {
+		defer rules.SetStreamWindow(1)()
+		doc := []byte(`<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+<rs:md capability="resourcelist" at="2013-01-03T09:00:00Z"/>
+<url><loc>http://example.com/a</loc><rs:md length="x"/></url>
+<url><loc>http://example.com/a</loc><rs:md type="text"/></url>
+<rs:ln rel="up" href=""/>
+<rs:ln rel="up" href="rel/ative" length="-1"/>
+<rs:md capability="changelist" from="2013-01-02"/>
+<rs:mdx/>
+<url><loc>b</loc><changefreq>sometimes</changefreq></url>
+</urlset>`)
+		sv, err := schema.New()
+		Expect(err).NotTo(HaveOccurred())
+		v := &rules.Validator{Schema: sv}
+		streamed := v.ValidateBytes(context.Background(), "late.xml", doc)
+		whole, _ := v.ValidateDoc(context.Background(), "late.xml", doc)
+		Expect(describe(streamed)).To(Equal(describe(whole)))
+		Expect(streamed.Diagnostics).To(ContainElement(HaveField("Rule", "RS-LINK-HREF")))
+	})
 })
