@@ -109,6 +109,19 @@ type stream struct {
 	header  *rs.Document // what the rules of ScopeEntries see as Pass.Doc
 	diags   []Diagnostic
 	errs    []string
+
+	// The rules of ScopeEntries run on their own goroutine, while the
+	// front end builds the next window: work carries the windows to it,
+	// done is closed when it has ended.
+	work chan batch
+	done chan struct{}
+}
+
+// batch is a window of entries with the header as it stood then.
+type batch struct {
+	entries []*rs.Entry
+	header  rs.Document
+	last    bool
 }
 
 type coroutine struct {
@@ -130,12 +143,34 @@ func (s *stream) entries(d *rs.Document) {
 		}
 		s.start(d)
 	}
-	s.feed(d.Entries[s.seen:], false)
+	s.send(d, false)
+}
+
+// send hands the entries of d not yet seen to the rules, with a copy of the
+// header: the front end goes on building d meanwhile.
+func (s *stream) send(d *rs.Document, last bool) {
+	b := batch{entries: d.Entries[s.seen:], header: *d, last: last}
+	b.header.Entries = nil
 	if s.keep {
 		s.seen = len(d.Entries)
 	} else {
 		d.Entries = nil
 	}
+	s.work <- b
+}
+
+// run resumes the rules on every window until the last, or until work is
+// closed (the document will not be checked).
+func (s *stream) run() {
+	defer close(s.done)
+	for b := range s.work {
+		*s.header = b.header
+		s.feed(b.entries, b.last)
+		if b.last {
+			return
+		}
+	}
+	s.abort()
 }
 
 // start chooses how the document is checked, once its kind is known.
@@ -172,13 +207,13 @@ func (s *stream) start(d *rs.Document) {
 		})
 		s.cos = append(s.cos, co)
 	}
+	s.work, s.done = make(chan batch, 2), make(chan struct{})
+	go s.run()
 }
 
 // feed resumes every rule on a window of entries; with last, the rules run
 // to their end.
 func (s *stream) feed(entries []*rs.Entry, last bool) {
-	*s.header = *s.in.Doc
-	s.header.Entries = nil
 	s.shared = window{entries: entries, last: last}
 	for _, co := range s.cos {
 		if co.done {
@@ -192,7 +227,7 @@ func (s *stream) feed(entries []*rs.Entry, last bool) {
 }
 
 // abort ends the coroutines of a document that will not be checked (it is
-// not well-formed, or could not be read).
+// not well-formed, or could not be read), on the rules' goroutine.
 func (s *stream) abort() {
 	for _, co := range s.cos {
 		if !co.done {
@@ -206,14 +241,15 @@ func (s *stream) abort() {
 // result: as Run when nothing was streamed.
 func (s *stream) finish(in Input) Result {
 	if in.Doc == nil || !s.started {
-		s.abort()
+		if s.started {
+			close(s.work) // the rules end where they are
+			<-s.done
+		}
 		return Run(s.location, in, s.cfg)
 	}
+	s.send(in.Doc, true)
+	<-s.done
 	s.in = in
-	s.feed(in.Doc.Entries[s.seen:], true)
-	if !s.keep {
-		in.Doc.Entries = nil
-	}
 	res := Result{Location: s.location, Kind: s.kind}
 	for _, r := range s.applied {
 		res.Applied = append(res.Applied, r.ID)
