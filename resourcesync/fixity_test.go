@@ -2,6 +2,7 @@ package resourcesync_test
 
 import (
 	"errors"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -30,6 +31,20 @@ var _ = Describe("Fixity attributes [7]", func() {
 		Entry("not hex", "md5:1584abdf8ebdc9802ac0c6a7402c03bz", `character 'z' at position 32`),
 		Entry("a short sha-256", "sha-256:abcd", "has 4 hex digits; a sha-256 digest has 64"),
 	)
+
+	It("splits a hash attribute at white space as strings.Fields does, Unicode white space included", func() {
+		for _, v := range []string{"", " ", "md5:aa", " md5:aa  sha-1:bb ", "\tmd5:aa\r\nsha-1:bb\v\f", "md5:aa\u00a0sha-1:bb", "md5:aa\u0085sha-1:bb", "é:aa md5:bb", "md5:aa é", "a\u2003b c", "md5:aa:bb x:"} {
+			var want []string
+			for _, h := range rs.ParseHashes(v) {
+				want = append(want, h.Value)
+			}
+			fields := strings.Fields(v)
+			if len(fields) == 0 {
+				fields = nil
+			}
+			Expect(want).To(Equal(fields), "%q", v)
+		}
+	})
 
 	It("splits a hash attribute at white space and names the algorithms rsconform computes once each", func() {
 		md := &rs.Md{Hash: " md5:aa\n\tSHA-256:bb sha256:cc md5:dd x "}

@@ -367,8 +367,10 @@ var HashAlgorithm = &Rule{
 		"Common spellings such as sha256 or SHA1 get a suggestion. Tokens RS-HASH-SYNTAX rejects are not considered here.",
 	Check: func(p *Pass) error {
 		known := map[string]bool{} // by algorithm token as written
+		var hashes []rs.Hash
 		for a := range attrValues(p, "hash", true, true) {
-			for _, h := range rs.ParseHashes(a.value) {
+			hashes = rs.AppendHashes(hashes[:0], a.value)
+			for _, h := range hashes {
 				if h.Problem() != "" {
 					continue
 				}
