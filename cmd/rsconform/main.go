@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"syscall"
@@ -66,9 +67,21 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(50)
 	}
+	// A CPU profile of the whole command, for the benchmarks (bench/README.md).
+	if f := os.Getenv("RSCONFORM_CPUPROFILE"); f != "" {
+		w, err := os.Create(f)
+		if err == nil {
+			err = pprof.StartCPUProfile(w)
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "rsconform: RSCONFORM_CPUPROFILE: %v\n", err)
+			os.Exit(2)
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
+	pprof.StopCPUProfile()
 	os.Exit(code)
 }
 
