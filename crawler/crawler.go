@@ -102,6 +102,11 @@ type Options struct {
 	Pause func(ctx context.Context, d time.Duration) error
 	// Progress, when set, is called after each fetch with the totals.
 	Progress func(Stats)
+	// State, when set, is the path of the crawl's state file (state.go):
+	// each completed fetch is recorded there, and a crawl given the file
+	// of an earlier run of the same crawl (interrupted or not) replays
+	// what it recorded instead of fetching it again.
+	State string
 }
 
 func (o Options) withDefaults() Options {
@@ -178,6 +183,9 @@ type Report struct {
 	// not be downloaded, opened or checked: their Results have status
 	// error and say why (a ZIP bomb, not a ZIP file, over a limit).
 	UncheckedPackages []string
+	// State says what the crawl did with its state file (Options.State);
+	// nil without one.
+	State *StateInfo
 }
 
 // Discovered says which discovery methods gave a document, for people.
@@ -211,8 +219,17 @@ func Crawl(ctx context.Context, entry string, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.State != "" {
+		if c.state, err = openJournal(opts.State, eu.String(), opts); err != nil {
+			return nil, err
+		}
+	}
 	c.run()
-	return c.report(), nil
+	r := c.report()
+	if c.state != nil {
+		r.State = c.state.close(ctx.Err() == nil)
+	}
+	return r, nil
 }
 
 // crawl is the state of one crawl.
@@ -245,6 +262,8 @@ type crawl struct {
 	// holds their picks until every document is fetched (sampleLists).
 	sampled []*rules.SampledList
 	lists   []listSample
+	// state is the crawl's state file; nil without one.
+	state *journal
 }
 
 // validatingBytes is how many bytes of documents are validated at once:
@@ -497,6 +516,18 @@ func (c *crawl) report() *Report {
 		res.Finish()
 	}
 	r.Results = c.ordered()
+	if r.Sampling != nil {
+		// The lists in the order of the report's documents, not in the
+		// order the fetches happened to complete: two crawls of the same
+		// Source report the same.
+		at := make(map[string]int, len(r.Results))
+		for i, res := range r.Results {
+			at[res.Location] = i
+		}
+		sort.SliceStable(r.Sampling.Lists, func(i, j int) bool {
+			return orderOf(at, r.Sampling.Lists[i].Location) < orderOf(at, r.Sampling.Lists[j].Location)
+		})
+	}
 	r.Stats.Findings = 0
 	for _, res := range r.Results {
 		r.Stats.Findings += len(res.Diagnostics)

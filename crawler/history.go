@@ -53,7 +53,7 @@ func (c *crawl) refreshHistory() {
 			continue
 		}
 		seen[u] = true
-		d := c.refetch(u)
+		d := c.refetch(opRefresh, u)
 		if d == nil {
 			continue
 		}
@@ -75,12 +75,13 @@ func (c *crawl) refreshHistory() {
 	}
 }
 
-// refetch fetches and parses a document again; nil when it cannot be had.
-func (c *crawl) refetch(u string) *rs.Document {
+// refetch fetches and parses a document again (op says why); nil when it
+// cannot be had.
+func (c *crawl) refetch(op, u string) *rs.Document {
 	if !c.f.BudgetLeft() {
 		return nil
 	}
-	r := c.f.Get(c.ctx, u, sourcehttp.Request{Accept: acceptDocument, Decode: true})
+	r := c.get(op, u, sourcehttp.Request{Accept: acceptDocument, Decode: true})
 	defer r.Close()
 	if r.Failure() != "" {
 		return nil

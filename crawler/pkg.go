@@ -27,24 +27,58 @@ const maxListed = 20
 
 // processPackage downloads a dump package to a temporary file within the
 // size limit, measures it, opens it and checks it against its manifest.
+// With a state file, what was found is recorded (never the package), and
+// replayed by a resumed crawl: the manifest is read again from its
+// recorded bytes.
 func (c *crawl) processPackage(t task) {
+	rec := c.state.lookup(opPackage, t.url)
+	if rec != nil {
+		c.f.Count(rec.Requests, rec.Bytes)
+		if rec.Manifest != nil {
+			c.manifestDocument(t.url, ManifestLocation(t.url), *rec.Manifest)
+		}
+	} else if rec = c.fetchPackage(t); c.interrupted(true) {
+		// Cancelled: whatever the package gave is not kept.
+		c.update(func() { c.graph.Node(t.url).Skipped = "not fetched: the crawl was cancelled" })
+		return
+	}
+	c.state.add(rec)
+	c.update(func() {
+		n := c.graph.Node(t.url)
+		n.StatusCode, n.Header, n.Redirects = rec.Status, rec.Header, rec.Redirects
+		c.stats.Packages++
+		c.stats.MembersRead += rec.MembersRead
+		if rec.Package == nil {
+			n.FetchError = strings.TrimPrefix(rec.Err, "fetch failed: ")
+			c.setResult(ptr(rules.ErrorResult(t.url, rec.Err)))
+			return
+		}
+		n.Body, n.Package = rec.Facts, rec.Package
+		res := &rules.Result{Location: t.url, Kind: rs.KindPackage, Status: rules.StatusValid}
+		if rec.Package.Problem != "" {
+			res.Status, res.Error = rules.StatusError, rec.Package.Problem
+		}
+		c.setResult(res)
+	})
+}
+
+// fetchPackage downloads and checks a package; its record says what was
+// found (Err: the failure, when the package could not be had).
+func (c *crawl) fetchPackage(t task) *record {
 	r := c.f.Get(c.ctx, t.url, sourcehttp.Request{Accept: "application/zip, */*;q=0.1", AcceptEncoding: "identity"})
 	defer r.Close()
-	setFacts := func(n *rules.Node) { n.StatusCode, n.Header, n.Redirects = r.Status, r.Header, r.Redirects }
+	rec := recordOf(opPackage, t.url, r)
 	if fail := r.Failure(); fail != "" {
-		c.update(func() {
-			n := c.graph.Node(t.url)
-			setFacts(n)
-			n.FetchError = strings.TrimPrefix(fail, "fetch failed: ")
-			c.stats.Packages++
-			c.setResult(ptr(rules.ErrorResult(t.url, fail)))
-		})
-		return
+		rec.Err = fail
+		return rec
+	}
+	found := func(body *rules.BodyFacts, facts *rules.PackageFacts) *record {
+		rec.Facts, rec.Package, rec.Bytes = body, facts, r.Received()
+		return rec
 	}
 	tmp, err := os.CreateTemp(c.opts.TempDir, "rsconform-package-*.zip")
 	if err != nil {
-		c.packageResult(t, setFacts, nil, &rules.PackageFacts{Problem: "cannot spill the package to a temporary file: " + err.Error()})
-		return
+		return found(nil, &rules.PackageFacts{Problem: "cannot spill the package to a temporary file: " + err.Error()})
 	}
 	defer func() {
 		tmp.Close()
@@ -56,34 +90,18 @@ func (c *crawl) processPackage(t task) {
 	r.Close()
 	switch {
 	case n > limits.MaxBytes:
-		c.packageResult(t, setFacts, bodyFacts(m, true), &rules.PackageFacts{
+		return found(bodyFacts(m, true), &rules.PackageFacts{
 			Problem: "not checked: " + limits.TooLarge().Error() + "; the download was stopped there"})
-		return
 	case err != nil:
-		c.packageResult(t, setFacts, bodyFacts(m, true), &rules.PackageFacts{Problem: "not checked: the download failed: " + err.Error()})
-		return
+		return found(bodyFacts(m, true), &rules.PackageFacts{Problem: "not checked: the download failed: " + err.Error()})
 	}
-	facts := c.inspectPackage(t.url, tmp, n)
-	c.packageResult(t, setFacts, bodyFacts(m, false), facts)
-}
-
-func (c *crawl) packageResult(t task, setFacts func(*rules.Node), body *rules.BodyFacts, facts *rules.PackageFacts) {
-	c.update(func() {
-		n := c.graph.Node(t.url)
-		setFacts(n)
-		n.Body, n.Package = body, facts
-		c.stats.Packages++
-		res := &rules.Result{Location: t.url, Kind: rs.KindPackage, Status: rules.StatusValid}
-		if facts.Problem != "" {
-			res.Status, res.Error = rules.StatusError, facts.Problem
-		}
-		c.setResult(res)
-	})
+	facts := c.inspectPackage(t.url, tmp, n, rec)
+	return found(bodyFacts(m, false), facts)
 }
 
 // inspectPackage opens a downloaded package within the package limits
 // and checks it.
-func (c *crawl) inspectPackage(pkgURL string, f *os.File, size int64) *rules.PackageFacts {
+func (c *crawl) inspectPackage(pkgURL string, f *os.File, size int64, rec *record) *rules.PackageFacts {
 	facts := &rules.PackageFacts{}
 	pkg, err := rs.OpenPackage(f, size, c.opts.PackageLimits)
 	if err != nil {
@@ -107,8 +125,10 @@ func (c *crawl) inspectPackage(pkgURL string, f *os.File, size int64) *rules.Pac
 	if manifest := pkg.Members[ManifestName]; manifest != nil {
 		loc := ManifestLocation(pkgURL)
 		facts.Manifest = loc
-		if doc := c.manifestDocument(pkgURL, loc, manifest); doc != nil {
-			facts.Bitstreams = c.checkBitstreams(doc, pkg, listed)
+		in := readManifest(manifest, c.v.Config.Limits.WithDefaults().MaxBytes)
+		rec.Manifest = &in
+		if doc := c.manifestDocument(pkgURL, loc, in); doc != nil {
+			facts.Bitstreams = c.checkBitstreams(doc, pkg, listed, rec)
 		}
 	}
 	var names []string
@@ -126,27 +146,37 @@ func (c *crawl) inspectPackage(pkgURL string, f *os.File, size int64) *rules.Pac
 	return facts
 }
 
-// manifestDocument reads and validates the manifest of a package, records
-// it in the Graph and walks its links; it returns the parsed manifest.
-func (c *crawl) manifestDocument(pkgURL, loc string, zf *zip.File) *rs.Document {
-	limits := c.v.Config.Limits.WithDefaults()
-	var res rules.Result
-	var doc *rs.Document
+// readManifest reads a package's manifest within the document limit.
+func readManifest(zf *zip.File, maxBytes int64) manifestInput {
 	rc, err := zf.Open()
 	if err != nil {
-		res = rules.ErrorResult(loc, "cannot read manifest.xml from the package: "+err.Error())
-	} else {
-		data, err := rs.ReadAll(rc, limits.MaxBytes)
-		rc.Close()
-		var le *rs.LimitError
-		switch {
-		case errors.As(err, &le):
-			res = rules.Run(loc, rules.Input{TooLarge: le}, c.v.Config)
-		case err != nil:
-			res = rules.ErrorResult(loc, "cannot read manifest.xml from the package: "+err.Error())
-		default:
-			res, doc = c.validate(loc, data)
-		}
+		return manifestInput{Problem: "cannot read manifest.xml from the package: " + err.Error()}
+	}
+	data, err := rs.ReadAll(rc, maxBytes)
+	rc.Close()
+	var le *rs.LimitError
+	switch {
+	case errors.As(err, &le):
+		return manifestInput{TooLarge: le}
+	case err != nil:
+		return manifestInput{Problem: "cannot read manifest.xml from the package: " + err.Error()}
+	}
+	return manifestInput{Data: data}
+}
+
+// manifestDocument validates what was read of a package's manifest,
+// records it in the Graph and walks its links; it returns the parsed
+// manifest.
+func (c *crawl) manifestDocument(pkgURL, loc string, in manifestInput) *rs.Document {
+	var res rules.Result
+	var doc *rs.Document
+	switch {
+	case in.TooLarge != nil:
+		res = rules.Run(loc, rules.Input{TooLarge: in.TooLarge}, c.v.Config)
+	case in.Problem != "":
+		res = rules.ErrorResult(loc, in.Problem)
+	default:
+		res, doc = c.validate(loc, in.Data)
 	}
 	kind := rs.KindUnknown
 	if doc != nil {
@@ -180,7 +210,7 @@ func (c *crawl) manifestDocument(pkgURL, loc string, zf *zip.File) *rs.Document 
 // once, however many entries name it: first the algorithms every entry
 // naming it asks for are gathered, then it is measured once with all of
 // them, then each entry is compared with the measure.
-func (c *crawl) checkBitstreams(doc *rs.Document, pkg *rs.Package, listed map[string]bool) []rules.BitstreamFact {
+func (c *crawl) checkBitstreams(doc *rs.Document, pkg *rs.Package, listed map[string]bool, rec *record) []rules.BitstreamFact {
 	type use struct {
 		e    *rs.Entry
 		zf   *zip.File
@@ -227,7 +257,8 @@ func (c *crawl) checkBitstreams(doc *rs.Document, pkg *rs.Package, listed map[st
 		}
 		m, done := measured[u.zf]
 		if !done {
-			m = c.measureMember(u.zf, algs[u.zf])
+			m = measureMember(u.zf, algs[u.zf])
+			rec.MembersRead++
 			measured[u.zf] = m
 		}
 		if m == nil {
@@ -240,10 +271,9 @@ func (c *crawl) checkBitstreams(doc *rs.Document, pkg *rs.Package, listed map[st
 	return out
 }
 
-// measureMember reads a member once, counting and hashing it; nil when it
-// cannot be read.
-func (c *crawl) measureMember(zf *zip.File, algs []string) *rules.BodyFacts {
-	c.update(func() { c.stats.MembersRead++ })
+// measureMember reads a member once, hashing it; nil when it cannot be
+// read.
+func measureMember(zf *zip.File, algs []string) *rules.BodyFacts {
 	rc, err := zf.Open()
 	if err != nil {
 		return nil

@@ -25,22 +25,42 @@ func acceptEncodingFor(md *rs.Md) string {
 }
 
 // processResource fetches a sampled resource and measures its body; the
-// body is never held.
+// body is never held. With a state file, what was measured is recorded,
+// and replayed by a resumed crawl.
 func (c *crawl) processResource(t task) {
+	rec := c.state.lookup(opResource, t.url)
+	if rec != nil {
+		c.f.Count(rec.Requests, rec.Bytes)
+	} else {
+		rec = c.fetchResource(t)
+		if c.interrupted(rec.Err != "" || (rec.Facts != nil && rec.Facts.Truncated)) {
+			rec = nil
+		}
+	}
+	if rec == nil {
+		// Cancelled: the resource counts as not fetched.
+		c.update(func() { c.graph.Node(t.url).Skipped = "not fetched: the crawl was cancelled" })
+		return
+	}
+	c.state.add(rec)
+	c.update(func() {
+		n := c.graph.Node(t.url)
+		n.StatusCode, n.Header, n.Redirects, n.Body = rec.Status, rec.Header, rec.Redirects, rec.Facts
+		n.FetchError = rec.Err
+		c.stats.Resources++
+	})
+}
+
+// fetchResource fetches a resource and measures its body.
+func (c *crawl) fetchResource(t task) *record {
 	r := c.f.Get(c.ctx, t.url, sourcehttp.Request{AcceptEncoding: acceptEncodingFor(t.edge.Md)})
 	defer r.Close()
-	var body *rules.BodyFacts
 	if r.Err == nil {
 		d := rs.NewDigester(rs.KnownAlgorithms(t.edge.Md.Hashes())...)
 		_, err := io.Copy(d, r.Body)
-		body = bodyFacts(d, err != nil)
+		rec := recordOf(opResource, t.url, r)
+		rec.Facts = bodyFacts(d, err != nil)
+		return rec
 	}
-	c.update(func() {
-		n := c.graph.Node(t.url)
-		n.StatusCode, n.Header, n.Redirects, n.Body = r.Status, r.Header, r.Redirects, body
-		if r.Err != nil {
-			n.FetchError = r.Err.Error()
-		}
-		c.stats.Resources++
-	})
+	return recordOf(opResource, t.url, r)
 }

@@ -5,7 +5,6 @@ import (
 
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules"
-	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 // revisits reports whether a document is read again by --revisit: the
@@ -40,11 +39,7 @@ func (c *crawl) noteForRevisit(n *rules.Node, d *rs.Document) {
 // revisit pauses for Options.Revisit, then reads the lists, dumps and
 // closed documents once more, so that the rules can compare (rules/graph_revisit.go).
 func (c *crawl) revisit() {
-	pause := c.opts.Pause
-	if pause == nil {
-		pause = sourcehttp.RealClock{}.Sleep
-	}
-	if err := pause(c.ctx, c.opts.Revisit); err != nil {
+	if err := c.pause(c.opts.Revisit); err != nil {
 		return
 	}
 	c.mu.Lock()
@@ -59,7 +54,7 @@ func (c *crawl) revisit() {
 		if c.ctx.Err() != nil {
 			return
 		}
-		d := c.refetch(u)
+		d := c.refetch(opRevisit, u)
 		if d == nil {
 			continue
 		}

@@ -92,7 +92,7 @@ func mediaType(h http.Header) string {
 // and schedules what it leads to.
 func (c *crawl) processDocument(t task) {
 	isEntry := t.edge.Rel == "entry"
-	r := c.f.Get(c.ctx, t.url, sourcehttp.Request{Accept: acceptDocument, Decode: true})
+	r := c.get(opGet, t.url, sourcehttp.Request{Accept: acceptDocument, Decode: true})
 	defer r.Close()
 	facts := func(n *rules.Node) {
 		n.StatusCode, n.Header, n.Redirects = r.Status, r.Header, r.Redirects
@@ -300,7 +300,7 @@ func (c *crawl) probeRobots(from string) {
 	}
 	c.graph.Add(&rules.Node{URL: robots, Kind: rs.KindUnknown, Role: rules.RoleDiscovery})
 	c.mu.Unlock()
-	r := c.f.Get(c.ctx, robots, sourcehttp.Request{Accept: "text/plain, */*;q=0.1"})
+	r := c.get(opGet, robots, sourcehttp.Request{Accept: "text/plain, */*;q=0.1"})
 	defer r.Close()
 	d := rules.Discovery{Method: discovery.MethodRobots, From: robots}
 	var data []byte

@@ -228,6 +228,19 @@ func (s *Source) Step() (StepInfo, error) {
 	return s.info(len(w.changes) - before), nil
 }
 
+// PlayToEnd plays every step left, so that every document the scenario
+// publishes exists.
+func (s *Source) PlayToEnd() error {
+	for {
+		if _, err := s.Step(); err != nil {
+			if errors.Is(err, ErrFinished) {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
 // AutoAdvance plays a step every interval of real time until the
 // scenario is finished (it then returns nil) or ctx is done.
 func (s *Source) AutoAdvance(ctx context.Context, every time.Duration) error {

@@ -13,7 +13,7 @@ type Sampling struct {
 	// Resources is the number of distinct resources fetched.
 	Resources int
 	// Lists are the Resource Lists and Change Lists the crawl read, in
-	// fetch order.
+	// the order of the report's documents.
 	Lists []SampledList
 	// Skipped adds up the entries the lists left unsampled, by reason.
 	Skipped map[string]int

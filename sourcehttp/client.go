@@ -191,9 +191,26 @@ type Response struct {
 	// redirects, the context.
 	Err error
 	// RetryAfter is set when the Source asked to wait longer than
-	// Config.MaxRetryWait: it was not asked again.
-	RetryAfter time.Duration
-	maxWait    time.Duration
+	// Config.MaxRetryWait (MaxWait): it was not asked again.
+	RetryAfter, MaxWait time.Duration
+	// Requests is the number of requests this Get sent (its attempts).
+	Requests int64
+}
+
+// Received is the number of body bytes read so far (as received, before
+// gzip), as the Client counts them against its budget.
+func (r *Response) Received() int64 {
+	if b, ok := r.Body.(*body); ok {
+		return b.n
+	}
+	return 0
+}
+
+// Count adds requests made and body bytes read in an earlier run (a
+// crawl resumed from its state) to the totals and the byte budget.
+func (c *Client) Count(requests, bytes int64) {
+	c.requests.Add(requests)
+	c.bytes.Add(bytes)
 }
 
 // Close closes the body, if any.
@@ -221,7 +238,7 @@ func (r *Response) Failure() string {
 func (r *Response) statusText() string {
 	s := fmt.Sprintf("HTTP %d %s", r.Status, http.StatusText(r.Status))
 	if r.RetryAfter > 0 {
-		s += fmt.Sprintf(" with Retry-After %v, more than the %v we wait", r.RetryAfter, r.maxWait)
+		s += fmt.Sprintf(" with Retry-After %v, more than the %v we wait", r.RetryAfter, r.MaxWait)
 	}
 	return s
 }
@@ -331,12 +348,15 @@ func (c *Client) do(ctx context.Context, rawURL string, req Request, read func(*
 		return &Response{URL: rawURL, Err: err}, nil
 	}
 	backoff := c.cfg.Backoff
+	var sent int64
 	for attempt := 0; ; attempt++ {
 		readErr = nil
 		if err := c.wait(ctx, u.Host); err != nil {
-			return &Response{URL: rawURL, Err: err}, nil
+			return &Response{URL: rawURL, Err: err, Requests: sent}, nil
 		}
 		r := c.once(ctx, u, req)
+		sent += r.Requests
+		r.Requests = sent
 		last := attempt >= c.cfg.Retries || ctx.Err() != nil
 		wait := backoff
 		switch {
@@ -347,7 +367,7 @@ func (c *Client) do(ctx context.Context, rawURL string, req Request, read func(*
 		case retryableStatus(r.Status):
 			if d, ok := ParseRetryAfter(r.Header.Get("Retry-After"), c.clock.Now()); ok {
 				if d > c.cfg.MaxRetryWait {
-					r.RetryAfter, r.maxWait = d, c.cfg.MaxRetryWait
+					r.RetryAfter, r.MaxWait = d, c.cfg.MaxRetryWait
 					return r, nil
 				}
 				// The host as a whole is busy, not this request: every
@@ -382,7 +402,7 @@ func (c *Client) do(ctx context.Context, rawURL string, req Request, read func(*
 			c.cfg.OnRetry(rawURL, why)
 		}
 		if err := c.clock.Sleep(ctx, wait); err != nil {
-			return &Response{URL: rawURL, Err: err}, nil
+			return &Response{URL: rawURL, Err: err, Requests: sent}, nil
 		}
 		backoff *= 2
 	}
@@ -507,6 +527,7 @@ func (c *Client) once(ctx context.Context, u *url.URL, req Request) *Response {
 		return res
 	}
 	c.requests.Add(1)
+	res.Requests = 1
 	resp, err := client.Do(hreq)
 	<-c.inflight
 	res.Redirects = chain
@@ -555,6 +576,7 @@ type body struct {
 	ctx    context.Context
 	gunzip bool
 	zr     *gzip.Reader
+	n      int64 // raw bytes read
 }
 
 func (b *body) readRaw(p []byte) (int, error) {
@@ -563,6 +585,7 @@ func (b *body) readRaw(p []byte) (int, error) {
 	}
 	n, err := b.raw.Read(p)
 	b.c.bytes.Add(int64(n))
+	b.n += int64(n)
 	if err != nil && err != io.EOF && b.ctx.Err() == context.DeadlineExceeded {
 		err = &timeoutError{what: "the body did not arrive", d: b.c.cfg.Timeout}
 	}

@@ -48,6 +48,18 @@ closed documents again: a closed document must not have changed, an open
 Change List must only have grown at its end, a Resource List's at must not
 have gone back.
 
+Long crawls (--state FILE): every completed fetch is recorded in FILE as it
+completes (a document's bytes and HTTP facts; of a resource or package what
+was measured, never its body). Interrupted (Ctrl-C, SIGTERM, a kill, a
+crash), the same command run again resumes: what FILE records is read from
+it, not fetched again (only requests in flight at the interruption are made
+again), and the report is the one an uninterrupted crawl gives. Run again
+after the crawl finished, it reports from FILE and fetches nothing. FILE
+remembers the entry point and the options that decide what is fetched
+(--sample, --packages, --max-*, --allow-host, --map, --revisit, --spec): a
+run with others is refused (exit 2), and so is a damaged FILE; --rate,
+--concurrency, --timeout, --retries and the report flags may change.
+
 Examples:
   rsconform crawl https://example.com/
   rsconform crawl --packages --sample all https://example.com/dataset1/capabilitylist.xml
@@ -56,6 +68,7 @@ Examples:
   rsconform crawl --allow-host cdn.example.com --rate 2 --timeout 10s https://example.com/
   rsconform crawl --header-file token.txt https://example.com/   (a Source behind a token)
   rsconform crawl --sample all --revisit 1m https://example.com/   (observe the Source over a minute)
+  rsconform crawl --sample all --rate 2 --state crawl.state https://example.com/   (Ctrl-C, then the same again resumes)
 
 Origins: the crawl fetches from the entry point's origin (scheme, host and
 port; an http entry point also from its https upgrade). --allow-host HOST
@@ -134,6 +147,7 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var hf headerFlags
 	hf.register(fset)
 	fset.Var(&maps, "map", "serve the URLs under `URL=DIR` from a local folder (repeatable)")
+	fset.StringVar(&opts.State, "state", "", "record each fetch in `FILE` and resume from it: the same command run again after an interruption fetches nothing twice")
 	progress := fset.String("progress", "auto", "progress on standard error: auto (when it is a terminal), always, never")
 	mock := fset.Bool("mock", false, "crawl rsconform's own mock Source, started in-process on 127.0.0.1 (no URL needed)")
 	scenario := fset.String("scenario", "showcase", "with --mock: the scenario `NAME|FILE` to play to its end before the crawl (see 'rsconform mock --list')")
@@ -258,6 +272,11 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	for id, err := range report.GraphErrors {
 		fmt.Fprintf(stderr, "rsconform crawl: rule %s could not run: %v\n", id, err)
 	}
+	if st := report.State; st != nil {
+		if code, done := stateOutcome(ctx, st, stderr); done {
+			return code
+		}
+	}
 	if report.EntryError != nil {
 		fmt.Fprintln(stderr, "rsconform crawl: the entry point is unusable:", report.EntryError)
 		return reporter.ExitNoVerdict
@@ -277,6 +296,28 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		code = max(code, reporter.ExitFailures)
 	}
 	return code
+}
+
+// stateOutcome says what the crawl did with its state file; an
+// interrupted crawl has no verdict: done is then set, with exit code 2. A
+// state file that could not be written is said, and the (complete) crawl
+// keeps its verdict.
+func stateOutcome(ctx context.Context, st *crawler.StateInfo, stderr io.Writer) (code int, done bool) {
+	if st.Resumed {
+		how := ""
+		if st.Dropped {
+			how = " (its last line, cut by an interrupted write, was dropped)"
+		}
+		fmt.Fprintf(stderr, "rsconform crawl: resumed from %s%s: %d fetches read from it, %d made now\n", st.File, how, st.Replayed, st.Recorded)
+	}
+	if st.Err != nil {
+		fmt.Fprintf(stderr, "rsconform crawl: the state file %s may be incomplete: %v\n", st.File, st.Err)
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintf(stderr, "rsconform crawl: interrupted; %s records %d fetches of this run: run the same command again to resume\n", st.File, st.Recorded)
+		return reporter.ExitNoVerdict, true
+	}
+	return 0, false
 }
 
 func isTerminal(w io.Writer) bool {

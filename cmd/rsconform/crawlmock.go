@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"net"
 	"net/http"
 	"time"
@@ -22,13 +21,8 @@ func startMock(ctx context.Context, scenario string) (entry string, stop func(),
 	if err != nil {
 		return "", nil, err
 	}
-	for {
-		if _, err := src.Step(); err != nil {
-			if errors.Is(err, mocksource.ErrFinished) {
-				break
-			}
-			return "", nil, err
-		}
+	if err := src.PlayToEnd(); err != nil {
+		return "", nil, err
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/rsconform/rsconform/mocksource"
+)
+
+// cuttingSource serves the mock Source's showcase, counting the requests
+// per path; with a limit, the request after the limit-th interrupts the
+// crawl (as Ctrl-C would) and is not answered.
+type cuttingSource struct {
+	h      http.Handler
+	mu     sync.Mutex
+	counts map[string]int
+	served int
+	limit  int
+	cancel context.CancelFunc
+}
+
+func (s *cuttingSource) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	if s.limit > 0 && s.served >= s.limit {
+		s.mu.Unlock()
+		s.cancel()
+		<-r.Context().Done()
+		return
+	}
+	s.served++
+	s.counts[r.URL.Path]++
+	s.mu.Unlock()
+	s.h.ServeHTTP(w, r)
+}
+
+var _ = Describe("rsconform crawl --state", func() {
+	var (
+		src   *cuttingSource
+		url   string
+		state string
+	)
+	BeforeEach(func() {
+		sc, err := mocksource.LoadScenario("showcase")
+		Expect(err).NotTo(HaveOccurred())
+		ms, err := mocksource.New(mocksource.Options{Scenario: sc, IgnoreFaults: true})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(ms.PlayToEnd()).To(Succeed())
+		src = &cuttingSource{h: ms.Handler(), counts: map[string]int{}}
+		srv := httptest.NewServer(src)
+		DeferCleanup(srv.Close)
+		url = srv.URL + "/"
+		state = filepath.Join(GinkgoT().TempDir(), "crawl.state")
+	})
+
+	// crawl runs the command, interrupted after limit requests (0: not).
+	crawl := func(limit int, extra ...string) (int, string, string) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		src.mu.Lock()
+		src.served, src.limit, src.cancel = 0, limit, cancel
+		src.mu.Unlock()
+		args := append([]string{"crawl", "--sample", "all", "--packages", "--rate", "0", "--concurrency", "1", "--retries", "0", "--format", "json"}, extra...)
+		var out, errb bytes.Buffer
+		code := run(ctx, append(args, url), &out, &errb)
+		return code, out.String(), errb.String()
+	}
+	counts := func() map[string]int {
+		src.mu.Lock()
+		defer src.mu.Unlock()
+		c := src.counts
+		src.counts = map[string]int{}
+		return c
+	}
+
+	It("resumes an interrupted crawl: nothing fetched twice, the same report as an uninterrupted crawl", func() {
+		wantCode, want, errs := crawl(0)
+		Expect(wantCode).NotTo(Equal(2), errs)
+		wantCounts := counts()
+
+		code, _, errs := crawl(25, "--state", state)
+		Expect(code).To(Equal(2))
+		Expect(errs).To(ContainSubstring("interrupted; " + state + " records 25 fetches of this run: run the same command again to resume"))
+		code, _, errs = crawl(40, "--state", state)
+		Expect(code).To(Equal(2), errs)
+		Expect(errs).To(ContainSubstring("resumed from " + state + ": 25 fetches read from it, 40 made now"))
+		code, got, errs := crawl(0, "--state", state)
+		Expect(code).To(Equal(wantCode), errs)
+		Expect(got).To(MatchJSON(want))
+		Expect(counts()).To(Equal(wantCounts), "each URL asked as often as by the uninterrupted crawl")
+
+		// Finished: the same report again, nothing fetched.
+		code, got, errs = crawl(0, "--state", state)
+		Expect(code).To(Equal(wantCode), errs)
+		Expect(got).To(MatchJSON(want))
+		Expect(counts()).To(BeEmpty())
+		Expect(errs).To(MatchRegexp(`resumed from .*: \d+ fetches read from it, 0 made now`))
+	})
+
+	It("refuses, with exit code 2 and before fetching, a state file of other options or a damaged one", func() {
+		code, _, _ := crawl(10, "--state", state)
+		Expect(code).To(Equal(2))
+		counts()
+		code, _, errs := crawl(0, "--state", state, "--sample", "5")
+		Expect(code).To(Equal(2))
+		Expect(errs).To(ContainSubstring("a crawl with other options, which decide what is fetched (--sample was all, is now 5)"))
+		Expect(counts()).To(BeEmpty())
+
+		Expect(os.WriteFile(state, []byte("\x00\x01garbage\n"), 0o600)).To(Succeed())
+		code, _, errs = crawl(0, "--state", state)
+		Expect(code).To(Equal(2))
+		Expect(errs).To(ContainSubstring("state file " + state + ":1: not an rsconform crawl state file"))
+		Expect(counts()).To(BeEmpty())
+
+		code, _, errs = crawl(0, "--state", filepath.Join(state, "no", "such", "dir"))
+		Expect(code).To(Equal(2))
+		Expect(errs).To(ContainSubstring("the state file"))
+	})
+})

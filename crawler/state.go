@@ -1,0 +1,530 @@
+package crawler
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	rs "github.com/rsconform/rsconform/resourcesync"
+	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/sourcehttp"
+)
+
+// A crawl's state (Options.State) is a journal of what it fetched: a
+// header line, then one JSON line per completed fetch, appended as the
+// fetch completes. A crawl given the journal of an earlier run of the same
+// crawl replays it: every fetch the journal records is served from it
+// instead of the network, through the same code that read it the first
+// time, so the resumed crawl walks, samples, judges and reports exactly as
+// an uninterrupted one, and nothing recorded is fetched again.
+//
+// What a record keeps is what the crawl read: for a document (or a
+// discovery page, robots.txt, a document read again for the History or
+// --revisit) the HTTP facts (status, headers, among them Date and
+// Last-Modified, the time evidence the rules judge by; redirects; the
+// error) and the body bytes the crawl read; for a sampled resource the
+// HTTP facts and what was measured of its body (length, digests), never
+// the body; for a package the same, what was found in it, and its
+// manifest's bytes. A fetch in flight when the crawl stopped has no record
+// and is made again by the next run: no result of it was kept.
+//
+// Lines are written whole, one write each, and synced to disk every
+// stateSyncEvery records or stateSyncPeriod of the crawl's clock, and when
+// the crawl ends. A crawl killed while writing leaves its last line cut: the
+// next run drops that line (its fetch is made again). Any other damage is
+// an error, never a guess.
+
+// StateVersion is the version of the state file's format.
+const StateVersion = 1
+
+const stateFormat = "rsconform crawl state"
+
+// The state file is synced every stateSyncEvery records or stateSyncPeriod.
+const (
+	stateSyncEvery  = 100
+	stateSyncPeriod = 10 * time.Second
+)
+
+// Record operations: what a record's fetch was for.
+const (
+	opGet      = "get"      // a document, a discovery page, robots.txt
+	opRefresh  = "refresh"  // a Change List read again for the History
+	opRevisit  = "revisit"  // a document read again by --revisit
+	opResource = "resource" // a sampled resource
+	opPackage  = "package"  // a dump package
+	opPause    = "pause"    // the --revisit pause was waited
+	opFinished = "finished" // the crawl ran to its end
+)
+
+// StateError says why a state file cannot be used; the crawl does not
+// start.
+type StateError struct {
+	File string
+	Line int // 0 when the error is not on one line
+	Msg  string
+}
+
+func (e *StateError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("state file %s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("state file %s: %s", e.File, e.Msg)
+}
+
+// StateInfo says what a crawl did with its state file.
+type StateInfo struct {
+	File string
+	// Replayed counts the fetches served from the state file; Recorded
+	// those made by this run and added to it.
+	Replayed, Recorded int
+	// Resumed is set when the file held an earlier run's fetches;
+	// Finished when that run had ended (this one then fetched nothing
+	// new, unless the earlier run's budget ran out in another order).
+	Resumed, Finished bool
+	// Dropped is set when the file's last line was cut (the writing run
+	// was killed while writing it) and was dropped.
+	Dropped bool
+	// Err is why the state could not be written (disk full): the crawl
+	// went on, but the file may not hold everything it did.
+	Err error
+}
+
+type stateHeader struct {
+	Format  string            `json:"format"`
+	Version int               `json:"version"`
+	Entry   string            `json:"entry"`
+	Options map[string]string `json:"options"`
+}
+
+// record is one line of the journal.
+type record struct {
+	Op  string `json:"op"`
+	URL string `json:"url,omitempty"`
+	// HTTP facts of the response.
+	Final      string        `json:"final,omitempty"`
+	Status     int           `json:"status,omitempty"`
+	Header     http.Header   `json:"header,omitempty"`
+	Redirects  []string      `json:"redirects,omitempty"`
+	Err        string        `json:"err,omitempty"`
+	RetryAfter time.Duration `json:"retryAfter,omitempty"`
+	MaxWait    time.Duration `json:"maxWait,omitempty"`
+	Requests   int64         `json:"requests,omitempty"`
+	Bytes      int64         `json:"bytes,omitempty"`
+	// Body is what the crawl read of a document's body; BodyErr the error
+	// that ended the reading ("" for its end, or when the crawl stopped
+	// reading).
+	Body    []byte `json:"body,omitempty"`
+	BodyErr string `json:"bodyErr,omitempty"`
+	// What was measured of a resource or package.
+	Facts *rules.BodyFacts `json:"facts,omitempty"`
+	// A package: what was found in it, its manifest, the members read.
+	Package     *rules.PackageFacts `json:"package,omitempty"`
+	Manifest    *manifestInput      `json:"manifest,omitempty"`
+	MembersRead int                 `json:"membersRead,omitempty"`
+}
+
+func (r *record) key() string { return r.Op + " " + r.URL }
+
+// span is where a record stands in the file.
+type span struct{ off, n int64 }
+
+// journal is an open state file.
+type journal struct {
+	path  string
+	clock sourcehttp.Clock
+
+	mu       sync.Mutex
+	f        *os.File
+	index    map[string]span
+	info     StateInfo
+	unsynced int
+	synced   time.Time
+}
+
+// stateOptions are the options that decide what a crawl fetches, as the
+// state file's header keeps them: a run with other values would not make
+// the fetches the file records.
+func stateOptions(o Options) map[string]string {
+	cfg := o.Validator.Config
+	limits := cfg.Limits.WithDefaults()
+	spec := string(cfg.Spec)
+	if spec == "" {
+		spec = string(rules.Spec11)
+	}
+	hosts := append([]string(nil), o.AllowHosts...)
+	sort.Strings(hosts)
+	var maps []string
+	for _, m := range o.Maps {
+		maps = append(maps, m.Prefix+"="+m.Dir)
+	}
+	sort.Strings(maps)
+	sample := strconv.Itoa(o.Sample)
+	if o.Sample == SampleAll {
+		sample = "all"
+	}
+	pl := o.PackageLimits
+	return map[string]string{
+		"spec":                     spec,
+		"sample":                   sample,
+		"packages":                 strconv.FormatBool(o.Packages),
+		"max-documents":            strconv.Itoa(o.MaxDocuments),
+		"max-bytes":                strconv.FormatInt(o.MaxBytes, 10),
+		"max-entries":              strconv.Itoa(limits.MaxEntries),
+		"max-document-bytes":       strconv.FormatInt(limits.MaxBytes, 10),
+		"allow-host":               strings.Join(hosts, ","),
+		"map":                      strings.Join(maps, ","),
+		"revisit":                  o.Revisit.String(),
+		"max-package-size":         strconv.FormatInt(pl.MaxBytes, 10),
+		"max-package-entries":      strconv.Itoa(pl.MaxEntries),
+		"max-package-uncompressed": strconv.FormatInt(pl.MaxUncompressed, 10),
+		"max-package-ratio":        strconv.FormatFloat(pl.MaxRatio, 'g', -1, 64),
+	}
+}
+
+// openJournal opens (or creates) the state file at path for a crawl of
+// entry with opts, and indexes the records it holds.
+func openJournal(path, entry string, opts Options) (*journal, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("crawler: the state file: %w", err)
+	}
+	clock := opts.Clock
+	if clock == nil {
+		clock = sourcehttp.RealClock{}
+	}
+	j := &journal{path: path, f: f, clock: clock, index: map[string]span{}, info: StateInfo{File: path}}
+	want := stateHeader{Format: stateFormat, Version: StateVersion, Entry: entry, Options: stateOptions(opts)}
+	if err := j.load(want); err != nil {
+		f.Close()
+		return nil, err
+	}
+	j.synced = clock.Now()
+	return j, nil
+}
+
+// load reads the file: it writes the header into an empty file, checks
+// the header of another, and indexes its records.
+func (j *journal) load(want stateHeader) error {
+	bad := func(line int, format string, args ...any) error {
+		return &StateError{File: j.path, Line: line, Msg: fmt.Sprintf(format, args...)}
+	}
+	st, err := j.f.Stat()
+	if err != nil {
+		return fmt.Errorf("crawler: the state file: %w", err)
+	}
+	if st.Size() == 0 {
+		return j.append(want)
+	}
+	br := bufio.NewReaderSize(j.f, 1<<20)
+	var off int64
+	for line := 1; ; line++ {
+		data, err := br.ReadBytes('\n')
+		if err != nil && err != io.EOF {
+			return fmt.Errorf("crawler: reading the state file: %w", err)
+		}
+		if len(data) == 0 {
+			break
+		}
+		if data[len(data)-1] != '\n' {
+			// The last line was cut by a run killed while writing it.
+			if line == 1 {
+				return bad(1, "the header line is cut short: not an rsconform crawl state file, or a damaged one")
+			}
+			if err := j.f.Truncate(off); err != nil {
+				return fmt.Errorf("crawler: the state file: %w", err)
+			}
+			j.info.Dropped = true
+			break
+		}
+		if line == 1 {
+			if err := checkHeader(data, want); err != nil {
+				return bad(1, "%s", err.Error())
+			}
+		} else {
+			var r record
+			if err := json.Unmarshal(data, &r); err != nil {
+				return bad(line, "a damaged record (%v): the file was changed by something else than rsconform; start a new state file", err)
+			}
+			switch r.Op {
+			case opGet, opRefresh, opRevisit, opResource, opPackage, opPause:
+				if r.URL == "" && r.Op != opPause {
+					return bad(line, "a %s record without a URL", r.Op)
+				}
+				j.index[r.key()] = span{off, int64(len(data))}
+				j.info.Resumed = true
+			case opFinished:
+				j.info.Finished, j.info.Resumed = true, true
+			default:
+				return bad(line, "a record of unknown kind %q", r.Op)
+			}
+		}
+		off += int64(len(data))
+	}
+	_, err = j.f.Seek(off, io.SeekStart)
+	return err
+}
+
+// checkHeader compares a state file's header with the crawl's.
+func checkHeader(data []byte, want stateHeader) error {
+	var h stateHeader
+	if err := json.Unmarshal(data, &h); err != nil || h.Format != stateFormat {
+		return errors.New("not an rsconform crawl state file")
+	}
+	if h.Version != want.Version {
+		return fmt.Errorf("written in state format version %d, and this rsconform reads version %d: start a new state file", h.Version, want.Version)
+	}
+	if h.Entry != want.Entry {
+		return fmt.Errorf("a crawl of %s, not of %s: give another state file", h.Entry, want.Entry)
+	}
+	var diffs []string
+	for k, v := range want.Options {
+		if was, ok := h.Options[k]; !ok || was != v {
+			if !ok {
+				was = "(not recorded)"
+			}
+			diffs = append(diffs, fmt.Sprintf("--%s was %s, is now %s", k, was, v))
+		}
+	}
+	if len(diffs) > 0 {
+		sort.Strings(diffs)
+		return fmt.Errorf("a crawl with other options, which decide what is fetched (%s): resume with the same options, or start a new state file", strings.Join(diffs, "; "))
+	}
+	return nil
+}
+
+// append writes v as one line.
+func (j *journal) append(v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("crawler: the state file: %w", err)
+	}
+	data = append(data, '\n')
+	if _, err := j.f.Write(data); err != nil {
+		return fmt.Errorf("crawler: writing the state file: %w", err)
+	}
+	return nil
+}
+
+// lookup returns the record of op on u, or nil.
+func (j *journal) lookup(op, u string) *record {
+	if j == nil {
+		return nil
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	sp, ok := j.index[op+" "+u]
+	if !ok {
+		return nil
+	}
+	buf := make([]byte, sp.n)
+	if _, err := j.f.ReadAt(buf, sp.off); err != nil {
+		return nil
+	}
+	var r record
+	if json.Unmarshal(buf, &r) != nil {
+		return nil
+	}
+	j.info.Replayed++
+	return &r
+}
+
+// add appends a record, syncing the file every stateSyncEvery records or
+// stateSyncPeriod.
+func (j *journal) add(r *record) {
+	if j == nil {
+		return
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.info.Err != nil {
+		return
+	}
+	if _, done := j.index[r.key()]; done {
+		return
+	}
+	off, err := j.f.Seek(0, io.SeekCurrent)
+	if err == nil {
+		err = j.append(r)
+	}
+	if err != nil {
+		j.info.Err = err
+		return
+	}
+	end, _ := j.f.Seek(0, io.SeekCurrent)
+	j.index[r.key()] = span{off, end - off}
+	j.info.Recorded++
+	j.unsynced++
+	if now := j.clock.Now(); j.unsynced >= stateSyncEvery || now.Sub(j.synced) >= stateSyncPeriod {
+		j.sync(now)
+	}
+}
+
+func (j *journal) sync(now time.Time) {
+	if err := j.f.Sync(); err != nil && j.info.Err == nil {
+		j.info.Err = fmt.Errorf("crawler: syncing the state file: %w", err)
+	}
+	j.unsynced, j.synced = 0, now
+}
+
+// close records that the crawl finished, when it did, syncs and closes
+// the file, and says what was done with it.
+func (j *journal) close(finished bool) *StateInfo {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if finished && !j.info.Finished && j.info.Err == nil {
+		if err := j.append(&record{Op: opFinished}); err != nil {
+			j.info.Err = err
+		}
+	}
+	j.sync(j.clock.Now())
+	if err := j.f.Close(); err != nil && j.info.Err == nil {
+		j.info.Err = fmt.Errorf("crawler: closing the state file: %w", err)
+	}
+	info := j.info
+	return &info
+}
+
+// interrupted reports whether an outcome must not be recorded: the crawl
+// was cancelled and the fetch did not complete (err, or a body not read
+// to its end). A fetch that completed before the cancellation is kept.
+func (c *crawl) interrupted(failed bool) bool {
+	return c.ctx.Err() != nil && failed
+}
+
+// get fetches u for op, or replays it from the state file. A live fetch of
+// a document is recorded once the crawl closes its body.
+func (c *crawl) get(op, u string, req sourcehttp.Request) *sourcehttp.Response {
+	if rec := c.state.lookup(op, u); rec != nil {
+		c.f.Count(rec.Requests, rec.Bytes)
+		r := replayed(rec)
+		r.Body = &replayBody{r: bytes.NewReader(rec.Body), err: rec.BodyErr}
+		return r
+	}
+	r := c.f.Get(c.ctx, u, req)
+	if c.state == nil {
+		return r
+	}
+	rec := recordOf(op, u, r)
+	if r.Body == nil || r.Failure() != "" {
+		// No answer, or one whose body the crawl does not read: its
+		// facts are all there is to keep.
+		if !c.interrupted(true) {
+			c.state.add(rec)
+		}
+		return r
+	}
+	r.Body = &recordingBody{rc: r.Body, done: func(b *recordingBody) {
+		// A body the crawl did not read to its end was either not wanted
+		// (a failure status, a limit) or cut by the cancellation.
+		if c.interrupted(!b.ended || b.err != nil) {
+			return
+		}
+		rec.Body, rec.Bytes = b.buf.Bytes(), r.Received()
+		if b.err != nil {
+			rec.BodyErr = b.err.Error()
+		}
+		c.state.add(rec)
+	}}
+	return r
+}
+
+// recordOf is the record of a response's HTTP facts.
+func recordOf(op, u string, r *sourcehttp.Response) *record {
+	rec := &record{Op: op, URL: u, Final: r.Final, Status: r.Status, Header: r.Header, Redirects: r.Redirects,
+		RetryAfter: r.RetryAfter, MaxWait: r.MaxWait, Requests: r.Requests, Bytes: r.Received()}
+	if r.Err != nil {
+		rec.Err = r.Err.Error()
+	}
+	return rec
+}
+
+// replayed is the response a record describes, without its body.
+func replayed(rec *record) *sourcehttp.Response {
+	r := &sourcehttp.Response{URL: rec.URL, Final: rec.Final, Status: rec.Status, Header: rec.Header,
+		Redirects: rec.Redirects, RetryAfter: rec.RetryAfter, MaxWait: rec.MaxWait, Requests: rec.Requests}
+	if r.Header == nil {
+		r.Header = http.Header{}
+	}
+	if rec.Err != "" {
+		r.Err = errors.New(rec.Err)
+	}
+	return r
+}
+
+// recordingBody keeps what the crawl reads of a body.
+type recordingBody struct {
+	rc    io.ReadCloser
+	buf   bytes.Buffer
+	ended bool
+	err   error
+	once  sync.Once
+	done  func(*recordingBody)
+}
+
+func (b *recordingBody) Read(p []byte) (int, error) {
+	n, err := b.rc.Read(p)
+	b.buf.Write(p[:n])
+	if err != nil {
+		b.ended = true
+		if err != io.EOF {
+			b.err = err
+		}
+	}
+	return n, err
+}
+
+func (b *recordingBody) Close() error {
+	err := b.rc.Close()
+	b.once.Do(func() { b.done(b) })
+	return err
+}
+
+// replayBody serves a recorded body, then the error that ended it.
+type replayBody struct {
+	r   *bytes.Reader
+	err string
+}
+
+func (b *replayBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err == io.EOF && b.err != "" {
+		return n, errors.New(b.err)
+	}
+	return n, err
+}
+
+func (b *replayBody) Close() error { return nil }
+
+// pause waits the --revisit pause, unless an earlier run did.
+func (c *crawl) pause(d time.Duration) error {
+	if c.state.lookup(opPause, "") != nil {
+		return nil
+	}
+	pause := c.opts.Pause
+	if pause == nil {
+		pause = sourcehttp.RealClock{}.Sleep
+	}
+	if err := pause(c.ctx, d); err != nil {
+		return err
+	}
+	c.state.add(&record{Op: opPause})
+	return nil
+}
+
+// manifestInput is what was read of a package's manifest.xml: its bytes,
+// or why they could not be had.
+type manifestInput struct {
+	Data     []byte         `json:"data,omitempty"`
+	Problem  string         `json:"problem,omitempty"`
+	TooLarge *rs.LimitError `json:"tooLarge,omitempty"`
+}

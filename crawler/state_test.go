@@ -1,0 +1,320 @@
+package crawler_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/rsconform/rsconform/crawler"
+	"github.com/rsconform/rsconform/mocksource"
+)
+
+// countingTransport serves a handler in process and counts the requests
+// per URL; with a limit, the request after the limit-th cancels the crawl
+// instead of being served, so that the crawl stops between two requests.
+type countingTransport struct {
+	h      http.Handler
+	mu     sync.Mutex
+	counts map[string]int
+	served int
+	limit  int
+	cancel context.CancelFunc
+}
+
+func newCounting(h http.Handler) *countingTransport {
+	return &countingTransport{h: h, counts: map[string]int{}}
+}
+
+func (t *countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	t.mu.Lock()
+	if t.limit > 0 && t.served >= t.limit {
+		t.mu.Unlock()
+		t.cancel()
+		return nil, context.Canceled
+	}
+	t.served++
+	t.counts[req.URL.String()]++
+	t.mu.Unlock()
+	rec := httptest.NewRecorder()
+	t.h.ServeHTTP(rec, req)
+	resp := rec.Result()
+	resp.Request = req
+	return resp, nil
+}
+
+const stateEntry = "http://source.test/"
+
+// stateSource is the mock Source's showcase, played to its end: every
+// kind of document, packages, open and closed Change Lists.
+func stateSource() http.Handler {
+	sc, err := mocksource.LoadScenario("showcase")
+	Expect(err).NotTo(HaveOccurred())
+	src, err := mocksource.New(mocksource.Options{Scenario: sc, IgnoreFaults: true})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(src.PlayToEnd()).To(Succeed())
+	return src.Handler()
+}
+
+// stateOpts crawls everything there is, one request at a time, with a
+// revisit whose pause is counted, not waited.
+func stateOpts(tr http.RoundTripper, state string, pauses *int) crawler.Options {
+	opts := testOptions()
+	opts.Transport = tr
+	opts.Concurrency = 1
+	opts.Packages = true
+	opts.Sample, opts.SampleSet = crawler.SampleAll, true
+	opts.Revisit = time.Minute
+	opts.Pause = func(context.Context, time.Duration) error { *pauses++; return nil }
+	opts.State = state
+	return opts
+}
+
+// reportJSON is what a report says, as JSON, for comparing two crawls.
+func reportJSON(rep *crawler.Report) string {
+	data, err := json.Marshal(struct {
+		Results  any
+		Sampling any
+		Entry    string
+		Packages []string
+	}{rep.Results, rep.Sampling, errString(rep.EntryError), rep.UncheckedPackages})
+	Expect(err).NotTo(HaveOccurred())
+	return string(data)
+}
+
+// countDiff lists the URLs asked a different number of times.
+func countDiff(got, want map[string]int) []string {
+	var out []string
+	for u, n := range got {
+		if want[u] != n {
+			out = append(out, fmt.Sprintf("%s: %d, want %d", u, n, want[u]))
+		}
+	}
+	for u, n := range want {
+		if _, ok := got[u]; !ok {
+			out = append(out, fmt.Sprintf("%s: 0, want %d", u, n))
+		}
+	}
+	return out
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+var _ = Describe("A crawl with a state file (--state)", func() {
+	var (
+		h        http.Handler
+		baseline map[string]int
+		want     string
+		dir      string
+	)
+	BeforeEach(func() {
+		h = stateSource()
+		dir = GinkgoT().TempDir()
+		tr := newCounting(h)
+		pauses := 0
+		rep, err := crawler.Crawl(context.Background(), stateEntry, stateOpts(tr, "", &pauses))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.EntryError).NotTo(HaveOccurred())
+		Expect(rep.Stats.Packages).To(BeNumerically(">", 0))
+		Expect(rep.Stats.Refetched).To(BeNumerically(">", 0))
+		Expect(rep.Stats.Revisited).To(BeNumerically(">", 0))
+		Expect(rep.Sampling.Resources).To(BeNumerically(">", 0))
+		baseline, want = tr.counts, reportJSON(rep)
+	})
+
+	// resume crawls with the state file until it finishes, interrupted
+	// after each of cuts requests; it returns the last report and the
+	// requests made in all, per URL, and the pauses waited.
+	resume := func(state string, cuts ...int) (*crawler.Report, map[string]int, int) {
+		total := map[string]int{}
+		pauses := 0
+		for _, cut := range append(cuts, 0) {
+			ctx, cancel := context.WithCancel(context.Background())
+			tr := newCounting(h)
+			tr.limit, tr.cancel = cut, cancel
+			rep, err := crawler.Crawl(ctx, stateEntry, stateOpts(tr, state, &pauses))
+			cancel()
+			Expect(err).NotTo(HaveOccurred())
+			Expect(rep.State).NotTo(BeNil())
+			Expect(rep.State.Err).NotTo(HaveOccurred())
+			for u, n := range tr.counts {
+				total[u] += n
+			}
+			if cut == 0 {
+				return rep, total, pauses
+			}
+			Expect(tr.served).To(Equal(cut), "the crawl ended before its cut")
+			Expect(rep.State.Recorded).To(BeNumerically(">", 0))
+		}
+		panic("unreachable")
+	}
+
+	It("resumes an interrupted crawl: nothing fetched twice, the same report as an uninterrupted crawl", func() {
+		requests := 0
+		for _, n := range baseline {
+			requests += n
+		}
+		for i, cuts := range [][]int{{1}, {3}, {requests / 3}, {requests / 2}, {requests - 2}, {2, 5, requests / 4}} {
+			state := filepath.Join(dir, fmt.Sprintf("state-%d.json", i))
+			rep, total, pauses := resume(state, cuts...)
+			Expect(countDiff(total, baseline)).To(BeEmpty(), "cuts %v: each URL asked as often as by one uninterrupted crawl", cuts)
+			Expect(reportJSON(rep)).To(Equal(want), "cuts %v", cuts)
+			Expect(pauses).To(Equal(1), "the revisit pause is waited once")
+			Expect(rep.State.Resumed).To(BeTrue())
+			Expect(rep.State.Finished).To(BeFalse())
+		}
+	})
+
+	It("makes again only the requests in flight when it was interrupted (concurrency 4)", func() {
+		state := filepath.Join(dir, "state.json")
+		total := map[string]int{}
+		var rep *crawler.Report
+		for _, cut := range []int{30, 0} {
+			ctx, cancel := context.WithCancel(context.Background())
+			tr := newCounting(h)
+			tr.limit, tr.cancel = cut, cancel
+			opts := stateOpts(tr, state, new(int))
+			opts.Concurrency = 4
+			var err error
+			rep, err = crawler.Crawl(ctx, stateEntry, opts)
+			cancel()
+			Expect(err).NotTo(HaveOccurred())
+			for u, n := range tr.counts {
+				total[u] += n
+			}
+		}
+		again := 0
+		for u, n := range total {
+			Expect(n).To(BeNumerically("<=", baseline[u]+1), u)
+			again += n - baseline[u]
+		}
+		Expect(again).To(BeNumerically("<=", 4), "at most the requests in flight")
+		Expect(reportJSON(rep)).To(Equal(want))
+	})
+
+	It("answers a finished crawl again from its state, fetching nothing", func() {
+		state := filepath.Join(dir, "state.json")
+		_, total, _ := resume(state)
+		Expect(total).To(Equal(baseline))
+		rep, total, pauses := resume(state)
+		Expect(total).To(BeEmpty())
+		Expect(pauses).To(BeZero())
+		Expect(rep.State.Finished).To(BeTrue())
+		Expect(rep.State.Recorded).To(BeZero())
+		Expect(reportJSON(rep)).To(Equal(want))
+	})
+
+	It("drops a last line cut by a crawl killed while writing it, and fetches only that again", func() {
+		state := filepath.Join(dir, "state.json")
+		resume(state, 40)
+		data, err := os.ReadFile(state)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(os.WriteFile(state, data[:len(data)-7], 0o600)).To(Succeed())
+		rep, total, _ := resume(state)
+		Expect(rep.State.Dropped).To(BeTrue())
+		Expect(reportJSON(rep)).To(Equal(want))
+		extra := 0
+		for u, n := range total {
+			Expect(n).To(BeNumerically("<=", baseline[u]+1), u)
+			extra += n
+		}
+		for _, n := range baseline {
+			extra -= n
+		}
+		Expect(extra).To(BeNumerically("<=", 40+1), "the first run's requests plus the one whose record was cut")
+	})
+
+	Context("refuses a state file it cannot trust, saying why, before fetching", func() {
+		crawlWith := func(state string, change func(*crawler.Options)) (error, int) {
+			tr := newCounting(h)
+			pauses := 0
+			opts := stateOpts(tr, state, &pauses)
+			if change != nil {
+				change(&opts)
+			}
+			_, err := crawler.Crawl(context.Background(), stateEntry, opts)
+			return err, tr.served
+		}
+		stateErr := func(err error) *crawler.StateError {
+			var se *crawler.StateError
+			Expect(errors.As(err, &se)).To(BeTrue(), "%v", err)
+			return se
+		}
+
+		It("of a crawl with other options, naming them", func() {
+			state := filepath.Join(dir, "state.json")
+			resume(state, 10)
+			err, served := crawlWith(state, func(o *crawler.Options) { o.Sample = 3; o.Packages = false })
+			Expect(served).To(BeZero())
+			Expect(stateErr(err).Error()).To(ContainSubstring("--packages was true, is now false; --sample was all, is now 3"))
+			// Options that do not change what is fetched may change.
+			err, _ = crawlWith(state, func(o *crawler.Options) { o.Rate = 100; o.Timeout = time.Second })
+			Expect(err).NotTo(HaveOccurred())
+		})
+
+		It("of a crawl of another entry point", func() {
+			state := filepath.Join(dir, "state.json")
+			resume(state, 10)
+			_, err := crawler.Crawl(context.Background(), "http://source.test/.well-known/resourcesync", stateOpts(newCounting(h), state, new(int)))
+			Expect(stateErr(err).Error()).To(ContainSubstring("a crawl of http://source.test/, not of http://source.test/.well-known/resourcesync"))
+		})
+
+		It("of another format version", func() {
+			state := filepath.Join(dir, "state.json")
+			Expect(os.WriteFile(state, []byte(`{"format":"rsconform crawl state","version":0,"entry":"http://source.test/","options":{}}`+"\n"), 0o600)).To(Succeed())
+			err, served := crawlWith(state, nil)
+			Expect(served).To(BeZero())
+			Expect(stateErr(err).Error()).To(ContainSubstring("state format version 0, and this rsconform reads version 1"))
+		})
+
+		It("that is not a state file, or is damaged", func() {
+			for name, content := range map[string]string{
+				"not JSON":       "<urlset/>\n",
+				"other JSON":     `{"a":1}` + "\n",
+				"cut header":     `{"format":"rsconform crawl st`,
+				"damaged record": "", // filled below
+				"unknown record": "",
+			} {
+				state := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".json")
+				if content == "" {
+					resume(state, 10)
+					data, err := os.ReadFile(state)
+					Expect(err).NotTo(HaveOccurred())
+					lines := strings.SplitAfter(string(data), "\n")
+					if name == "damaged record" {
+						lines[2] = lines[2][:len(lines[2])/2] + "\n"
+					} else {
+						lines[2] = `{"op":"teleport","url":"http://source.test/"}` + "\n"
+					}
+					Expect(os.WriteFile(state, []byte(strings.Join(lines, "")), 0o600)).To(Succeed())
+				} else {
+					Expect(os.WriteFile(state, []byte(content), 0o600)).To(Succeed())
+				}
+				err, served := crawlWith(state, nil)
+				Expect(served).To(BeZero(), name)
+				se := stateErr(err)
+				switch name {
+				case "damaged record", "unknown record":
+					Expect(se.Line).To(Equal(3), name)
+				default:
+					Expect(se.Msg).To(ContainSubstring("not an rsconform crawl state file"), name)
+				}
+			}
+		})
+	})
+})
