@@ -33,7 +33,7 @@ func archivesEntriesAreDocuments(k rs.Kind) bool {
 // Change List Index may provide a link to the corresponding archive by means
 // of a top-level <rs:ln> element with the archives relation type."
 var ArchivesLinkPlace = &Rule{
-	ID: "RS-ARCHIVES-LINK-PLACE", Section: "Archives 2.2", Level: Info,
+	ID: "RS-ARCHIVES-LINK-PLACE", Section: "Archives 2.2", Level: Info, Scope: ScopeEntries,
 	Applies: KnownKinds,
 	Title:   "archives links stand at the top level of a Resource List, Resource Dump, Change List or Change Dump (or index)",
 	Quote:   "「Change List」や「Change List Index」などの個々の機能ドキュメントは、関係タイプ archives を持つトップレベルの <rs:ln> 要素を使用して、対応するアーカイブへのリンクを提供することができます",
@@ -58,7 +58,7 @@ var ArchivesLinkPlace = &Rule{
 		if !archivesEntriesAreDocuments(p.Kind) {
 			return nil
 		}
-		relatedEntryLinks(p.Doc, "archives", func(e *rs.Entry, l *rs.Ln) {
+		relatedEntryLinks(p, "archives", func(e *rs.Entry, l *rs.Ln) {
 			hint := "link to the archive from the top level of the archived document itself"
 			if p.Kind.Base() == rs.CapabilityList {
 				hint = "list the archive as an entry of its own with capability=\"...-archive\" (Archives 2.1)"

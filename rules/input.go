@@ -124,14 +124,21 @@ var LimitSize = &Rule{
 }
 
 var LimitEntries = &Rule{
-	ID: "RS-LIMIT-ENTRIES", Section: "7", Level: Must,
+	ID: "RS-LIMIT-ENTRIES", Section: "7", Level: Must, Scope: ScopeEntries,
 	Title: "The document has no more than 50,000 entries",
 	Quote: LimitSize.Quote,
 	Doc:   "The limit is --max-entries (default 50,000, the Sitemap protocol's). A Source with more resources publishes several documents grouped in an index.",
 	Check: func(p *Pass) error {
-		if n := len(p.Doc.Entries); n > p.Limits.MaxEntries {
-			e := p.Doc.Entries[p.Limits.MaxEntries]
-			p.Reportf(e.Pos, "the document has %d entries, more than the limit of %d (section 7); entry %d is the first over the limit: split the document and group the parts in an index", n, p.Limits.MaxEntries, p.Limits.MaxEntries+1)
+		n := 0
+		var over rs.Pos // the first entry over the limit
+		for e := range p.Entries() {
+			n++
+			if n == p.Limits.MaxEntries+1 {
+				over = e.Pos
+			}
+		}
+		if n > p.Limits.MaxEntries {
+			p.Reportf(over, "the document has %d entries, more than the limit of %d (section 7); entry %d is the first over the limit: split the document and group the parts in an index", n, p.Limits.MaxEntries, p.Limits.MaxEntries+1)
 		}
 		return nil
 	},

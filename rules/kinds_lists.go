@@ -19,7 +19,7 @@ import (
 // to convey the nature of the change. The value of the change attribute is
 // created, updated, or deleted."
 var ChangeListChange = &Rule{
-	ID: "RS-CL-CHANGE", Section: "12.1", Level: Must,
+	ID: "RS-CL-CHANGE", Section: "12.1", Level: Must, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ChangeList},
 	Title:   "Every Change List entry has an <rs:md> with a change attribute",
 	Quote:   "A mandatory <rs:md> child element must have the attribute change to convey the nature of the change. The value of the change attribute is created, updated, or deleted.",
@@ -33,7 +33,7 @@ var ChangeListChange = &Rule{
 // kindsCheckChange reports entries of a change document without <rs:md> or
 // without a change attribute (the value is RS-CHANGE-VALUE's).
 func kindsCheckChange(p *Pass, doc string) {
-	for _, e := range p.Doc.Entries {
+	for e := range p.Entries() {
 		if e.Md == nil {
 			p.Reportf(e.Pos, "the entry for %s has no <rs:md>: every %s entry must have <rs:md change=\"created|updated|deleted\"/>", kindsLocName(e), doc)
 			continue

@@ -40,7 +40,7 @@ var TimeEntryFrom = &Rule{
 // to the resource at least up until the datetime expressed as the value of
 // the at attribute."
 var TimeEntrySnapshot = &Rule{
-	ID: "RS-TIME-ENTRY-SNAPSHOT", Section: "7", Level: Must,
+	ID: "RS-TIME-ENTRY-SNAPSHOT", Section: "7", Level: Must, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ResourceListIndex, rs.ResourceDump, rs.ResourceDumpIndex},
 	Title:   "The snapshot of each entry (at, completed) lies within the document's own snapshot",
 	Quote:   "The at attribute conveys the datetime at which the process of taking a snapshot of resources for their inclusion in the document to which the attribute pertains started. It thus provides a guarantee that each resource state represented in the document is the result of all changes to the resource at least up until the datetime expressed as the value of the at attribute.",
@@ -54,7 +54,7 @@ var TimeEntrySnapshot = &Rule{
 		if !hasAt && !hasDone {
 			return nil
 		}
-		for _, e := range p.Doc.Entries {
+		for e := range p.Entries() {
 			eAt, eAtPos, eHasAt := kindsMdTime(e.Md, "at")
 			eDone, eDonePos, eHasDone := kindsMdTime(e.Md, "completed")
 			switch {
@@ -77,14 +77,14 @@ var TimeEntrySnapshot = &Rule{
 // process of taking a snapshot of resources for their inclusion in the
 // Resource List respectively started and ended."
 var TimeEntryAt = &Rule{
-	ID: "RS-TIME-ENTRY-AT", Section: "10.2", Level: Should,
+	ID: "RS-TIME-ENTRY-AT", Section: "10.2", Level: Should, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ResourceListIndex, rs.ResourceDump, rs.ResourceDumpIndex},
 	Title:   "An entry that gives completed also gives at",
 	Quote:   "An optional <rs:md> child element with an at attribute and possibly a completed attribute to convey the datetime at which the process of taking a snapshot of resources for their inclusion in the Resource List respectively started and ended.",
 	Doc: "completed is the end of the snapshot process whose start is at; alone, it tells a Destination nothing about the state the part represents (section 7: at \"provides a guarantee\", completed only bounds the interval). " +
 		"Section 11.1 says the same of Resource Dump entries (\"an at attribute and possibly a completed attribute\"), and Resource Dump Indexes are built like Resource List Indexes. at itself is Optional on entries (Appendix A).",
 	Check: func(p *Pass) error {
-		for _, e := range p.Doc.Entries {
+		for e := range p.Entries() {
 			if e.Md != nil && e.Md.Has("completed") && !e.Md.Has("at") {
 				p.Reportf(e.Md.AttrPosition("completed"), "the entry gives completed without at: give at, the start of the snapshot, with it")
 			}

@@ -9,7 +9,7 @@ import (
 // 6.2, 9 to 13: every document under a Capability List links up to it, and
 // the Capability List links up to the Source Description.
 var LinkUp = &Rule{
-	ID: "RS-LINK-UP", Section: "6.2", Level: Must,
+	ID: "RS-LINK-UP", Section: "6.2", Level: Must, Scope: ScopeHeader,
 	Applies: kindsExcept(rs.SourceDescription, rs.SourceDescriptionIndex),
 	Title:   "The document has an <rs:ln rel=\"up\"> to the document above it",
 	Quote:   "A mandatory <rs:ln> child element of <urlset> points to the Capability List with the relation type up.",

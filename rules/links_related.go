@@ -24,9 +24,10 @@ var relatedLinkKinds = []rs.Kind{rs.ResourceList, rs.ResourceDumpManifest, rs.Ch
 // relPatch is the relation type of 14.4.
 const relPatch = "http://www.openarchives.org/rs/terms/patch"
 
-// relatedEntryLinks calls fn for each link of an entry with relation rel.
-func relatedEntryLinks(d *rs.Document, rel string, fn func(e *rs.Entry, l *rs.Ln)) {
-	for _, e := range d.Entries {
+// relatedEntryLinks calls fn for each link of an entry with relation rel,
+// reading the entries once (Pass.Entries).
+func relatedEntryLinks(p *Pass, rel string, fn func(e *rs.Entry, l *rs.Ln)) {
+	for e := range p.Entries() {
 		for _, l := range e.Links {
 			if l.Is(rel) {
 				fn(e, l)
@@ -38,7 +39,7 @@ func relatedEntryLinks(d *rs.Document, rel string, fn func(e *rs.Entry, l *rs.Ln
 // relatedReportRepeats reports the second and later links of one relation
 // type in an entry, with the first as related position.
 func relatedReportRepeats(p *Pass, rel, why string) {
-	for _, e := range p.Doc.Entries {
+	for e := range p.Entries() {
 		links := e.LinksByRel(rel)
 		for _, l := range links[min(1, len(links)):] {
 			p.ReportRelated(l.Pos, []rs.Pos{links[0].Pos}, "%d %s links in the entry for %s (first at line %d): %s", len(links), rel, relatedEntryName(e), links[0].Pos.Line, why)
@@ -68,14 +69,14 @@ var relatedMdAttrs = []string{"hash", "length", "type", "encoding", "path"}
 // attributes of <rs:md> are expected to be identical for the resource and
 // its mirrors. Hence, they should be omitted from the <rs:ln> elements."
 var LinkDuplicateMd = &Rule{
-	ID: "RS-LINK-DUPLICATE-MD", Section: "14.2", Level: Should,
+	ID: "RS-LINK-DUPLICATE-MD", Section: "14.2", Level: Should, Scope: ScopeEntries,
 	Applies: relatedLinkKinds,
 	Title:   "Mirror links (rel=\"duplicate\") leave out the <rs:md> attributes (hash, length, type, encoding, path)",
 	Quote:   "Since the three locations conveyed by <rs:ln> elements point to duplicates of the resource specified in <loc>, the values for each of the attributes of <rs:md> are expected to be identical for the resource and its mirrors. Hence, they should be omitted from the <rs:ln> elements. [...] Even though the resources are duplicates, their last modified datetimes may vary.",
 	Doc: "rsconform reads 'they should be omitted' as applying whatever the values: a duplicate link that repeats hash, length, type, encoding or path of the entry's <rs:md> is redundant, one that gives other values contradicts the claim that the mirror is a duplicate, and one that gives a value the <rs:md> lacks puts resource metadata in the wrong place. The message says which case it is. " +
 		"modified is not an attribute of <rs:md> and may vary between mirrors, so it is allowed, as are pri and extension attributes. path is considered in manifests only: elsewhere RS-PATH-PLACE reports it. One finding per link, at its first such attribute.",
 	Check: func(p *Pass) error {
-		relatedEntryLinks(p.Doc, "duplicate", func(e *rs.Entry, l *rs.Ln) {
+		relatedEntryLinks(p, "duplicate", func(e *rs.Entry, l *rs.Ln) {
 			var parts []string
 			var first rs.Pos
 			for _, a := range relatedMdAttrs {
@@ -133,13 +134,13 @@ func relatedDigests(v string) map[string]string {
 // 14.3: "A recommended type attribute that conveys the Media Type of the
 // alternate representation."
 var LinkAlternateType = &Rule{
-	ID: "RS-LINK-ALTERNATE-TYPE", Section: "14.3", Level: Should,
+	ID: "RS-LINK-ALTERNATE-TYPE", Section: "14.3", Level: Should, Scope: ScopeEntries,
 	Applies: relatedLinkKinds,
 	Title:   "Alternate representation links (rel=\"alternate\") give the Media Type in type",
 	Quote:   "A recommended type attribute that conveys the Media Type of the alternate representation.",
 	Doc:     "Without type a Destination must fetch each alternate representation to learn which one it wants. An empty type is reported too. The canonical link of 14.3 has no such recommendation.",
 	Check: func(p *Pass) error {
-		relatedEntryLinks(p.Doc, "alternate", func(e *rs.Entry, l *rs.Ln) {
+		relatedEntryLinks(p, "alternate", func(e *rs.Entry, l *rs.Ln) {
 			v, ok := l.Get("type")
 			switch {
 			case !ok:
@@ -155,14 +156,14 @@ var LinkAlternateType = &Rule{
 // 14.4: "A mandatory type attribute that conveys the Media Type of the
 // change description."
 var LinkPatchType = &Rule{
-	ID: "RS-LINK-PATCH-TYPE", Section: "14.4", Level: Must,
+	ID: "RS-LINK-PATCH-TYPE", Section: "14.4", Level: Must, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ChangeList, rs.ChangeDumpManifest},
 	Title:   "Patch links (rel=\"http://www.openarchives.org/rs/terms/patch\") give the Media Type of the change description",
 	Quote:   "A mandatory type attribute that conveys the Media Type of the change description. That Media Type must be such that it allows the unambiguous application of the described changes to the previous version of the resource to construct the current one.",
 	Doc: "A missing or empty type is reported. Whether the Media Type allows the unambiguous application of the changes cannot be checked: a Destination that does not understand it ignores the link (14.4). " +
 		"Patch links in other documents are reported by RS-LINK-PATCH-KIND.",
 	Check: func(p *Pass) error {
-		relatedEntryLinks(p.Doc, relPatch, func(e *rs.Entry, l *rs.Ln) {
+		relatedEntryLinks(p, relPatch, func(e *rs.Entry, l *rs.Ln) {
 			v, ok := l.Get("type")
 			switch {
 			case !ok:
@@ -178,14 +179,14 @@ var LinkPatchType = &Rule{
 // 14.4: "Expressing resource changes in this manner is only applicable to
 // Change Lists (as in Example 27) and Change Dumps."
 var LinkPatchKind = &Rule{
-	ID: "RS-LINK-PATCH-KIND", Section: "14.4", Level: Must,
+	ID: "RS-LINK-PATCH-KIND", Section: "14.4", Level: Must, Scope: ScopeEntries,
 	Applies: kindsExcept(rs.ChangeList, rs.ChangeDumpManifest),
 	Title:   "Patch links appear only in Change Lists and Change Dump Manifests",
 	Quote:   "Expressing resource changes in this manner is only applicable to Change Lists (as in Example 27) and Change Dumps. When doing so for a Change Dump, the entry in the Change Dump Manifest must have the path attribute for the <rs:ln> element that points to the change description that is included in the content package.",
 	Doc: "For Change Dumps the sentence that follows places the patch link on the entry of the Change Dump Manifest, whose change description is in the package; the entries of a Change Dump itself are packages, which are not patched. " +
 		"So a patch link on an entry of any other document (a Resource List, where a Destination has no previous version to patch, a dump, an index, an archive) is reported. rsconform reads 'only applicable' as a requirement, as it reads 'is not used' in section 7 (RS-TIME-NOT-USED).",
 	Check: func(p *Pass) error {
-		relatedEntryLinks(p.Doc, relPatch, func(e *rs.Entry, l *rs.Ln) {
+		relatedEntryLinks(p, relPatch, func(e *rs.Entry, l *rs.Ln) {
 			where := "in Change Lists and Change Dump Manifests"
 			if p.Kind.Base() == rs.ChangeDump {
 				where = "in Change Lists and, for a Change Dump, on the entry of the Change Dump Manifest in the package (with path)"
@@ -206,7 +207,7 @@ var LinkPatchPath = &Rule{
 	Quote:   "When doing so for a Change Dump, the entry in the Change Dump Manifest must have the path attribute for the <rs:ln> element that points to the change description that is included in the content package.",
 	Doc:     "A missing or empty path is reported. Whether the path names a bitstream of the package is checked in crawls (RS-PKG-PATHS).",
 	Check: func(p *Pass) error {
-		relatedEntryLinks(p.Doc, relPatch, func(e *rs.Entry, l *rs.Ln) {
+		relatedEntryLinks(p, relPatch, func(e *rs.Entry, l *rs.Ln) {
 			v, ok := l.Get("path")
 			switch {
 			case !ok:
@@ -233,7 +234,7 @@ var LinkDescribesPair = &Rule{
 		// Most lists have no such link: then no index of the entries is built.
 		linked := false
 		for _, rel := range []string{"describedby", "describes"} {
-			relatedEntryLinks(p.Doc, rel, func(*rs.Entry, *rs.Ln) { linked = true })
+			relatedEntryLinks(p, rel, func(*rs.Entry, *rs.Ln) { linked = true })
 		}
 		if !linked {
 			return nil
@@ -245,7 +246,7 @@ var LinkDescribesPair = &Rule{
 			}
 		}
 		check := func(rel, back string) {
-			relatedEntryLinks(p.Doc, rel, func(e *rs.Entry, l *rs.Ln) {
+			relatedEntryLinks(p, rel, func(e *rs.Entry, l *rs.Ln) {
 				others := byLoc[l.Href]
 				if e.Loc == "" || l.Href == e.Loc || len(others) == 0 {
 					return
@@ -269,7 +270,7 @@ var LinkDescribesPair = &Rule{
 // 14.6: "This is achieved by introducing a single <rs:ln> element with the
 // following attributes: A mandatory rel attribute with a value of memento."
 var LinkMementoSingle = &Rule{
-	ID: "RS-LINK-MEMENTO-SINGLE", Section: "14.6", Level: Should,
+	ID: "RS-LINK-MEMENTO-SINGLE", Section: "14.6", Level: Should, Scope: ScopeEntries,
 	Applies: relatedLinkKinds,
 	Title:   "An entry has at most one memento link, to the version of its last modification",
 	Quote:   "A first approach consists of conveying the time-specific URI of the resource that corresponds with the time of last modification, as given in the <lastmod> element. This is achieved by introducing a single <rs:ln> element with the following attributes: A mandatory rel attribute with a value of memento.",
@@ -285,7 +286,7 @@ var LinkMementoSingle = &Rule{
 // by the time-specific URI is conveyed by the value of the modified
 // attribute."
 var LinkMementoModified = &Rule{
-	ID: "RS-LINK-MEMENTO-MODIFIED", Section: "14.6", Level: Should,
+	ID: "RS-LINK-MEMENTO-MODIFIED", Section: "14.6", Level: Should, Scope: ScopeEntries,
 	Applies: relatedLinkKinds,
 	Specs:   []Spec{Spec11},
 	Title:   "A memento link gives the last-modified datetime of the version in modified",
@@ -293,7 +294,7 @@ var LinkMementoModified = &Rule{
 	Doc: "The sentence is one of the attributes 14.6 lists for the memento link, without a keyword; rsconform reports a memento link without modified as a warning. It was added in 1.1: the 1.0 list has no such item, so the rule does not run under --spec 1.0. " +
 		"The first approach says the memento corresponds with the time of last modification given in <lastmod>, but Example 29 gives modified=2013-01-02T18:00:00Z, <lastmod>2013-01-03T18:00:00Z and a URI stamped 20130103070000: rsconform does not compare modified with <lastmod>.",
 	Check: func(p *Pass) error {
-		relatedEntryLinks(p.Doc, "memento", func(e *rs.Entry, l *rs.Ln) {
+		relatedEntryLinks(p, "memento", func(e *rs.Entry, l *rs.Ln) {
 			if !l.Has("modified") {
 				p.Reportf(l.Pos, "the memento link to %s has no modified: the last-modified datetime of the version it identifies is conveyed in modified", truncateValue(l.Href))
 			}
@@ -310,13 +311,13 @@ var relatedLnAttrsButRelHref = []string{"type", "length", "hash", "modified", "p
 // <url> in Section 7 should not be used as they are meaningless for
 // TimeGates."
 var LinkTimegateAttrs = &Rule{
-	ID: "RS-LINK-TIMEGATE-ATTRS", Section: "14.6", Level: Should,
+	ID: "RS-LINK-TIMEGATE-ATTRS", Section: "14.6", Level: Should, Scope: ScopeEntries,
 	Applies: relatedLinkKinds,
 	Title:   "TimeGate links (rel=\"timegate\") carry only rel and href",
 	Quote:   "The other attributes described for the <rs:ln> child element of <url> in Section 7 should not be used as they are meaningless for TimeGates.",
 	Doc:     "The attributes of section 7 other than rel and href are type, length, hash, modified, path, pri and encoding. Extension attributes in other namespaces are not 'described in Section 7' and are allowed. One finding per link, at its first such attribute.",
 	Check: func(p *Pass) error {
-		relatedEntryLinks(p.Doc, "timegate", func(e *rs.Entry, l *rs.Ln) {
+		relatedEntryLinks(p, "timegate", func(e *rs.Entry, l *rs.Ln) {
 			var names []string
 			var first rs.Pos
 			for _, a := range relatedLnAttrsButRelHref {
@@ -338,7 +339,7 @@ var LinkTimegateAttrs = &Rule{
 // 14.8: "In this case each aggregator should maintain only the existing via
 // link in order to convey information about the origin of the resource."
 var LinkViaSingle = &Rule{
-	ID: "RS-LINK-VIA-SINGLE", Section: "14.8", Level: Should,
+	ID: "RS-LINK-VIA-SINGLE", Section: "14.8", Level: Should, Scope: ScopeEntries,
 	Applies: relatedLinkKinds,
 	Title:   "An entry has at most one via link, to the resource at the original Source",
 	Quote:   "If a secondary aggregator obtains the changed resource by consuming the Change List of the primary aggregator and republishes its Change List, a chain of aggregations is created. In this case each aggregator should maintain only the existing via link in order to convey information about the origin of the resource.",

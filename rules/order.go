@@ -79,24 +79,46 @@ func fractionDigits(raw string) string {
 // an entry listed before it, saying what the time is (what) and what the
 // specification requires (requirement). Entries without a time are
 // skipped: their position is what conveys their order (Example 19).
-// It reports whether any entry had a time.
-func checkForwardOrder(p *Pass, timeOf func(*rs.Entry) (rs.Datetime, rs.Pos, bool), what, requirement string) bool {
-	var latest rs.Datetime
-	var latestPos rs.Pos
-	have := false
-	for _, e := range p.Doc.Entries {
-		t, pos, ok := timeOf(e)
-		if !ok {
-			continue
+// It reads the entries once (Pass.Entries).
+func checkForwardOrder(p *Pass, timeOf func(*rs.Entry) (rs.Datetime, rs.Pos, bool), what, requirement string) {
+	var o orderCheck
+	for e := range p.Entries() {
+		if f, ok := o.next(timeOf(e)); ok {
+			f.report(p, what, requirement)
 		}
-		if have && compareInstants(t, latest) < 0 {
-			p.ReportRelated(pos, []rs.Pos{latestPos}, "%s %s is earlier than the %s %s of an entry listed before it (line %d): %s",
-				what, instantString(t), what, instantString(latest), latestPos.Line, requirement)
-			continue
-		}
-		latest, latestPos, have = t, pos, true
 	}
-	return have
+}
+
+// orderCheck is the state of an order check: the latest time listed so far.
+type orderCheck struct {
+	latest    rs.Datetime
+	latestPos rs.Pos
+	have      bool
+}
+
+// orderFinding is an entry's time earlier than the latest listed before
+// it, both written for messages (so that it holds nothing of the model).
+type orderFinding struct {
+	t, latest      string
+	pos, latestPos rs.Pos
+}
+
+// next takes the time of the next entry (ok false when it has none) and
+// returns the finding when it is earlier than the latest before it.
+func (o *orderCheck) next(t rs.Datetime, pos rs.Pos, ok bool) (orderFinding, bool) {
+	if !ok {
+		return orderFinding{}, false
+	}
+	if o.have && compareInstants(t, o.latest) < 0 {
+		return orderFinding{t: instantString(t), latest: instantString(o.latest), pos: pos, latestPos: o.latestPos}, true
+	}
+	o.latest, o.latestPos, o.have = t, pos, true
+	return orderFinding{}, false
+}
+
+func (f orderFinding) report(p *Pass, what, requirement string) {
+	p.ReportRelated(f.pos, []rs.Pos{f.latestPos}, "%s %s is earlier than the %s %s of an entry listed before it (line %d): %s",
+		what, f.t, what, f.latest, f.latestPos.Line, requirement)
 }
 
 // instantString writes a datetime in UTC for messages, with its fraction
@@ -118,7 +140,7 @@ const forwardOrder = "entries must be in forward chronological order, least rece
 // at the beginning of the Change List, while the most recently changed
 // resource must be listed at the end of the document."
 var ChangeListOrder = &Rule{
-	ID: "RS-CL-ORDER", Section: "12.1", Level: Must,
+	ID: "RS-CL-ORDER", Section: "12.1", Level: Must, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ChangeList},
 	Title:   "Change List entries are in forward chronological order",
 	Quote:   "All entries in a Change List must be provided in forward chronological order: the least recently changed resource must be listed at the beginning of the Change List, while the most recently changed resource must be listed at the end of the document.",
@@ -133,7 +155,7 @@ var ChangeListOrder = &Rule{
 
 // 12.1, as RS-CL-ORDER, when no entry gives its change time.
 var ChangeListOrderLastmod = &Rule{
-	ID: "RS-CL-ORDER-LASTMOD", Section: "12.1", Level: Should,
+	ID: "RS-CL-ORDER-LASTMOD", Section: "12.1", Level: Should, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ChangeList},
 	Specs:   []Spec{Spec11},
 	Title:   "A Change List without datetime lists its entries in forward chronological order of <lastmod>",
@@ -141,13 +163,21 @@ var ChangeListOrderLastmod = &Rule{
 	Doc: "Under 1.1 the change time is datetime, which is optional; most real 1.1 Change Lists give none, and RS-CL-ORDER then has nothing to check. In that case only, <lastmod> stands in for the change time: an entry whose lastmod is earlier than that of an entry listed before it is reported, as a warning, because lastmod is the resource's last modification, not necessarily the change the entry records (a deletion, or a change listed after a later modification). " +
 		"As soon as one entry has datetime, the order is RS-CL-ORDER's alone. Under the 1.0 profile lastmod is the change time and RS-CL-ORDER checks it. Fractions of a second are compared exactly, whatever their length.",
 	Check: func(p *Pass) error {
-		for _, e := range p.Doc.Entries {
+		// One pass: the findings wait for the end, when it is known that
+		// no entry has datetime.
+		var o orderCheck
+		var found []orderFinding
+		for e := range p.Entries() {
 			if e.Md.Has("datetime") {
 				return nil
 			}
+			if f, ok := o.next(lastmodTime(e)); ok {
+				found = append(found, f)
+			}
 		}
-		checkForwardOrder(p, lastmodTime, "lastmod",
-			forwardOrder+" (no entry has datetime, the change time, so <lastmod> stands in for it)")
+		for _, f := range found {
+			f.report(p, "lastmod", forwardOrder+" (no entry has datetime, the change time, so <lastmod> stands in for it)")
+		}
 		return nil
 	},
 }

@@ -12,7 +12,7 @@ import (
 // 6.1: "All capabilities in the ResourceSync framework are implemented on the
 // basis of the <urlset> and <sitemapindex> Sitemap document formats."
 var KindRoot = &Rule{
-	ID: "RS-KIND-ROOT", Section: "6.1", Level: Must,
+	ID: "RS-KIND-ROOT", Section: "6.1", Level: Must, Scope: ScopeHeader,
 	Title: "The root element is <urlset> or <sitemapindex> in the Sitemap namespace",
 	Quote: "All capabilities in the ResourceSync framework are implemented on the basis of the <urlset> and <sitemapindex> Sitemap document formats.",
 	Check: func(p *Pass) error {
@@ -35,7 +35,7 @@ var KindRoot = &Rule{
 // 7: "<rs:md> – In this context, the element conveys information about the
 // document itself. Its use is mandatory"
 var MdTopRequired = &Rule{
-	ID: "RS-MD-TOP", Section: "7", Level: Must,
+	ID: "RS-MD-TOP", Section: "7", Level: Must, Scope: ScopeHeader,
 	Title: "The root element has an <rs:md> child",
 	Quote: "<rs:md> – In this context, the element conveys information about the document itself. Its use is mandatory and it may have the following attributes",
 	Doc:   "Without a top-level <rs:md> nothing says which capability the document implements: to a Destination it is a plain Sitemap.",
@@ -53,7 +53,7 @@ var MdTopRequired = &Rule{
 // changedump, resourcedump-manifest, changedump-manifest, capabilitylist,
 // and description."
 var KindCapability = &Rule{
-	ID: "RS-KIND-CAPABILITY", Section: "7", Level: Must,
+	ID: "RS-KIND-CAPABILITY", Section: "7", Level: Must, Scope: ScopeHeader,
 	Title: "The top-level <rs:md> has a capability attribute with a defined value",
 	Quote: "capability – This attribute is mandatory in all ResourceSync documents. The value of the attribute conveys the nature of the document, e.g., whether the document is a Resource List, a Change List, a Manifest, etc. Defined values are resourcelist, changelist, resourcedump, changedump, resourcedump-manifest, changedump-manifest, capabilitylist, and description.",
 	Doc: "The Archives draft adds resourcelist-archive, resourcedump-archive, changelist-archive and changedump-archive; rsconform accepts them. Values are case-sensitive: 'resourceList' (as in the walkthrough's Example 1) is not a defined value. " +

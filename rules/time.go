@@ -86,7 +86,7 @@ func forEachDatetime(p *Pass, fn func(name, value string, pos rs.Pos)) {
 // Appendix A, Table 4, and the definitions of at, completed, from and
 // until in section 7.
 var TimeTopRequired = &Rule{
-	ID: "RS-TIME-TOP-REQUIRED", Section: "A", Level: Must,
+	ID: "RS-TIME-TOP-REQUIRED", Section: "A", Level: Must, Scope: ScopeHeader,
 	Applies: append(append([]rs.Kind{}, SnapshotDocs...), ChangeDocs...),
 	Title:   "The top-level <rs:md> carries at (snapshots) or from (changes) as Appendix A requires",
 	Quote:   "Table 4 shows that, for example, a Change List must contain the <rs:md> child element of the <urlset> root element with the attribute from to convey the temporal interval covered by the Change List.",
@@ -108,7 +108,7 @@ var TimeTopRequired = &Rule{
 }
 
 var TimeNotUsed = &Rule{
-	ID: "RS-TIME-NOT-USED", Section: "7", Level: Must,
+	ID: "RS-TIME-NOT-USED", Section: "7", Level: Must, Scope: ScopeEntries,
 	Applies: kindsExcept(rs.ResourceListArchiveIndex, rs.ResourceDumpArchiveIndex, rs.ChangeListArchiveIndex, rs.ChangeDumpArchiveIndex),
 	Title:   "at/completed appear only in snapshot documents and from/until only in change documents",
 	Quote:   "at – This attribute is used for Resource Lists, Resource List Indexes, Resource Dumps, Resource Dump Indexes, and Resource Dump Manifests; it is not used for Change Lists, Change List Indexes, Change Dumps, Change Dump Indexes, and Change Dump Manifests.",
@@ -128,7 +128,7 @@ var TimeNotUsed = &Rule{
 			}
 		}
 		check(p.Doc.Md, top, "the top-level <rs:md>")
-		for _, e := range p.Doc.Entries {
+		for e := range p.Entries() {
 			check(e.Md, entry, "the <rs:md> of an entry")
 		}
 		return nil
