@@ -43,28 +43,35 @@ var ArchivesLinkPlace = &Rule{
 		"On an entry, an archives link is reported only where entries are ResourceSync documents (Source Descriptions, Capability Lists, indexes, archives): a Destination looks for the archive of a document at the top of that document. In Resource Lists, Change Lists, dumps and manifests an entry's archives link is about the resource (section 14.1 admits registered relation types) and is not reported. " +
 		"The draft says 'can' (できます): nothing is forbidden, so the findings are hints. Where the link leads is RS-ARCHIVES-LINK (crawls).",
 	Check: func(p *Pass) error {
-		if !hasKind(archivesCapabilityDocs, p.Kind.Base()) {
-			for _, l := range p.Doc.Links {
-				if !l.Is("archives") {
-					continue
-				}
-				msg := "a %s has no corresponding archive: the archives link belongs at the top of a Resource List, Resource Dump, Change List or Change Dump (or its index)"
+		entries := archivesEntriesAreDocuments(p.Kind)
+		if entries {
+			relatedEntryLinks(p, "archives", func(e *rs.Entry, l *rs.Ln) {
+				hint := "link to the archive from the top level of the archived document itself"
 				if p.Kind.Base() == rs.CapabilityList {
-					msg += "; a Capability List lists its archives as entries with capability=\"resourcelist-archive\" and the like"
+					hint = "list the archive as an entry of its own with capability=\"...-archive\" (Archives 2.1)"
 				}
-				p.Reportf(l.Pos, msg, p.Kind.Title())
-			}
+				p.Reportf(l.Pos, "an archives link on the entry for %s: the draft defines it as a top-level <rs:ln> of a capability document; %s", relatedEntryName(e), hint)
+			})
 		}
-		if !archivesEntriesAreDocuments(p.Kind) {
+		if hasKind(archivesCapabilityDocs, p.Kind.Base()) {
 			return nil
 		}
-		relatedEntryLinks(p, "archives", func(e *rs.Entry, l *rs.Ln) {
-			hint := "link to the archive from the top level of the archived document itself"
-			if p.Kind.Base() == rs.CapabilityList {
-				hint = "list the archive as an entry of its own with capability=\"...-archive\" (Archives 2.1)"
+		// Once the entries are read, every top-level link is known (while
+		// a document is read, Pass.Doc is the header read so far).
+		if !entries {
+			for range p.Entries() {
 			}
-			p.Reportf(l.Pos, "an archives link on the entry for %s: the draft defines it as a top-level <rs:ln> of a capability document; %s", relatedEntryName(e), hint)
-		})
+		}
+		for _, l := range p.Doc.Links {
+			if !l.Is("archives") {
+				continue
+			}
+			msg := "a %s has no corresponding archive: the archives link belongs at the top of a Resource List, Resource Dump, Change List or Change Dump (or its index)"
+			if p.Kind.Base() == rs.CapabilityList {
+				msg += "; a Capability List lists its archives as entries with capability=\"resourcelist-archive\" and the like"
+			}
+			p.Reportf(l.Pos, msg, p.Kind.Title())
+		}
 		return nil
 	},
 }

@@ -13,7 +13,7 @@ import (
 // by a hex-encoded digest and is preceded by a token that identifies the
 // utilized hash algorithm, e.g., md5:, sha-256:."
 var HashSyntax = &Rule{
-	ID: "RS-HASH-SYNTAX", Section: "7", Level: Must,
+	ID: "RS-HASH-SYNTAX", Section: "7", Level: Must, Scope: ScopeEntries,
 	Title: "hash is a whitespace-delimited list of algorithm:hexdigest with the algorithm's digest length",
 	Quote: "The attribute value is expressed in the form of a whitespace-delimited list of hash values. Each hash value is represented by a hex-encoded digest and is preceded by a token that identifies the utilized hash algorithm, e.g., md5:, sha-256:.",
 	Doc: "Checked on <rs:md> and <rs:ln>. For the algorithms rsconform computes (" + rs.ComputedAlgorithms + ") the digest must also have the algorithm's length (32, 40, 64, 128 hex digits); other algorithm tokens are accepted if the digest is hex (RS-HASH-ALGORITHM says whether Destinations will know them). " +
@@ -44,14 +44,13 @@ var HashSyntax = &Rule{
 				}
 			}
 		}
-		for ref := range p.mds() {
-			if v, ok := ref.md.Get("hash"); ok {
-				check(v, ref.md.AttrPosition("hash"))
-			}
-		}
-		for ref := range p.lns() {
-			if v, ok := ref.ln.Get("hash"); ok {
-				check(v, ref.ln.AttrPosition("hash"))
+		for x := range p.elements(true, true) {
+			if x.md != nil {
+				if v, ok := x.md.Get("hash"); ok {
+					check(v, x.md.AttrPosition("hash"))
+				}
+			} else if v, ok := x.ln.Get("hash"); ok {
+				check(v, x.ln.AttrPosition("hash"))
 			}
 		}
 		return nil

@@ -67,9 +67,17 @@ type mdln struct {
 // entry's in document order, <rs:md> before <rs:ln>. It reads the entries
 // through Pass.Entries: a rule of ScopeEntries uses it (or mds, lns) once,
 // instead of Entries.
-func (p *Pass) elements(md, ln bool) iter.Seq[mdln] {
+func (p *Pass) elements(md, ln bool) iter.Seq[mdln] { return p.walk(md, ln, false) }
+
+// walk is elements that, with entries, also yields each entry (an mdln
+// with only entry set) before its elements, for a rule that reads both
+// the elements and the entries themselves in its one pass.
+func (p *Pass) walk(md, ln, entries bool) iter.Seq[mdln] {
 	return func(yield func(mdln) bool) {
 		of := func(m *rs.Md, extra []*rs.Md, links []*rs.Ln, e *rs.Entry) bool {
+			if entries && e != nil && !yield(mdln{entry: e}) {
+				return false
+			}
 			if md {
 				if m != nil && !yield(mdln{md: m, entry: e}) {
 					return false

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"hash/maphash"
 	"strings"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -224,45 +225,72 @@ var LinkPatchPath = &Rule{
 // expressed by means of an <rs:ln> element with appropriate relation types
 // added to each block."
 var LinkDescribesPair = &Rule{
-	ID: "RS-LINK-DESCRIBES-PAIR", Section: "14.5", Level: Info,
+	ID: "RS-LINK-DESCRIBES-PAIR", Section: "14.5", Level: Info, Scope: ScopeEntries,
 	Applies: relatedLinkKinds,
 	Title:   "A resource and its metadata listed in one document link to each other (describedby and describes)",
 	Quote:   "If required, the inter-relationship between the resources is expressed by means of an <rs:ln> element with appropriate relation types added to each block. [...] When pointing from a resource to metadata that describes it, the rel attribute's value is describedby; when pointing from metadata to the resource described by the metadata, its value is describes.",
 	Doc: "Checked only when both resources are listed in the document: an entry linking describedby to a URI that another entry lists, none of whose entries links describes back (or the converse), is reported at the link. URIs are compared as written. " +
 		"The sentence has no keyword and the interrelationship is optional ('if required'), so this is a hint: a Destination filtering on metadata (14.5) may not find the resource from its metadata record.",
 	Check: func(p *Pass) error {
-		// Most lists have no such link: then no index of the entries is built.
-		linked := false
-		for _, rel := range []string{"describedby", "describes"} {
-			relatedEntryLinks(p, rel, func(*rs.Entry, *rs.Ln) { linked = true })
+		// One pass, since a link may point to an entry before or after it.
+		// Kept: a hash and a position per listed URI, the links of 14.5 as
+		// hashes, and what the messages need of the links to check (copies:
+		// the model's strings are views of the parser's buffers).
+		seed := maphash.MakeSeed()
+		hash := func(s string) uint64 { return maphash.String(seed, s) }
+		type listed struct {
+			loc uint64
+			pos rs.Pos
 		}
-		if !linked {
-			return nil
+		type edge struct {
+			from, to uint64
+			rel      string
 		}
-		byLoc := map[string][]*rs.Entry{}
-		for _, e := range p.Doc.Entries {
-			if e.Loc != "" {
-				byLoc[e.Loc] = append(byLoc[e.Loc], e)
+		type link struct {
+			edge
+			back      string
+			pos       rs.Pos
+			href, loc string
+		}
+		var locs []listed
+		var links []link
+		edges := map[edge]bool{}
+		for e := range p.Entries() {
+			if e.Loc == "" {
+				continue // neither listed nor linking from a listed URI
+			}
+			from := hash(e.Loc)
+			locs = append(locs, listed{from, e.Pos})
+			for _, l := range e.Links {
+				rel, back := "describedby", "describes"
+				if l.Is(back) {
+					rel, back = back, rel
+				} else if !l.Is(rel) {
+					continue
+				}
+				ed := edge{from, hash(l.Href), rel}
+				edges[ed] = true
+				if l.Href != e.Loc {
+					links = append(links, link{ed, back, l.Pos, strings.Clone(truncateValue(l.Href)), strings.Clone(truncateValue(e.Loc))})
+				}
 			}
 		}
-		check := func(rel, back string) {
-			relatedEntryLinks(p, rel, func(e *rs.Entry, l *rs.Ln) {
-				others := byLoc[l.Href]
-				if e.Loc == "" || l.Href == e.Loc || len(others) == 0 {
-					return
-				}
-				for _, o := range others {
-					for _, bl := range o.LinksByRel(back) {
-						if bl.Href == e.Loc {
-							return
-						}
-					}
-				}
-				p.ReportRelated(l.Pos, []rs.Pos{others[0].Pos}, "the %s link points to %s, listed at line %d without a %s link back to %s: 14.5 adds the link to each block", rel, truncateValue(l.Href), others[0].Pos.Line, back, truncateValue(e.Loc))
-			})
+		if len(links) == 0 {
+			return nil // most lists: no index of the locs is built
 		}
-		check("describedby", "describes")
-		check("describes", "describedby")
+		first := make(map[uint64]rs.Pos, len(locs))
+		for _, x := range locs {
+			if _, ok := first[x.loc]; !ok {
+				first[x.loc] = x.pos
+			}
+		}
+		for _, l := range links {
+			pos, listed := first[l.to]
+			if !listed || edges[edge{l.to, l.from, l.back}] {
+				continue
+			}
+			p.ReportRelated(l.pos, []rs.Pos{pos}, "the %s link points to %s, listed at line %d without a %s link back to %s: 14.5 adds the link to each block", l.rel, l.href, pos.Line, l.back, l.loc)
+		}
 		return nil
 	},
 }

@@ -14,12 +14,12 @@ import (
 // complete date and time expressed in UTC using the format
 // YYYY-MM-DDThh:mm:ss[.s]Z is recommended."
 var TimeSyntax = &Rule{
-	ID: "RS-TIME-W3C", Section: "7", Level: Must,
+	ID: "RS-TIME-W3C", Section: "7", Level: Must, Scope: ScopeEntries,
 	Title: "Datetimes (<lastmod>, at, completed, from, until, datetime, modified) are W3C Datetimes",
 	Quote: "The attribute value is expressed as a W3C Datetime and the use of a complete date and time expressed in UTC using the format YYYY-MM-DDThh:mm:ss[.s]Z is recommended.",
 	Doc:   "The W3C Datetime note allows six forms: YYYY, YYYY-MM, YYYY-MM-DD, and date with hh:mm, hh:mm:ss or hh:mm:ss.s followed by a time zone designator (Z or ±hh:mm), which is required whenever a time is given.",
 	Check: func(p *Pass) error {
-		forEachDatetime(p, func(name, value string, pos rs.Pos) {
+		forEachDatetime(p, func(name, value string, pos rs.Pos, _ int) {
 			if _, err := rs.ParseDatetime(value); err != nil {
 				p.Reportf(pos, "%s: %v", name, err)
 			}
@@ -29,29 +29,37 @@ var TimeSyntax = &Rule{
 }
 
 var TimeUTC = &Rule{
-	ID: "RS-TIME-UTC", Section: "7", Level: Should,
+	ID: "RS-TIME-UTC", Section: "7", Level: Should, Scope: ScopeEntries,
 	Title: "Datetimes use the recommended form YYYY-MM-DDThh:mm:ss[.s]Z",
 	Quote: TimeSyntax.Quote,
 	Doc:   "Reported once per document, at the first value not in the recommended form, with the count: a Source that writes one such value usually writes them all.",
 	Check: func(p *Pass) error {
-		var first rs.Pos
-		var firstMsg string
+		// The value reported is the first of the lowest group (see
+		// forEachDatetime); its message is written when it is met, so that
+		// it holds nothing of the model.
+		var firsts [datetimeGroups]rs.Pos
+		var firstMsgs [datetimeGroups]string
 		n := 0
-		forEachDatetime(p, func(name, value string, pos rs.Pos) {
+		forEachDatetime(p, func(name, value string, pos rs.Pos, group int) {
 			d, err := rs.ParseDatetime(value)
 			if err != nil || d.IsUTCZ() {
 				return
 			}
-			if n == 0 {
-				first = pos
+			if firstMsgs[group] == "" {
+				firsts[group] = pos
 				why := fmt.Sprintf("has time zone %s, not Z", d.TZD)
 				if d.Granularity < rs.GranSecond {
 					why = fmt.Sprintf("has granularity %s", d.Granularity)
 				}
-				firstMsg = fmt.Sprintf("%s %q %s", name, value, why)
+				firstMsgs[group] = fmt.Sprintf("%s %q %s", name, value, why)
 			}
 			n++
 		})
+		g := 0
+		for g < datetimeGroups-1 && firstMsgs[g] == "" {
+			g++
+		}
+		first, firstMsg := firsts[g], firstMsgs[g]
 		if n == 1 {
 			p.Reportf(first, "%s: the recommended form is a complete date and time in UTC, YYYY-MM-DDThh:mm:ss[.s]Z", firstMsg)
 		} else if n > 1 {
@@ -61,24 +69,34 @@ var TimeUTC = &Rule{
 	},
 }
 
-// forEachDatetime calls fn for every datetime-valued item of the document.
-func forEachDatetime(p *Pass, fn func(name, value string, pos rs.Pos)) {
-	d := p.Doc
-	for ref := range p.mds() {
-		for _, a := range []string{"at", "completed", "from", "until", "datetime"} {
-			if v, ok := ref.md.Get(a); ok {
-				fn(a, v, ref.md.AttrPosition(a))
+// datetimeGroups is the number of groups of forEachDatetime.
+const datetimeGroups = 5
+
+// forEachDatetime calls fn for every datetime-valued item of the document,
+// in one pass over the entries (Pass.walk). group orders the items as a
+// reader of the document lists them: the attributes of the top-level
+// <rs:md> (0), of the entries' <rs:md> (1), modified on top-level <rs:ln>
+// (2) and on the entries' (3), <lastmod> (4); within a group, fn sees
+// them in document order.
+func forEachDatetime(p *Pass, fn func(name, value string, pos rs.Pos, group int)) {
+	for x := range p.walk(true, true, true) {
+		entry := 0
+		if x.entry != nil {
+			entry = 1
+		}
+		switch {
+		case x.md != nil:
+			for _, a := range []string{"at", "completed", "from", "until", "datetime"} {
+				if v, ok := x.md.Get(a); ok {
+					fn(a, v, x.md.AttrPosition(a), entry)
+				}
 			}
-		}
-	}
-	for ref := range p.lns() {
-		if v, ok := ref.ln.Get("modified"); ok {
-			fn("modified", v, ref.ln.AttrPosition("modified"))
-		}
-	}
-	for _, e := range d.Entries {
-		if e.LastmodPos.IsValid() || e.Lastmod != "" {
-			fn("<lastmod>", e.Lastmod, e.LastmodPos)
+		case x.ln != nil:
+			if v, ok := x.ln.Get("modified"); ok {
+				fn("modified", v, x.ln.AttrPosition("modified"), 2+entry)
+			}
+		case x.entry.LastmodPos.IsValid() || x.entry.Lastmod != "":
+			fn("<lastmod>", x.entry.Lastmod, x.entry.LastmodPos, 4)
 		}
 	}
 }
