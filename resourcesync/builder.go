@@ -17,12 +17,11 @@ type XMLAttr struct {
 // drives it from libxml2's parse, so that what a ResourceSync document
 // means is decided here and only here, whatever parsed the XML.
 //
-// Events come in document order: StartElement with the byte offset of the
-// element's '<' in the document and its line and column, Text for
-// character data directly inside the current element, EndElement.
+// Events come in document order: StartElement with the element's start tag
+// as written and its line and column, Text for character data directly
+// inside the current element, EndElement. The Builder never needs the
+// whole document: a front end can stream it.
 type Builder struct {
-	data []byte
-
 	// OnEntries, when set, is called with the document each time Window
 	// more entries have been completed (their end tag read), so that a
 	// caller can check entries while the document is still being read; it
@@ -53,15 +52,16 @@ const (
 	inSkip      // an element whose content is ignored
 )
 
-// NewBuilder returns a Builder for the document held in data; positions
-// are computed from data.
-func NewBuilder(data []byte) *Builder {
-	return &Builder{data: data, state: []int{inNone}}
+// NewBuilder returns a Builder for one document.
+func NewBuilder() *Builder {
+	return &Builder{state: []int{inNone}}
 }
 
-// StartElement opens an element whose '<' is at byte offset in the
-// document, at line and column pos.
-func (b *Builder) StartElement(space, local string, attrs []XMLAttr, offset int, pos Pos) {
+// StartElement opens an element at line and column pos. tag is its start
+// tag as written, from its '<' (bytes after the tag's end are ignored);
+// the attributes' positions are found there. It is read during the call
+// only. A nil tag places every attribute at pos.
+func (b *Builder) StartElement(space, local string, attrs []XMLAttr, tag []byte, pos Pos) {
 	cur := b.state[len(b.state)-1]
 	next := inSkip
 	switch {
@@ -69,9 +69,9 @@ func (b *Builder) StartElement(space, local string, attrs []XMLAttr, offset int,
 		b.doc = b.root(space, local, attrs, pos)
 		next = inRoot
 	case cur == inRoot:
-		next = b.rootChild(space, local, attrs, pos, offset)
+		next = b.rootChild(space, local, attrs, pos, tag)
 	case cur == inEntry:
-		next = b.entryChild(space, local, attrs, pos, offset)
+		next = b.entryChild(space, local, attrs, pos, tag)
 		if next == inEntryText {
 			b.text, b.textMore = "", b.textMore[:0]
 			b.textName = local
@@ -142,11 +142,11 @@ func (b *Builder) root(space, local string, attrs []XMLAttr, pos Pos) *Document 
 	return d
 }
 
-func (b *Builder) rootChild(space, local string, attrs []XMLAttr, pos Pos, offset int) int {
+func (b *Builder) rootChild(space, local string, attrs []XMLAttr, pos Pos, tag []byte) int {
 	d := b.doc
 	switch {
 	case space == RSNS && local == "md":
-		md := b.md(attrs, pos, offset)
+		md := b.md(attrs, pos, tag)
 		if d.Md == nil {
 			d.Md = md
 		} else {
@@ -154,7 +154,7 @@ func (b *Builder) rootChild(space, local string, attrs []XMLAttr, pos Pos, offse
 		}
 		return inSkip
 	case space == RSNS && local == "ln":
-		d.Links = append(d.Links, b.ln(attrs, pos, offset))
+		d.Links = append(d.Links, b.ln(attrs, pos, tag))
 		return inSkip
 	case space == SitemapNS && (local == "url" || local == "sitemap"):
 		if (local == "url") != (d.Root != RootSitemapIndex) {
@@ -168,11 +168,11 @@ func (b *Builder) rootChild(space, local string, attrs []XMLAttr, pos Pos, offse
 	return inSkip
 }
 
-func (b *Builder) entryChild(space, local string, attrs []XMLAttr, pos Pos, offset int) int {
+func (b *Builder) entryChild(space, local string, attrs []XMLAttr, pos Pos, tag []byte) int {
 	e := b.entry
 	switch {
 	case space == RSNS && local == "md":
-		md := b.md(attrs, pos, offset)
+		md := b.md(attrs, pos, tag)
 		if e.Md == nil {
 			e.Md = md
 		} else {
@@ -180,7 +180,7 @@ func (b *Builder) entryChild(space, local string, attrs []XMLAttr, pos Pos, offs
 		}
 		return inSkip
 	case space == RSNS && local == "ln":
-		e.Links = append(e.Links, b.ln(attrs, pos, offset))
+		e.Links = append(e.Links, b.ln(attrs, pos, tag))
 		return inSkip
 	case space == SitemapNS:
 		switch local {
@@ -216,10 +216,10 @@ func (b *Builder) setText(e *Entry, name, value string, pos Pos) {
 
 // attrs sets the ResourceSync attributes of an <rs:md> or <rs:ln> through
 // field and returns the others, with every attribute's position, found by
-// reading the start tag at offset, which begins at pos.
-func (b *Builder) attrs(attrs []XMLAttr, pos Pos, offset int, field func(local string) (*string, int), info *attrInfo) (extra []Attr) {
+// reading the start tag tag, which begins at pos.
+func (b *Builder) attrs(attrs []XMLAttr, pos Pos, tag []byte, field func(local string) (*string, int), info *attrInfo) (extra []Attr) {
 	var names [16]tagAttr
-	found := tagAttrs(b.data, offset, pos, names[:0])
+	found := tagAttrs(tag, pos, names[:0])
 	// The parser hands the attributes over in the order of the tag (the
 	// namespace declarations left out): each is looked for after the
 	// previous one's, so that a tag with many attributes costs linear time.
@@ -247,15 +247,15 @@ func (b *Builder) attrs(attrs []XMLAttr, pos Pos, offset int, field func(local s
 	return extra
 }
 
-func (b *Builder) md(attrs []XMLAttr, pos Pos, offset int) *Md {
+func (b *Builder) md(attrs []XMLAttr, pos Pos, tag []byte) *Md {
 	m := &Md{Pos: pos}
-	m.Extra = b.attrs(attrs, pos, offset, m.field, &m.attrs)
+	m.Extra = b.attrs(attrs, pos, tag, m.field, &m.attrs)
 	return m
 }
 
-func (b *Builder) ln(attrs []XMLAttr, pos Pos, offset int) *Ln {
+func (b *Builder) ln(attrs []XMLAttr, pos Pos, tag []byte) *Ln {
 	l := &Ln{Pos: pos}
-	l.Extra = b.attrs(attrs, pos, offset, l.field, &l.attrs)
+	l.Extra = b.attrs(attrs, pos, tag, l.field, &l.attrs)
 	return l
 }
 
@@ -267,22 +267,22 @@ func prefixedAs(qname, local string) bool {
 }
 
 type tagAttr struct {
-	qname string // points into the document: no copy
+	qname string // points into the tag: no copy
 	pos   Pos
 }
 
 // tagAttrs appends to out the attributes (namespace declarations included)
-// of the start tag at data[offset], which begins at pos, with their
+// of the start tag at the start of data, which begins at pos, with their
 // positions, in order.
-func tagAttrs(data []byte, offset int, pos Pos, out []tagAttr) []tagAttr {
-	if offset < 0 || offset >= len(data) || data[offset] != '<' {
+func tagAttrs(data []byte, pos Pos, out []tagAttr) []tagAttr {
+	if len(data) == 0 || data[0] != '<' {
 		return out
 	}
 	// line is the current line; lineStart the offset of its first byte,
 	// whose column is col0 (the tag's own column on its first line).
-	line, lineStart, col0 := pos.Line, offset, pos.Column
+	line, lineStart, col0 := pos.Line, 0, pos.Column
 	at := func(k int) Pos { return Pos{Line: line, Column: col0 + k - lineStart} }
-	i := offset + 1
+	i := 1
 	skip := func(stop func(c byte) bool) {
 		for i < len(data) && !stop(data[i]) {
 			if data[i] == '\n' {

@@ -69,7 +69,7 @@ func (p *parser) parse() (*Document, error) {
 	if err := CheckEncoding(p.data); err != nil {
 		return nil, err
 	}
-	b := NewBuilder(p.data)
+	b := NewBuilder()
 	var attrs []XMLAttr
 	depth := 0
 	rootSeen := false
@@ -116,7 +116,11 @@ func (p *parser) parse() (*Document, error) {
 				}
 				attrs = append(attrs, XMLAttr{Space: a.Name.Space, Local: a.Name.Local, Value: a.Value})
 			}
-			b.StartElement(t.Name.Space, t.Name.Local, attrs, off, start)
+			var tag []byte
+			if off >= 0 && off < len(p.data) {
+				tag = p.data[off:]
+			}
+			b.StartElement(t.Name.Space, t.Name.Local, attrs, tag, start)
 		case xml.EndElement:
 			depth--
 			b.EndElement()

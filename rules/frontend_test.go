@@ -2,8 +2,13 @@ package rules_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
+	"errors"
+	"fmt"
+	"io"
 	"strings"
+	"testing/iotest"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -85,7 +90,13 @@ var _ = Describe("Positions on a one-line document", func() {
 
 		sv, err := schema.New()
 		Expect(err).NotTo(HaveOccurred())
-		res := (&rules.Validator{Schema: sv}).ValidateBytes(context.Background(), "one-line.xml", data)
+		v := &rules.Validator{Schema: sv}
+		whole := v.ValidateBytes(context.Background(), "one-line.xml", data)
+		// Streamed, in reads of 1000 bytes: the tags' positions are found
+		// across the chunks libxml2 is fed.
+		streamed := v.ValidateReader(context.Background(), "one-line.xml", iotest.HalfReader(&chunky{data: data, n: 1000}))
+		Expect(streamed).To(Equal(whole))
+		res := streamed
 		Expect(res.Status).To(Equal(rules.StatusInvalid))
 		at := map[string]int{}
 		for _, d := range res.Diagnostics {
@@ -94,5 +105,78 @@ var _ = Describe("Positions on a one-line document", func() {
 		}
 		Expect(at).To(HaveKeyWithValue(rules.SchemaRuleID, md+1))
 		Expect(at).To(HaveKeyWithValue("RS-TIME-W3C", lastmod+1))
+	})
+})
+
+// chunky returns data n bytes a Read.
+type chunky struct {
+	data []byte
+	n    int
+}
+
+func (c *chunky) Read(p []byte) (int, error) {
+	if len(c.data) == 0 {
+		return 0, io.EOF
+	}
+	k := copy(p[:min(len(p), c.n)], c.data)
+	c.data = c.data[k:]
+	return k, nil
+}
+
+// Issue 13: ValidateStream reads the document as ValidateBytes does, without
+// holding it: gzip, the size limit, a read error, the wording of a
+// document that is not well-formed.
+var _ = Describe("Streaming validation (ValidateStream)", func() {
+	sv, err := schema.New()
+	Expect(err).NotTo(HaveOccurred())
+	data := benchdata.ResourceList(500) // about 140 KB
+	data = bytes.Replace(data, []byte("<lastmod>2025-"), []byte("<lastmod>2025-13-"), 1)
+	gz := func(b []byte) []byte {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write(b)
+		zw.Close()
+		return buf.Bytes()
+	}
+	reopen := func(b []byte) func() (io.ReadCloser, error) {
+		return func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
+	}
+
+	It("gives the same result for a gzipped document as for its bytes", func() {
+		v := &rules.Validator{Schema: sv}
+		want := v.ValidateBytes(context.Background(), "rl.xml", data)
+		Expect(want.Status).To(Equal(rules.StatusInvalid))
+		got, doc := v.ValidateStreamDoc(context.Background(), "rl.xml", bytes.NewReader(gz(data)), nil)
+		Expect(got).To(Equal(want))
+		Expect(doc.Entries).To(HaveLen(500))
+	})
+
+	It("reports a document over the size limit, compressed or not, even when it is not well-formed early", func() {
+		broken := append([]byte("<urlset><oops"), data...)
+		v := &rules.Validator{Schema: sv, Config: rules.Config{Limits: rules.Limits{MaxBytes: 100_000}}}
+		// With Source set, documents are read whole first, as before streaming.
+		whole := &rules.Validator{Schema: sv, Config: v.Config, Source: func(string, []byte) {}}
+		for _, in := range [][]byte{data, gz(data), broken, gz(broken)} {
+			res := v.ValidateStream(context.Background(), "big.xml", bytes.NewReader(in), reopen(in))
+			Expect(res).To(Equal(whole.ValidateReader(context.Background(), "big.xml", bytes.NewReader(in))))
+			Expect(res.Diagnostics).To(ContainElement(HaveField("Rule", "RS-LIMIT-SIZE")))
+		}
+	})
+
+	It("words a document that is not well-formed as ValidateBytes does when it can read it again", func() {
+		broken := append(data[:len(data)-200:len(data)-200], "<url></urlset>"...)
+		v := &rules.Validator{Schema: sv}
+		want := v.ValidateBytes(context.Background(), "b.xml", broken)
+		Expect(want.Status).To(Equal(rules.StatusError))
+		got, doc := v.ValidateStreamDoc(context.Background(), "b.xml", bytes.NewReader(gz(broken)), reopen(gz(broken)))
+		Expect(got).To(Equal(want))
+		Expect(doc).To(BeNil())
+	})
+
+	It("reports a read error with where it happened", func() {
+		r := io.MultiReader(bytes.NewReader(data[:100_000]), iotest.ErrReader(errors.New("connection reset")))
+		res := (&rules.Validator{Schema: sv}).ValidateReader(context.Background(), "r.xml", r)
+		Expect(res.Status).To(Equal(rules.StatusError))
+		Expect(res.Error).To(Equal(fmt.Sprintf("cannot read: after 100000 bytes (line %d): connection reset", bytes.Count(data[:100_000], []byte("\n"))+1)))
 	})
 })

@@ -162,16 +162,18 @@ func safeCheck(r *Rule, p *Pass) (err error) {
 	return r.Check(p)
 }
 
-// FrontEnd reads a document's bytes into the model, deciding whether it is
+// FrontEnd reads a document into the model, deciding whether it is
 // well-formed, and validates it against the ResourceSync XSDs when asked;
-// *schema.Validator implements it (see schema.Validator.Read). A
-// not-well-formed document gives a *rs.SyntaxError.
+// *schema.Validator implements it (see schema.Validator.ReadFrom, which
+// streams, and Read and ReadWith, the same for bytes). A not-well-formed
+// document gives a *rs.SyntaxError.
 type FrontEnd interface {
 	Read(data []byte, validate bool) (*rs.Document, []schema.Error, error)
 	ReadWith(data []byte, opts schema.ReadOptions) (*rs.Document, []schema.Error, error)
+	ReadFrom(ctx context.Context, r io.Reader, opts schema.ReadOptions) (*rs.Document, []schema.Error, error)
 }
 
-// Validator turns bytes into a Result: size limit, well-formedness, XSD
+// Validator turns documents into Results: size limit, well-formedness, XSD
 // validation and the rules. It is safe for concurrent use.
 type Validator struct {
 	Config Config
@@ -182,24 +184,77 @@ type Validator struct {
 	// Source, when set, is given the text of every document validated
 	// (uncompressed, within the size limit) before its rules run, for
 	// reports that show the lines of the findings (reporter.Sources.Keep).
-	// It must not change data.
+	// It must not change data. With it, ValidateReader and ValidateStream
+	// read documents whole into memory; without it, they stream them.
 	Source func(location string, data []byte)
 }
 
 // ValidateReader reads a document (gzip decompressed transparently) within
-// the size limit and validates it. A read error other than the limit is
-// returned as a Result with StatusError.
+// the size limit and validates it: ValidateStream without a way to read it
+// again.
 func (v *Validator) ValidateReader(ctx context.Context, location string, r io.Reader) Result {
-	limits := v.Config.Limits.WithDefaults()
-	data, err := rs.ReadAll(r, limits.MaxBytes)
-	if err != nil {
-		var le *rs.LimitError
-		if errors.As(err, &le) {
-			return Run(location, Input{TooLarge: le}, v.Config)
-		}
-		return ErrorResult(location, fmt.Sprintf("cannot read: %v", err))
+	return v.ValidateStream(ctx, location, r, nil)
+}
+
+// ValidateStream validates the document r holds (gzip decompressed
+// transparently) as ValidateBytes does, streaming it through the front end
+// (schema.Validator.ReadFrom): the document is never whole in memory
+// (unless Source is set). reopen, when not nil, opens the document again
+// from its start, as r was (compressed or not), to word the error of a
+// document that is not well-formed as ValidateBytes does; nil when it
+// cannot be read twice (then the message is libxml2's). A document over
+// the size limit gets the limit's finding; another read error, a Result
+// with StatusError saying where it happened.
+func (v *Validator) ValidateStream(ctx context.Context, location string, r io.Reader, reopen func() (io.ReadCloser, error)) Result {
+	res, _ := v.stream(ctx, location, r, reopen, false)
+	return res
+}
+
+// ValidateStreamDoc is ValidateStream that keeps and returns the parsed
+// document (nil when it could not be parsed), as ValidateDoc does.
+func (v *Validator) ValidateStreamDoc(ctx context.Context, location string, r io.Reader, reopen func() (io.ReadCloser, error)) (Result, *rs.Document) {
+	return v.stream(ctx, location, r, reopen, true)
+}
+
+func (v *Validator) stream(ctx context.Context, location string, r io.Reader, reopen func() (io.ReadCloser, error), keep bool) (Result, *rs.Document) {
+	if err := ctx.Err(); err != nil {
+		return ErrorResult(location, err.Error()), nil
 	}
-	return v.ValidateBytes(ctx, location, data)
+	limits := v.Config.Limits.WithDefaults()
+	if v.Source != nil {
+		data, err := rs.ReadAll(r, limits.MaxBytes)
+		if err != nil {
+			return v.readFailure(location, err), nil
+		}
+		return v.validateBytes(ctx, location, data, keep)
+	}
+	return v.validate(ctx, location, keep, func(fe FrontEnd, opts schema.ReadOptions) (*rs.Document, []schema.Error, error) {
+		if reopen != nil {
+			opts.Reopen = func() (io.ReadCloser, error) {
+				rc, err := reopen()
+				if err != nil {
+					return nil, err
+				}
+				return readCloser{rs.DocumentReader(rc, limits.MaxBytes), rc}, nil
+			}
+		}
+		return fe.ReadFrom(ctx, rs.DocumentReader(r, limits.MaxBytes), opts)
+	})
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// readFailure is the Result of a document that could not be read: the
+// size limit's finding, or an error.
+func (v *Validator) readFailure(location string, err error) Result {
+	var le *rs.LimitError
+	if errors.As(err, &le) {
+		return Run(location, Input{TooLarge: le}, v.Config)
+	}
+	return ErrorResult(location, fmt.Sprintf("cannot read: %v", err))
 }
 
 // ValidateBytes validates an uncompressed document held in memory. Its
@@ -207,7 +262,7 @@ func (v *Validator) ValidateReader(ctx context.Context, location string, r io.Re
 // soon as they are checked (see Scope), so memory does not grow with the
 // number of entries.
 func (v *Validator) ValidateBytes(ctx context.Context, location string, data []byte) Result {
-	res, _ := v.validate(ctx, location, data, false)
+	res, _ := v.validateBytes(ctx, location, data, false)
 	return res
 }
 
@@ -217,12 +272,10 @@ func (v *Validator) ValidateBytes(ctx context.Context, location string, data []b
 // validates it against the XSDs in the same pass when RS-XSD is selected;
 // the rules then run on the model.
 func (v *Validator) ValidateDoc(ctx context.Context, location string, data []byte) (Result, *rs.Document) {
-	return v.validate(ctx, location, data, true)
+	return v.validateBytes(ctx, location, data, true)
 }
 
-// validate is ValidateBytes (keep unset: the rules run while the document
-// is read) and ValidateDoc (keep set: the whole model is kept and returned).
-func (v *Validator) validate(ctx context.Context, location string, data []byte, keep bool) (Result, *rs.Document) {
+func (v *Validator) validateBytes(ctx context.Context, location string, data []byte, keep bool) (Result, *rs.Document) {
 	if err := ctx.Err(); err != nil {
 		return ErrorResult(location, err.Error()), nil
 	}
@@ -233,6 +286,15 @@ func (v *Validator) validate(ctx context.Context, location string, data []byte, 
 	if v.Source != nil {
 		v.Source(location, data)
 	}
+	return v.validate(ctx, location, keep, func(fe FrontEnd, opts schema.ReadOptions) (*rs.Document, []schema.Error, error) {
+		return fe.ReadWith(data, opts)
+	})
+}
+
+// validate reads a document through the front end with read and checks
+// it: with keep unset the rules run while the document is read (see
+// Scope); with keep set the whole model is kept and returned.
+func (v *Validator) validate(ctx context.Context, location string, keep bool, read func(FrontEnd, schema.ReadOptions) (*rs.Document, []schema.Error, error)) (Result, *rs.Document) {
 	fe, err := v.frontEnd()
 	if err != nil {
 		return ErrorResult(location, err.Error()), nil
@@ -243,13 +305,27 @@ func (v *Validator) validate(ctx context.Context, location string, data []byte, 
 		st = newStream(location, v.Config)
 		opts.OnEntries, opts.Window = st.entries, streamWindow
 	}
-	doc, errs, err := fe.ReadWith(data, opts)
+	doc, errs, err := read(fe, opts)
 	in := Input{Doc: doc, Schema: errs}
 	if err != nil {
 		in = Input{}
 		var se *rs.SyntaxError
-		if errors.As(err, &se) {
+		var re *schema.ReadError
+		var failed *Result
+		switch {
+		case errors.As(err, &se):
 			in.Syntax = se
+		case ctx.Err() != nil && errors.Is(err, ctx.Err()):
+			failed = &Result{Location: location, Kind: rs.KindUnknown, Status: StatusError, Error: err.Error()}
+		case errors.As(err, &re):
+			res := v.readFailure(location, err)
+			failed = &res
+		}
+		if failed != nil {
+			if st != nil {
+				st.finish(in) // the rules end where they are
+			}
+			return *failed, nil
 		}
 	}
 	var res Result

@@ -10,7 +10,7 @@ import (
 
 var errEvents = errors.New("schema: malformed event buffer from the C walk")
 
-// decoder replays the element events written by rsc_check (shim.c) into a
+// decoder replays the element events written by a pass (shim.c) into a
 // resourcesync.Builder, chunk by chunk (every chunk holds whole events).
 // Strings point into the chunks (one copy of the events, none per string).
 type decoder struct {
@@ -19,7 +19,7 @@ type decoder struct {
 	attrs []rs.XMLAttr
 }
 
-func newDecoder(data []byte) *decoder { return &decoder{b: rs.NewBuilder(data)} }
+func newDecoder() *decoder { return &decoder{b: rs.NewBuilder()} }
 
 func (d *decoder) feed(buf []byte) error {
 	i := 0
@@ -69,13 +69,12 @@ func (d *decoder) feed(buf []byte) error {
 		i++
 		switch op {
 		case 'S':
-			off, ok1 := u32()
-			line, ok2 := u32()
-			col, ok3 := u32()
-			space, ok4 := ns()
-			local, ok5 := str()
-			na, ok6 := u32()
-			if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || int(na) > len(buf) {
+			line, ok1 := u32()
+			col, ok2 := u32()
+			space, ok3 := ns()
+			local, ok4 := str()
+			na, ok5 := u32()
+			if !(ok1 && ok2 && ok3 && ok4 && ok5) || int(na) > len(buf) {
 				return errEvents
 			}
 			d.attrs = d.attrs[:0]
@@ -88,11 +87,14 @@ func (d *decoder) feed(buf []byte) error {
 				}
 				d.attrs = append(d.attrs, rs.XMLAttr{Space: as, Local: al, Value: av})
 			}
-			offset := int(off)
-			if off == 0xffffffff {
-				offset = -1
+			// The start tag as written, read during the call only.
+			nt, ok := u32()
+			if !ok || uint64(i)+uint64(nt) > uint64(len(buf)) {
+				return errEvents
 			}
-			d.b.StartElement(space, local, d.attrs, offset, rs.Pos{Line: int(line), Column: int(col)})
+			tag := buf[i : i+int(nt)]
+			i += int(nt)
+			d.b.StartElement(space, local, d.attrs, tag, rs.Pos{Line: int(line), Column: int(col)})
 		case 'T':
 			t, ok := str()
 			if !ok {

@@ -214,17 +214,21 @@ void rsc_result_free(rsc_result *res) {
 	res->cap = 0;
 }
 
+
 // ---- one document, in one streaming pass ----
 //
-// The document is parsed with libxml2's SAX2 interface and validated on the
-// fly (xmlSchemaSAXPlug): no tree is built, so memory stays close to the
-// size of the input. Our SAX callbacks write the element events the Go side
-// builds the ResourceSync model from:
-//   'S' u32 offset, u32 line, u32 column, ns, str local, u32 nattrs, nattrs x (ns, str local, str value)
+// The document is pushed into libxml2's push parser chunk by chunk, as the
+// Go side reads it, parsed with our SAX2 handlers and validated on the fly
+// (xmlSchemaSAXPlug): no tree is built and the document is never whole in
+// memory. Our SAX callbacks write the element events the Go side builds the
+// ResourceSync model from:
+//   'S' u32 line, u32 column, ns, str local, u32 nattrs, nattrs x (ns, str local, str value), str tag
 //   'T' str text   (only for elements without element children)
 //   'E'
 // where str is a u32 length and that many bytes, ns is written by
-// rsc_put_ns, and offset is the byte offset of the element's '<' in the input.
+// rsc_put_ns, and tag is the start tag as written, from its '<' to its
+// closing '>' or '/>' excluded, when it has attributes (empty otherwise, or
+// when it is not known): the Go side finds the attributes' positions in it.
 
 typedef struct {
 	unsigned char *p;
@@ -280,12 +284,18 @@ static void rsc_put_str(rsc_buf *b, const xmlChar *s) {
 	rsc_put_bytes(b, s, s ? strlen((const char *)s) : 0);
 }
 
-// ---- the hand-off of event chunks to Go ----
-//
-// The pass writes events into a buffer and, at event boundaries, hands
-// each full chunk to a queue the Go side reads from (rsc_job_next), so that
-// Go builds the model while libxml2 is still parsing and validating.
 
+// ---- the queues between a pass and the Go side ----
+//
+// Two queues of malloc'd chunks connect a pass to Go: the input (Go reads
+// the document and feeds it, rsc_pass_feed) and the events (Go builds the
+// model from them, rsc_pass_next). Both are bounded: a producer that gets
+// ahead waits for its consumer, so memory does not grow with the document.
+// Nothing here calls into Go: Go calls in, and a call waits on a condition
+// at most.
+
+#define RSC_IN_CHUNKS 4 // chunks of input (64 KiB each from Go) queued at most
+#define RSC_EV_CHUNKS 4 // chunks of events (RSC_CHUNK bytes) queued at most
 #define RSC_CHUNK (256 * 1024)
 
 typedef struct rsc_chunk {
@@ -294,66 +304,82 @@ typedef struct rsc_chunk {
 	size_t len;
 } rsc_chunk;
 
-struct rsc_job {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
+typedef struct {
 	rsc_chunk *head, *tail;
-	int done;
+	int n, max;
+	int ended;  // the producer is done: no chunk will come after those queued
+	int closed; // the consumer is gone: pushes are refused
+	int failed; // input only: it ended on a read error, or the pass was aborted
+} rsc_queue;
+
+struct rsc_pass {
+	pthread_mutex_t mu;
+	pthread_cond_t cv; // broadcast on every change of either queue
+	rsc_queue in, ev;
+	int events; // 1: element events wanted
 };
 
-rsc_job *rsc_job_new(void) {
-	rsc_job *j = calloc(1, sizeof *j);
-	if (j == NULL) {
-		return NULL;
+static void rsc_queue_drop(rsc_queue *q) {
+	for (rsc_chunk *c = q->head; c != NULL;) {
+		rsc_chunk *n = c->next;
+		free(c->p);
+		free(c);
+		c = n;
 	}
-	pthread_mutex_init(&j->mu, NULL);
-	pthread_cond_init(&j->cv, NULL);
-	return j;
+	q->head = q->tail = NULL;
+	q->n = 0;
 }
 
-// rsc_job_push queues p (taking it over); len 0 with p NULL marks the end.
-static int rsc_job_push(rsc_job *j, unsigned char *p, size_t len, int done) {
-	rsc_chunk *c = NULL;
-	if (p != NULL) {
-		c = malloc(sizeof *c);
-		if (c == NULL) {
-			free(p);
-			return -1;
-		}
-		c->next = NULL;
-		c->p = p;
-		c->len = len;
+// rsc_queue_push queues p (taking it over), waiting while q is full.
+// Returns -1 (p freed) when the consumer is gone or memory ran out.
+static int rsc_queue_push(rsc_pass *ps, rsc_queue *q, unsigned char *p, size_t len) {
+	rsc_chunk *c = malloc(sizeof *c);
+	if (c == NULL) {
+		free(p);
+		return -1;
 	}
-	pthread_mutex_lock(&j->mu);
-	if (c != NULL) {
-		if (j->tail != NULL) {
-			j->tail->next = c;
-		} else {
-			j->head = c;
-		}
-		j->tail = c;
+	c->next = NULL;
+	c->p = p;
+	c->len = len;
+	pthread_mutex_lock(&ps->mu);
+	while (q->n >= q->max && !q->closed) {
+		pthread_cond_wait(&ps->cv, &ps->mu);
 	}
-	if (done) {
-		j->done = 1;
+	if (q->closed) {
+		pthread_mutex_unlock(&ps->mu);
+		free(p);
+		free(c);
+		return -1;
 	}
-	pthread_cond_signal(&j->cv);
-	pthread_mutex_unlock(&j->mu);
+	if (q->tail != NULL) {
+		q->tail->next = c;
+	} else {
+		q->head = c;
+	}
+	q->tail = c;
+	q->n++;
+	pthread_cond_broadcast(&ps->cv);
+	pthread_mutex_unlock(&ps->mu);
 	return 0;
 }
 
-int rsc_job_next(rsc_job *j, unsigned char **p, size_t *len) {
-	pthread_mutex_lock(&j->mu);
-	while (j->head == NULL && !j->done) {
-		pthread_cond_wait(&j->cv, &j->mu);
+// rsc_queue_pop waits for the next chunk of q: 1 with it (to free), 0
+// when q has ended and every chunk was taken.
+static int rsc_queue_pop(rsc_pass *ps, rsc_queue *q, unsigned char **p, size_t *len) {
+	pthread_mutex_lock(&ps->mu);
+	while (q->head == NULL && !q->ended) {
+		pthread_cond_wait(&ps->cv, &ps->mu);
 	}
-	rsc_chunk *c = j->head;
+	rsc_chunk *c = q->head;
 	if (c != NULL) {
-		j->head = c->next;
-		if (j->head == NULL) {
-			j->tail = NULL;
+		q->head = c->next;
+		if (q->head == NULL) {
+			q->tail = NULL;
 		}
+		q->n--;
+		pthread_cond_broadcast(&ps->cv);
 	}
-	pthread_mutex_unlock(&j->mu);
+	pthread_mutex_unlock(&ps->mu);
 	if (c == NULL) {
 		return 0;
 	}
@@ -363,25 +389,77 @@ int rsc_job_next(rsc_job *j, unsigned char **p, size_t *len) {
 	return 1;
 }
 
-void rsc_job_free(rsc_job *j) {
-	if (j == NULL) {
+// rsc_live_passes counts the passes not yet freed, for the tests' leak check.
+static long rsc_live_passes;
+
+long rsc_pass_live(void) { return __atomic_load_n(&rsc_live_passes, __ATOMIC_SEQ_CST); }
+
+rsc_pass *rsc_pass_new(int events) {
+	rsc_pass *ps = calloc(1, sizeof *ps);
+	if (ps == NULL) {
+		return NULL;
+	}
+	__atomic_add_fetch(&rsc_live_passes, 1, __ATOMIC_SEQ_CST);
+	pthread_mutex_init(&ps->mu, NULL);
+	pthread_cond_init(&ps->cv, NULL);
+	ps->in.max = RSC_IN_CHUNKS;
+	ps->ev.max = RSC_EV_CHUNKS;
+	ps->events = events;
+	return ps;
+}
+
+int rsc_pass_feed(rsc_pass *ps, const char *buf, size_t len) {
+	if (len == 0) {
+		return 0;
+	}
+	unsigned char *p = malloc(len);
+	if (p == NULL) {
+		return -1;
+	}
+	memcpy(p, buf, len);
+	return rsc_queue_push(ps, &ps->in, p, len);
+}
+
+void rsc_pass_end(rsc_pass *ps, int failed) {
+	pthread_mutex_lock(&ps->mu);
+	ps->in.ended = 1;
+	if (failed) {
+		ps->in.failed = 1;
+	}
+	pthread_cond_broadcast(&ps->cv);
+	pthread_mutex_unlock(&ps->mu);
+}
+
+void rsc_pass_abort(rsc_pass *ps) {
+	pthread_mutex_lock(&ps->mu);
+	ps->in.ended = ps->in.failed = ps->in.closed = 1;
+	rsc_queue_drop(&ps->in);
+	pthread_cond_broadcast(&ps->cv);
+	pthread_mutex_unlock(&ps->mu);
+}
+
+int rsc_pass_next(rsc_pass *ps, unsigned char **chunk, size_t *len) {
+	return rsc_queue_pop(ps, &ps->ev, chunk, len);
+}
+
+void rsc_pass_free(rsc_pass *ps) {
+	if (ps == NULL) {
 		return;
 	}
-	for (rsc_chunk *c = j->head; c != NULL;) {
-		rsc_chunk *n = c->next;
-		free(c->p);
-		free(c);
-		c = n;
-	}
-	pthread_cond_destroy(&j->cv);
-	pthread_mutex_destroy(&j->mu);
-	free(j);
+	rsc_queue_drop(&ps->in);
+	rsc_queue_drop(&ps->ev);
+	pthread_cond_destroy(&ps->cv);
+	pthread_mutex_destroy(&ps->mu);
+	free(ps);
+	__atomic_sub_fetch(&rsc_live_passes, 1, __ATOMIC_SEQ_CST);
 }
+
+// ---- the pass ----
 
 typedef struct {
 	xmlParserCtxtPtr ctxt;
+	rsc_pass *ps;
 	rsc_result *res;
-	rsc_job *job;    // NULL: no events wanted
 	rsc_buf *events; // NULL: no events wanted
 	rsc_buf text;    // character data of the current element
 	// leaf[d] is 1 while the element at depth d has no element child;
@@ -393,16 +471,20 @@ typedef struct {
 	// closed_line, closed_col: the start of the element whose end tag was
 	// read last (the validator runs after our end handler).
 	int closed_line, closed_col;
-	int bad_root;   // the root is not a Sitemap root: the schema's findings are noise
+	int bad_root; // the root is not a Sitemap root: the schema's findings are noise
+	int doctype;  // a DOCTYPE was met (the parser was stopped there)
 	int oom;
 	// Namespace URIs come from the parser's dictionary, one pointer per
 	// URI: each is written once, then referred to by its number.
 	const xmlChar *ns[32];
 	int nns;
-	// The input, and where rsc_locate stopped: offset at, on line at_line,
-	// whose first byte is at at_linestart.
-	const char *buf;
-	long len;
+	// win holds the input from absolute offset win_off to the end of what
+	// was fed: what rsc_locate still needs (from at on) and the start tag
+	// being read. Bytes before at are dropped as the pass goes.
+	rsc_buf win;
+	long win_off;
+	// Where rsc_locate stopped: offset at, on line at_line, whose first
+	// byte is at at_linestart.
 	long at, at_linestart;
 	int at_line;
 	// rsc_last_tag's last answer, for the parser position tag_cur.
@@ -410,14 +492,43 @@ typedef struct {
 	int tag_line, tag_col;
 } rsc_stream;
 
-// rsc_flush hands the events written so far to the job when they fill a
-// chunk (call it at event boundaries only).
+// rsc_win_append adds the next n bytes of input to the window, first
+// dropping what is before at when that is at least as much as what is
+// kept (so each byte is moved at most once, on average), and giving memory
+// back when the window has shrunk a lot.
+static int rsc_win_append(rsc_stream *st, const unsigned char *p, size_t n) {
+	rsc_buf *w = &st->win;
+	size_t drop = (size_t)(st->at - st->win_off);
+	if (drop > 0 && drop >= w->len - drop) {
+		memmove(w->p, w->p + drop, w->len - drop);
+		w->len -= drop;
+		st->win_off += (long)drop;
+		size_t want = 2 * (w->len + n);
+		if (w->cap > (1u << 20) && w->cap > 2 * want) {
+			unsigned char *np = realloc(w->p, want);
+			if (np != NULL) {
+				w->p = np;
+				w->cap = want;
+			}
+		}
+	}
+	rsc_grow(w, n);
+	if (w->oom) {
+		return -1;
+	}
+	memcpy(w->p + w->len, p, n);
+	w->len += n;
+	return 0;
+}
+
+// rsc_flush hands the events written so far to the Go side when they fill
+// a chunk (call it at event boundaries only); it waits while Go is behind.
 static void rsc_flush(rsc_stream *st, int force) {
 	rsc_buf *b = st->events;
-	if (b == NULL || st->job == NULL || b->oom || (b->len < RSC_CHUNK && !force) || b->len == 0) {
+	if (b == NULL || b->oom || (b->len < RSC_CHUNK && !force) || b->len == 0) {
 		return;
 	}
-	if (rsc_job_push(st->job, b->p, b->len, 0) != 0) {
+	if (rsc_queue_push(st->ps, &st->ps->ev, b->p, b->len) != 0) {
 		st->oom = 1;
 	}
 	b->p = NULL;
@@ -449,42 +560,59 @@ static void rsc_put_ns(rsc_stream *st, rsc_buf *b, const xmlChar *uri) {
 }
 
 // rsc_locate gives the line and column (1-based, in bytes, as the Go
-// parser counts them) of the absolute byte offset off of the input. It
-// counts newlines forward from where it last stopped, so that locating the
-// tags of a document in order costs one pass over it whatever its layout
-// (a one-line document included); a step back, rare, counts back from
-// there.
-static void rsc_locate(rsc_stream *st, long off, int *line, int *col) {
-	if (off > st->len) {
-		off = st->len;
-	}
-	const char *buf = st->buf;
+// parser counts them) of the absolute byte offset off of the input, found
+// in the parser's buffer at p. It counts newlines forward from where it
+// last stopped, so that locating the tags of a document in order costs one
+// pass over it whatever its layout (a one-line document included). A step
+// back (rare: tags are located in document order) is answered on the same
+// line from what is known, further back from the parser's own buffer.
+// Returns 0 when the position cannot be known.
+static int rsc_locate(rsc_stream *st, long off, int *line, int *col) {
 	if (off >= st->at) {
-		const char *p = buf + st->at, *end = buf + off;
-		while (p < end) {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (off > st->win_off + (long)st->win.len) {
+			return 0;
+		}
+		const unsigned char *w = st->win.p;
+		size_t i = (size_t)(st->at - st->win_off), end = (size_t)(off - st->win_off);
+		while (i < end) {
+			const unsigned char *nl = memchr(w + i, '\n', end - i);
 			if (nl == NULL) {
 				break;
 			}
 			st->at_line++;
-			st->at_linestart = (long)(nl - buf) + 1;
-			p = nl + 1;
+			i = (size_t)(nl - w) + 1;
+			st->at_linestart = st->win_off + (long)i;
 		}
 		st->at = off;
 		*line = st->at_line;
 		*col = (int)(off - st->at_linestart) + 1;
-		return;
+		return 1;
 	}
+	if (off >= st->at_linestart) {
+		*line = st->at_line;
+		*col = (int)(off - st->at_linestart) + 1;
+		return 1;
+	}
+	xmlParserInputPtr in = st->ctxt->input;
+	long base = (long)in->consumed, blen = (long)(in->end - in->base);
+	if (off < base || st->at > base + blen) {
+		return 0;
+	}
+	const xmlChar *b = in->base - base; // b[k] is the byte at absolute offset k
 	int back = 0;
-	for (long i = off; i < st->at; i++) {
-		back += buf[i] == '\n';
+	for (long k = off; k < st->at; k++) {
+		back += b[k] == '\n';
 	}
 	long start = off;
-	while (start > 0 && buf[start - 1] != '\n') {
+	while (start > base && b[start - 1] != '\n') {
 		start--;
+	}
+	if (start == base && base > 0) {
+		return 0; // the line starts before the parser's buffer
 	}
 	*line = st->at_line - back;
 	*col = (int)(off - start) + 1;
+	return 1;
 }
 
 // rsc_last_tag finds the '<' of the tag the parser has just read (or is in):
@@ -509,10 +637,13 @@ static int rsc_last_tag(rsc_stream *st, long *offset, int *line, int *col) {
 		p--;
 		if (*p == '<') {
 			long off = (long)in->consumed + (long)(p - base);
-			if (off < 0 || off >= st->len || st->buf[off] != '<') {
+			if (off >= st->win_off && off < st->win_off + (long)st->win.len &&
+			    st->win.p[off - st->win_off] != '<') {
 				return 0; // the parser's buffer is not the input (never for UTF-8)
 			}
-			rsc_locate(st, off, line, col);
+			if (!rsc_locate(st, off, line, col)) {
+				return 0;
+			}
 			st->tag_cur = cur;
 			st->tag_off = *offset = off;
 			st->tag_line = *line;
@@ -593,7 +724,6 @@ static void rsc_s_start(void *ud, const xmlChar *localname, const xmlChar *prefi
 		return;
 	}
 	rsc_put_byte(b, 'S');
-	rsc_put_u32(b, off < 0 || off > 0x7ffffffeL ? 0xffffffffu : (uint32_t)off);
 	rsc_put_u32(b, line < 0 ? 0 : (uint32_t)line);
 	rsc_put_u32(b, col < 0 ? 0 : (uint32_t)col);
 	rsc_put_ns(st, b, URI);
@@ -604,6 +734,16 @@ static void rsc_s_start(void *ud, const xmlChar *localname, const xmlChar *prefi
 		rsc_put_ns(st, b, a[2]);
 		rsc_put_str(b, a[0]);
 		rsc_put_bytes(b, a[3], (size_t)(a[4] - a[3]));
+	}
+	// The start tag as written, for the attributes' positions: the parser
+	// stands at its closing '>' or '/>', and the window holds it from its
+	// '<' (just located) on.
+	xmlParserInputPtr in = st->ctxt->input;
+	long cur = (long)in->consumed + (long)(in->cur - in->base);
+	if (nb_attributes > 0 && off >= st->win_off && cur > off && cur <= st->win_off + (long)st->win.len) {
+		rsc_put_bytes(b, st->win.p + (off - st->win_off), (size_t)(cur - off));
+	} else {
+		rsc_put_u32(b, 0);
 	}
 	rsc_flush(st, 0);
 	if (b->oom || st->oom) {
@@ -653,6 +793,18 @@ static void rsc_s_chars(void *ud, const xmlChar *ch, int len) {
 	st->text.len += (size_t)len;
 }
 
+// rsc_s_doctype stops the pass at a DOCTYPE, before its internal subset is
+// read: such documents are refused (the Go side refuses them before
+// feeding when it sees one at the start; this is the belt to that brace).
+static void rsc_s_doctype(void *ud, const xmlChar *name, const xmlChar *eid, const xmlChar *sid) {
+	(void)name;
+	(void)eid;
+	(void)sid;
+	rsc_stream *st = ud;
+	st->doctype = 1;
+	xmlStopParser(st->ctxt);
+}
+
 static void rsc_s_valid_error(void *ud, xmlErrorPtr err) {
 	rsc_stream *st = ud;
 	if (st == NULL || err == NULL || st->bad_root) {
@@ -668,7 +820,9 @@ static void rsc_s_valid_error(void *ud, xmlErrorPtr err) {
 	long off;
 	int line = err->line, col = 0;
 	if (rsc_last_tag(st, &off, &line, &col)) {
-		if (off + 1 < st->len && st->buf[off + 1] == '/' && st->closed_line > 0) {
+		xmlParserInputPtr in = st->ctxt->input;
+		long k = off + 1 - (long)in->consumed; // the byte after '<', in the parser's buffer
+		if (k >= 0 && k < (long)(in->end - in->base) && in->base[k] == '/' && st->closed_line > 0) {
 			line = st->closed_line;
 			col = st->closed_col;
 		}
@@ -676,10 +830,9 @@ static void rsc_s_valid_error(void *ud, xmlErrorPtr err) {
 	rsc_add(st->res, line, col, err->level, 0, NULL, err->message);
 }
 
-// rsc_prolog_doctype finds a DOCTYPE in the prolog, before any parser sees
-// it: the caller refuses such documents, and this is the belt to that
-// brace. Returns its line and column, or 0.
-static int rsc_prolog_doctype(const char *buf, int len, int *line, int *col) {
+// rsc_prolog_doctype finds a DOCTYPE in the prolog of the len bytes at buf
+// (the start of the document): its line and column, or 0.
+static int rsc_prolog_doctype(const char *buf, long len, int *line, int *col) {
 	const char *p = buf, *end = buf + len;
 	int ln = 1;
 	const char *linestart = buf;
@@ -724,56 +877,45 @@ static int rsc_prolog_doctype(const char *buf, int len, int *line, int *col) {
 	return 0;
 }
 
-static int rsc_check_pass(uintptr_t schema, const char *buf, int len, int max_errors, rsc_result *res,
-                          int *wellformed, rsc_job *job);
+static int rsc_run(rsc_pass *ps, uintptr_t schema, int max_errors, rsc_result *res, int *wellformed);
 
-int rsc_check(uintptr_t schema, const char *buf, int len, int max_errors, rsc_result *res,
-              int *wellformed, rsc_job *job) {
-	int rc = rsc_check_pass(schema, buf, len, max_errors, res, wellformed, job);
-	if (job != NULL) {
-		rsc_job_push(job, NULL, 0, 1); // the end, whatever happened
-	}
+int rsc_pass_run(rsc_pass *ps, uintptr_t schema, int max_errors, rsc_result *res, int *wellformed) {
+	int rc = rsc_run(ps, schema, max_errors, res, wellformed);
+	// Whatever happened: no more input is read (a feeder waiting for room
+	// is refused), and the events end.
+	pthread_mutex_lock(&ps->mu);
+	ps->in.closed = 1;
+	rsc_queue_drop(&ps->in);
+	ps->ev.ended = 1;
+	pthread_cond_broadcast(&ps->cv);
+	pthread_mutex_unlock(&ps->mu);
 	return rc;
 }
 
-static int rsc_check_pass(uintptr_t schema, const char *buf, int len, int max_errors, rsc_result *res,
-                          int *wellformed, rsc_job *job) {
+static int rsc_run(rsc_pass *ps, uintptr_t schema, int max_errors, rsc_result *res, int *wellformed) {
 	memset(res, 0, sizeof *res);
 	res->max = max_errors > 0 ? max_errors : 1;
 	*wellformed = 0;
-	int dline, dcol;
-	if (rsc_prolog_doctype(buf, len, &dline, &dcol)) {
-		rsc_add(res, dline, dcol, XML_ERR_FATAL, 1, NULL,
-		        "DOCTYPE is not allowed: ResourceSync documents have no document type "
-		        "declaration, and rsconform refuses one outright (no entity is expanded, "
-		        "no file or URL is read).");
-		return 0;
-	}
-	if (len == 0) {
-		rsc_add(res, 1, 0, XML_ERR_FATAL, 1, NULL, "The document is empty.");
-		return 0;
-	}
 	rsc_buf evbuf = {0};
 	rsc_stream st;
 	memset(&st, 0, sizeof st);
+	st.ps = ps;
 	st.res = res;
-	st.buf = buf;
-	st.len = len;
 	st.at_line = 1;
 	st.tag_cur = -1;
 	st.tag_off = -1;
-	st.events = job != NULL ? &evbuf : NULL;
-	st.job = job;
+	st.events = ps->events ? &evbuf : NULL;
 	int rc = -1;
+	long fed = 0;
 	xmlSchemaValidCtxtPtr vctxt = NULL;
 	xmlSchemaSAXPlugPtr plug = NULL;
-	xmlParserCtxtPtr ctxt = xmlCreateMemoryParserCtxt(buf, len);
+	xmlParserCtxtPtr ctxt = xmlCreatePushParserCtxt(NULL, NULL, NULL, 0, NULL);
 	if (ctxt == NULL || ctxt->sax == NULL) {
 		goto done;
 	}
 	xmlCtxtUseOptions(ctxt, RSC_PARSE_OPTIONS);
 	// Our handlers only: no tree, no entity declarations stored, no
-	// external subset.
+	// external subset, and a stop at any DOCTYPE.
 	memset(ctxt->sax, 0, sizeof *ctxt->sax);
 	ctxt->sax->initialized = XML_SAX2_MAGIC;
 	ctxt->sax->startElementNs = rsc_s_start;
@@ -781,6 +923,7 @@ static int rsc_check_pass(uintptr_t schema, const char *buf, int len, int max_er
 	ctxt->sax->characters = rsc_s_chars;
 	ctxt->sax->cdataBlock = rsc_s_chars;
 	ctxt->sax->ignorableWhitespace = rsc_s_chars;
+	ctxt->sax->internalSubset = rsc_s_doctype;
 	ctxt->userData = &st;
 	st.ctxt = ctxt;
 	// Without a schema the pass only parses (well-formedness and events).
@@ -795,13 +938,57 @@ static int rsc_check_pass(uintptr_t schema, const char *buf, int len, int max_er
 			goto done;
 		}
 	}
-	xmlParseDocument(ctxt);
+	unsigned char *chunk;
+	size_t n;
+	int stopped = 0;
+	while (rsc_queue_pop(ps, &ps->in, &chunk, &n)) {
+		if (n > INT32_MAX || rsc_win_append(&st, chunk, n) != 0) {
+			free(chunk);
+			st.oom = 1;
+			break;
+		}
+		fed += (long)n;
+		xmlParseChunk(ctxt, (const char *)chunk, (int)n, 0);
+		free(chunk);
+		if (st.oom || ctxt->disableSAX || ctxt->instate == XML_PARSER_EOF) {
+			stopped = 1; // a fatal error, a DOCTYPE, or out of memory
+			break;
+		}
+	}
 	if (st.oom) {
 		goto done;
 	}
-	if (ctxt->intSubName != NULL || ctxt->hasExternalSubset) {
+	if (!stopped) {
+		pthread_mutex_lock(&ps->mu);
+		int failed = ps->in.failed;
+		pthread_mutex_unlock(&ps->mu);
+		if (failed) {
+			// A read error, or the pass was aborted: nothing is decided
+			// (the Go side knows why).
+			rc = 0;
+			goto done;
+		}
+		if (fed == 0) {
+			rsc_add(res, 1, 0, XML_ERR_FATAL, 1, NULL, "The document is empty.");
+			rc = 0;
+			goto done;
+		}
+		xmlParseChunk(ctxt, NULL, 0, 1);
+		if (st.oom) {
+			goto done;
+		}
+	}
+	int dline = 1, dcol = 0;
+	// The window still starts at the document's start when the root was
+	// never located: then the prolog is there to look for a DOCTYPE in
+	// (one libxml2 stopped at, or one it refused as malformed).
+	int prolog = st.win_off == 0 && rsc_prolog_doctype((const char *)st.win.p, (long)st.win.len, &dline, &dcol);
+	if (prolog || st.doctype || ctxt->intSubName != NULL || ctxt->hasExternalSubset) {
 		rsc_clear(res);
-		rsc_add(res, 1, 0, XML_ERR_FATAL, 1, NULL, "DOCTYPE is not allowed.");
+		rsc_add(res, dline, dcol, XML_ERR_FATAL, 1, NULL,
+		        "DOCTYPE is not allowed: ResourceSync documents have no document type "
+		        "declaration, and rsconform refuses one outright (no entity is expanded, "
+		        "no file or URL is read).");
 	} else if (!ctxt->wellFormed || !st.root_seen) {
 		rsc_clear(res);
 		xmlErrorPtr e = xmlCtxtGetLastError(ctxt);
@@ -836,9 +1023,13 @@ done:
 		xmlSchemaFreeValidCtxt(vctxt);
 	}
 	if (ctxt != NULL) {
+		if (ctxt->myDoc != NULL) {
+			xmlFreeDoc(ctxt->myDoc); // never built by our handlers; in case
+		}
 		xmlFreeParserCtxt(ctxt);
 	}
 	free(evbuf.p);
+	free(st.win.p);
 	free(st.text.p);
 	free(st.leaf);
 	free(st.line);

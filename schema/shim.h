@@ -1,5 +1,5 @@
 // Small C layer between package schema and libxml2: an entity loader that
-// serves the embedded XSDs and refuses everything else, and one function that
+// serves the embedded XSDs and refuses everything else, and a streaming pass that
 // parses and validates a document, collecting located errors in C memory.
 // Nothing here calls back into Go.
 #ifndef RSCONFORM_SCHEMA_SHIM_H
@@ -44,25 +44,50 @@ int rsc_register(const char *uri, const char *data);
 void rsc_capture_start(void);
 int rsc_capture_stop(char **text);
 
-// rsc_check parses len bytes at buf and validates them against schema (an
-// xmlSchemaPtr; 0 parses only) in one streaming pass, without building a tree. Findings go
-// to res (parser findings have parse set); *wellformed says whether the
-// document was well-formed (and so validated). When job is not NULL, the
-// element events (see shim.c) are handed to it chunk by chunk, and its end
-// is marked when the pass ends. Returns 0 when it ran, -1 when it could not
-// (out of memory).
-typedef struct rsc_job rsc_job;
+// A pass parses one document with libxml2's push parser and, given a
+// schema, validates it in the same streaming pass, without building a tree.
+// Three parties share it: the caller of rsc_pass_run (the parse, on its own
+// thread), a feeder (rsc_pass_feed, rsc_pass_end) and a reader of the
+// element events (rsc_pass_next). The input and the events go through
+// bounded queues: each side waits for the other, and memory does not grow
+// with the document. Nothing here calls back into Go.
+typedef struct rsc_pass rsc_pass;
 
-int rsc_check(uintptr_t schema, const char *buf, int len, int max_errors, rsc_result *res,
-              int *wellformed, rsc_job *job);
+// rsc_pass_new returns a pass (NULL: out of memory); events says whether
+// element events are wanted (see shim.c). Free it with rsc_pass_free once
+// every party is done with it.
+rsc_pass *rsc_pass_new(int events);
 
-// rsc_job carries the element events of a pass, chunk by chunk, from
-// rsc_check (which may run on another thread) to its reader.
-rsc_job *rsc_job_new(void);
-// rsc_job_next waits for the next chunk: 1 with a malloc'd chunk (to free
-// with free()), 0 when the pass has ended and every chunk was read.
-int rsc_job_next(rsc_job *job, unsigned char **chunk, size_t *len);
-void rsc_job_free(rsc_job *job);
+// rsc_pass_feed queues a copy of the next len bytes of the document,
+// waiting while the queue is full. Returns -1 when the pass reads no more
+// input (it stopped, was aborted, or memory ran out).
+int rsc_pass_feed(rsc_pass *ps, const char *buf, size_t len);
+
+// rsc_pass_end says the input has ended: failed 0 at its end, 1 on a read
+// error (the pass then stops without deciding anything).
+void rsc_pass_end(rsc_pass *ps, int failed);
+
+// rsc_pass_abort stops the pass as soon as it can, as a failed input:
+// queued input is dropped and further feeds are refused. Safe to call from
+// any thread while the pass is alive.
+void rsc_pass_abort(rsc_pass *ps);
+
+// rsc_pass_run parses the fed document and validates it against schema (an
+// xmlSchemaPtr; 0 parses only). Findings go to res (parser findings have
+// parse set); *wellformed says whether the document was well-formed (and so
+// validated). When it returns, the events have ended and feeds are
+// refused. Returns 0 when it ran, -1 when it could not (out of memory).
+int rsc_pass_run(rsc_pass *ps, uintptr_t schema, int max_errors, rsc_result *res, int *wellformed);
+
+// rsc_pass_next waits for the next chunk of events: 1 with a malloc'd
+// chunk (to free with free()), 0 when the pass has ended and every chunk
+// was read.
+int rsc_pass_next(rsc_pass *ps, unsigned char **chunk, size_t *len);
+
+void rsc_pass_free(rsc_pass *ps);
+
+// rsc_pass_live is the number of passes not yet freed.
+long rsc_pass_live(void);
 
 void rsc_result_free(rsc_result *res);
 

@@ -18,14 +18,17 @@ package schema
 import "C"
 
 import (
+	"bytes"
+	"context"
 	_ "embed"
 	"errors"
 	"fmt"
-	"math"
+	"io"
 	"runtime"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/lestrrat-go/libxml2/xsd"
@@ -158,8 +161,8 @@ var tidy = strings.NewReplacer(
 	"\n", " ",
 )
 
-// Validate parses data (an uncompressed document, up to 2 GB; the caller
-// enforces the 50 MB Sitemap limit) and validates it against the schemas.
+// Validate parses data (an uncompressed document; the caller enforces the
+// 50 MB Sitemap limit) and validates it against the schemas.
 // Problems found in the document are returned as []Error, nil when it is
 // valid: parser errors have Parse set (a document that is not well-formed,
 // or has a DOCTYPE, is not validated; namespace errors such as an unbound
@@ -167,30 +170,17 @@ var tidy = strings.NewReplacer(
 // document order, at most MaxErrors plus one Error saying how many more were
 // omitted. The error return is for a validation that could not run at all.
 //
-// Validate is safe for concurrent use. It validates while it parses, in one
-// streaming pass, without building a tree: its memory stays close to the
-// size of the document.
+// Validate is safe for concurrent use. It runs the same streaming pass as
+// ReadFrom, without building the model.
 func (v *Validator) Validate(data []byte) ([]Error, error) {
 	if v == nil || v.schema == nil {
 		return nil, errors.New("schema: validator not initialised")
 	}
-	if len(data) > math.MaxInt32 {
-		return nil, fmt.Errorf("schema: document of %d bytes is too large for libxml2", len(data))
+	out := v.pass(context.Background(), data, nil, uintptr(v.schema.Pointer()), nil)
+	if out.err != nil {
+		return nil, out.err
 	}
-	var empty [1]byte
-	ptr := &empty[0]
-	if len(data) > 0 {
-		ptr = &data[0]
-	}
-	var res C.rsc_result
-	var wellformed C.int
-	rc := C.rsc_check(C.uintptr_t(v.schema.Pointer()), (*C.char)(unsafe.Pointer(ptr)),
-		C.int(len(data)), C.int(MaxErrors), &res, &wellformed, nil)
-	defer C.rsc_result_free(&res)
-	if rc != 0 {
-		return nil, errors.New("schema: libxml2 could not validate the document (out of memory or internal error)")
-	}
-	return convert(&res), nil
+	return out.errs, nil
 }
 
 // convert copies the findings of a C result into Go, nil when there are none.
@@ -247,73 +237,165 @@ func elementOf(msg string) string {
 	return name
 }
 
-// Read is the XML front end: validate, crawl and sync read every
-// ResourceSync document through it, so that whether a document is
-// well-formed, and the model built from it, never depend on what is checked
-// afterwards (which rules are selected, which command runs).
-//
-// It refuses what Sitemap documents may not be before any parser sees it
-// (rs.CheckEncoding, a DOCTYPE), then parses data with libxml2 in one
-// streaming pass (no tree: memory stays close to the input's size) and
-// builds the model from that pass; with validate set, the XSD validation
-// runs in the same pass and its findings (capped as for Validate) are
-// returned in document order. A document that is not well-formed, in the
-// sense of XML or of Namespaces in XML (an unbound prefix), gives a
-// *rs.SyntaxError, with the pure-Go parser's located message when it also
-// refuses the document (so a document reads the same whatever the parser)
-// and libxml2's otherwise. Any other error means the pass could not run.
-// Safe for concurrent use.
-func (v *Validator) Read(data []byte, validate bool) (*rs.Document, []Error, error) {
-	return v.ReadWith(data, ReadOptions{Validate: validate})
-}
+// chunkSize is how much input a pass is fed at a time; the pass holds a
+// few chunks queued at most.
+const chunkSize = 64 * 1024
 
-// ReadOptions say how Read reads a document.
+// headSize is how much of a document ReadFrom reads before libxml2 sees
+// any of it: what the checks before any parser look at (encoding, DOCTYPE).
+const headSize = 64 * 1024
+
+// ReadOptions says how ReadFrom reads a document.
 type ReadOptions struct {
 	// Validate runs the XSD validation in the same pass.
 	Validate bool
+	// Reopen, when not nil, reads the document again from its start, as
+	// the reader given to ReadFrom does (uncompressed): a document that is
+	// not well-formed is read again, whole, for the pure-Go parser's
+	// message. nil means the input cannot be read twice (standard input, a
+	// response body): see ReadFrom.
+	Reopen func() (io.ReadCloser, error)
 	// OnEntries, when set, is called on the document being built each
 	// time Window more of its entries are complete, while libxml2 is still
 	// reading the rest (see resourcesync.Builder.OnEntries): the caller
 	// checks them and may drop them. It runs on one goroutine, never
 	// concurrently with itself. When the document turns out not to be
-	// well-formed, what it was shown is to be discarded.
+	// well-formed, or cannot be read to its end, what it was shown is to
+	// be discarded.
 	OnEntries func(*rs.Document)
 	Window    int
 }
 
-// ReadWith is Read with options.
-func (v *Validator) ReadWith(data []byte, opts ReadOptions) (*rs.Document, []Error, error) {
+// ReadError reports that reading a document failed after Offset bytes, on
+// line Line. Err is the reader's error (a *rs.LimitError when the document
+// exceeds the size limit the reader enforces, see rs.DocumentReader).
+type ReadError struct {
+	Offset int64
+	Line   int
+	Err    error
+}
+
+func (e *ReadError) Error() string {
+	return fmt.Sprintf("after %d bytes (line %d): %v", e.Offset, e.Line, e.Err)
+}
+
+func (e *ReadError) Unwrap() error { return e.Err }
+
+func readError(data []byte, fed int64, lines int, err error) *ReadError {
+	return &ReadError{Offset: fed + int64(len(data)), Line: lines + bytes.Count(data, newline) + 1, Err: err}
+}
+
+var newline = []byte{'\n'}
+
+// ReadFrom is the XML front end: validate, crawl and sync read every
+// ResourceSync document through it (or Read, the same for a document in
+// memory), so that whether a document is well-formed, and the model built
+// from it, never depend on what is checked afterwards (which rules are
+// selected, which command runs).
+//
+// r is the document, uncompressed (rs.DocumentReader decompresses and
+// enforces the size limit). ReadFrom refuses what Sitemap documents may
+// not be before any parser sees it (rs.CheckEncoding, a DOCTYPE, looked for
+// in the first 64 KiB), then streams r into libxml2 in chunks, in one pass
+// (no tree, no whole copy of the document: memory does not grow with it)
+// and builds the model from that pass; with opts.Validate, the XSD
+// validation runs in the same pass and its findings (capped as for
+// Validate) are returned in document order.
+//
+// The input is read to its end even when the document is refused early,
+// so that a read error (*ReadError, wrapping a *rs.LimitError for a
+// document over the size limit) comes first, as when the document is read
+// whole. A document that is not well-formed, in the sense of XML or of
+// Namespaces in XML (an unbound prefix), gives a *rs.SyntaxError, with the
+// pure-Go parser's located message when it also refuses the document (so a
+// document reads the same whatever the parser) and libxml2's otherwise.
+// The pure-Go parser needs the whole document: ReadFrom has it when the
+// document fits in its first 64 KiB, and otherwise reads it again through
+// opts.Reopen; when there is no Reopen, or it fails, the error is
+// libxml2's message at libxml2's position. When ctx is done, ReadFrom
+// stops the pass and returns ctx's error without waiting for a Read in
+// progress (which the caller ends by closing r). Any other error means
+// the pass could not run. Safe for concurrent use.
+func (v *Validator) ReadFrom(ctx context.Context, r io.Reader, opts ReadOptions) (*rs.Document, []Error, error) {
 	if v == nil || v.schema == nil {
 		return nil, nil, errors.New("schema: validator not initialised")
 	}
-	if se := rs.CheckEncoding(data); se != nil {
-		return nil, nil, se
+	head := make([]byte, headSize)
+	n, err := io.ReadFull(r, head)
+	head = head[:n]
+	whole := err == io.EOF || err == io.ErrUnexpectedEOF
+	if err != nil && !whole {
+		return nil, nil, readError(head, 0, 0, err)
 	}
-	if rs.HasDoctype(data) {
-		// Never handed to libxml2; the Go parser refuses it with its position.
+	if whole || len(bytes.TrimSpace(head)) > 0 {
+		if se := rs.CheckEncoding(head); se != nil {
+			if !whole {
+				if n, err := io.Copy(io.Discard, r); err != nil {
+					return nil, nil, &ReadError{Offset: int64(len(head)) + n, Line: 1, Err: err}
+				}
+			}
+			return nil, nil, se
+		}
+	}
+	if rs.HasDoctype(head) {
+		// Never handed to libxml2; the pure-Go parser refuses it with its
+		// position (this is an error path: the document is read whole).
+		data := head
+		if !whole {
+			rest, err := io.ReadAll(r)
+			if err != nil {
+				return nil, nil, readError(rest, int64(len(head)), bytes.Count(head, newline), err)
+			}
+			data = append(head, rest...)
+		}
 		return nil, nil, goSyntax(data, &rs.SyntaxError{Pos: rs.Pos{Line: 1, Column: 1}, Msg: "DOCTYPE is not allowed"})
 	}
 	var schema uintptr
 	if opts.Validate {
 		schema = uintptr(v.schema.Pointer())
 	}
-	doc, wellformed, errs, err := v.pass(data, schema, opts)
-	if err != nil {
-		return nil, nil, err
+	out := v.pass(ctx, head, r, schema, &opts)
+	if out.err != nil {
+		return nil, nil, out.err
 	}
-	if !wellformed {
+	errs := out.errs
+	if !out.wellformed {
 		se := &rs.SyntaxError{Pos: rs.Pos{Line: 1, Column: 1}, Msg: "not well-formed XML"}
 		if len(errs) > 0 {
 			se = &rs.SyntaxError{Pos: rs.Pos{Line: errs[0].Line, Column: errs[0].Column}, Msg: errs[0].Message}
 		}
-		return nil, nil, goSyntax(data, se)
+		switch {
+		case whole:
+			return nil, nil, goSyntax(head, se)
+		case opts.Reopen != nil:
+			if rc, err := opts.Reopen(); err == nil {
+				data, err := io.ReadAll(rc)
+				rc.Close()
+				if err == nil {
+					return nil, nil, goSyntax(data, se)
+				}
+			}
+		}
+		return nil, nil, se
 	}
 	if len(errs) > 0 && errs[0].Parse {
 		// Well-formed XML, but not namespace-well-formed: libxml2 finishes
 		// the pass (so the model exists) and says so first.
 		return nil, nil, &rs.SyntaxError{Pos: rs.Pos{Line: errs[0].Line, Column: errs[0].Column}, Msg: errs[0].Message}
 	}
-	return doc, errs, nil
+	return out.doc, errs, nil
+}
+
+// Read is ReadFrom for a document held in memory (uncompressed; the caller
+// enforces the size limit).
+func (v *Validator) Read(data []byte, validate bool) (*rs.Document, []Error, error) {
+	return v.ReadWith(data, ReadOptions{Validate: validate})
+}
+
+// ReadWith is Read with options (opts.Reopen is data).
+func (v *Validator) ReadWith(data []byte, opts ReadOptions) (*rs.Document, []Error, error) {
+	opts.Reopen = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
+	return v.ReadFrom(context.Background(), bytes.NewReader(data), opts)
 }
 
 // goSyntax is the pure-Go parser's error on data when it refuses it, else def.
@@ -325,41 +407,84 @@ func goSyntax(data []byte, def *rs.SyntaxError) *rs.SyntaxError {
 	return def
 }
 
-// pass runs one libxml2 pass over data, validating against schema when it
-// is not 0, and builds the model from the events it hands over. doc is nil
-// when the document is not well-formed; errs holds the findings.
-func (v *Validator) pass(data []byte, schema uintptr, opts ReadOptions) (doc *rs.Document, wellformed bool, errs []Error, err error) {
-	if len(data) > math.MaxInt32-1 {
-		return nil, false, nil, fmt.Errorf("schema: document of %d bytes is too large for libxml2", len(data))
+// passOut is what a pass found: the model (events wanted, well-formed
+// document), the findings, or why the pass did not decide (err).
+type passOut struct {
+	doc        *rs.Document
+	wellformed bool
+	errs       []Error
+	err        error
+}
+
+// feedOut is what the feeder of a pass read: n bytes, holding lines
+// newlines, then err (nil at the end of the input).
+type feedOut struct {
+	n     int64
+	lines int
+	err   error
+}
+
+// pass runs one libxml2 pass over the document head then rest (nil: head
+// is all of it), validating against schema when it is not 0, and with
+// opts (nil: only the findings are wanted) builds the model from the
+// element events it hands over, calling opts.OnEntries on the way.
+//
+// Three parties work at once: a feeder goroutine reads the input and
+// pushes it into the pass's input queue; the pass parses (and validates)
+// in its own cgo call; this goroutine builds the model from the events.
+// Both queues are bounded (see shim.h), so each party waits for the
+// slower one and memory stays flat. C never calls into Go.
+func (v *Validator) pass(ctx context.Context, head []byte, rest io.Reader, schema uintptr, opts *ReadOptions) passOut {
+	events := opts != nil
+	var ev C.int
+	if events {
+		ev = 1
 	}
-	var empty [1]byte
-	ptr := &empty[0]
-	if len(data) > 0 {
-		ptr = &data[0]
+	ps := C.rsc_pass_new(ev)
+	if ps == nil {
+		return passOut{err: errors.New("schema: out of memory")}
 	}
-	job := C.rsc_job_new()
-	if job == nil {
-		return nil, false, nil, errors.New("schema: out of memory")
+	// The pass is freed by the last of this call and the feeder to be done
+	// with it: after a cancel, the feeder may still be in a Read.
+	var refs atomic.Int32
+	refs.Store(2)
+	release := func() {
+		if refs.Add(-1) == 0 {
+			C.rsc_pass_free(ps)
+		}
 	}
-	defer C.rsc_job_free(job)
-	// libxml2 parses (and validates) on one thread while this one builds
-	// the model from the events it hands over, chunk by chunk.
+	defer release()
+	aborted := make(chan struct{})
+	stopAbort := context.AfterFunc(ctx, func() {
+		C.rsc_pass_abort(ps)
+		close(aborted)
+	})
+	defer func() {
+		if !stopAbort() {
+			<-aborted // the abort is running: it must end before the pass is freed
+		}
+	}()
+	fed := make(chan feedOut, 1)
+	go func() {
+		defer release()
+		fed <- feed(ctx, ps, head, rest)
+	}()
 	var res C.rsc_result
-	var wf C.int
-	var rc C.int
+	var wf, rc C.int
 	passed := make(chan struct{})
 	go func() {
 		defer close(passed)
-		rc = C.rsc_check(C.uintptr_t(schema), (*C.char)(unsafe.Pointer(ptr)), C.int(len(data)),
-			C.int(MaxErrors), &res, &wf, job)
+		rc = C.rsc_pass_run(ps, C.uintptr_t(schema), C.int(MaxErrors), &res, &wf)
 	}()
-	dec := newDecoder(data)
-	dec.b.OnEntries, dec.b.Window = opts.OnEntries, opts.Window
+	dec := newDecoder()
+	if events {
+		dec.b.OnEntries, dec.b.Window = opts.OnEntries, opts.Window
+	}
 	var ferr error
 	for {
 		var chunk *C.uchar
 		var n C.size_t
-		if C.rsc_job_next(job, &chunk, &n) == 0 {
+		if C.rsc_pass_next(ps, &chunk, &n) == 0 {
 			break
 		}
 		buf := C.GoBytes(unsafe.Pointer(chunk), C.int(n))
@@ -369,19 +494,81 @@ func (v *Validator) pass(data []byte, schema uintptr, opts ReadOptions) (doc *rs
 		}
 	}
 	<-passed
-	errs = convert(&res)
+	errs := convert(&res)
 	C.rsc_result_free(&res)
+	var f feedOut
+	select {
+	case f = <-fed:
+	case <-ctx.Done():
+	}
+	if err := ctx.Err(); err != nil {
+		return passOut{err: err}
+	}
+	if f.err != nil {
+		return passOut{err: &ReadError{Offset: f.n, Line: f.lines + 1, Err: f.err}}
+	}
 	if rc != 0 {
-		return nil, false, nil, errors.New("schema: libxml2 could not parse the document (out of memory or internal error)")
+		return passOut{err: errors.New("schema: libxml2 could not parse the document (out of memory or internal error)")}
 	}
 	if wf == 0 {
-		return nil, false, errs, nil
+		return passOut{errs: errs}
+	}
+	if !events {
+		return passOut{wellformed: true, errs: errs}
 	}
 	if ferr != nil {
-		return nil, false, nil, ferr
+		return passOut{err: ferr}
 	}
-	if doc, err = dec.document(); err != nil {
-		return nil, false, nil, err
+	doc, err := dec.document()
+	if err != nil {
+		return passOut{err: err}
 	}
-	return doc, true, errs, nil
+	return passOut{doc: doc, wellformed: true, errs: errs}
 }
+
+// feed pushes head, then what rest holds, into the pass in chunks. Once
+// the pass reads no more (it stopped early), rest is still read to its
+// end, for a read error or the size limit, as when a document is read
+// whole. It stops reading when ctx is done.
+func feed(ctx context.Context, ps *C.rsc_pass, head []byte, rest io.Reader) (out feedOut) {
+	feeding := true
+	push := func(b []byte) {
+		out.n += int64(len(b))
+		out.lines += bytes.Count(b, newline)
+		for feeding && len(b) > 0 {
+			k := min(len(b), chunkSize)
+			if C.rsc_pass_feed(ps, (*C.char)(unsafe.Pointer(&b[0])), C.size_t(k)) != 0 {
+				feeding = false
+			}
+			b = b[k:]
+		}
+	}
+	push(head)
+	if rest != nil {
+		buf := make([]byte, chunkSize)
+		for {
+			if err := ctx.Err(); err != nil {
+				out.err = err
+				break
+			}
+			k, err := rest.Read(buf)
+			push(buf[:k])
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				out.err = err
+				break
+			}
+		}
+	}
+	var failed C.int
+	if out.err != nil {
+		failed = 1
+	}
+	C.rsc_pass_end(ps, failed)
+	return out
+}
+
+// livePasses is the number of C passes not yet freed (for the tests).
+func livePasses() int64 { return int64(C.rsc_pass_live()) }

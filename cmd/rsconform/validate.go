@@ -475,18 +475,15 @@ func validateOne(ctx context.Context, v *rules.Validator, client *sourcehttp.Cli
 		if st, err := f.Stat(); err == nil && st.IsDir() {
 			return rules.ErrorResult(in.name, "is a directory")
 		}
+		// Streamed from the file, opened again only to word the error of a
+		// document that is not well-formed.
+		reopen := func() (io.ReadCloser, error) { return os.Open(in.name) }
 		if !in.walked {
-			return v.ValidateReader(ctx, in.name, f)
+			return v.ValidateStream(ctx, in.name, f, reopen)
 		}
-		data, err := rs.ReadAll(f, v.Config.Limits.WithDefaults().MaxBytes)
-		if err != nil {
-			// Too large or unreadable: read again for the usual result.
-			if _, serr := f.Seek(0, io.SeekStart); serr != nil {
-				return rules.ErrorResult(in.name, fmt.Sprintf("cannot read: %v", err))
-			}
-			return v.ValidateReader(ctx, in.name, f)
-		}
-		res, doc := v.ValidateDoc(ctx, in.name, data)
+		// Whether a walked document is ResourceSync at all is told by its
+		// model, kept whole for that.
+		res, doc := v.ValidateStreamDoc(ctx, in.name, f, reopen)
 		if why := rules.NotResourceSync(doc); why != "" {
 			return rules.SkippedResult(in.name, why)
 		}

@@ -1,0 +1,4 @@
+package schema
+
+// LivePasses is the number of C passes not yet freed.
+var LivePasses = livePasses

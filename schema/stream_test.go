@@ -1,0 +1,180 @@
+package schema_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"runtime"
+	"strings"
+	"testing/iotest"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/rsconform/rsconform/bench/benchdata"
+	rs "github.com/rsconform/rsconform/resourcesync"
+	"github.com/rsconform/rsconform/schema"
+)
+
+// streamed is a Resource List of about 90 KB (beyond what ReadFrom reads
+// before feeding libxml2) with findings near its end: a multi-line start
+// tag with attributes of several namespaces, an unknown attribute, a
+// missing <loc>.
+func streamed() []byte {
+	var b strings.Builder
+	for i := 0; i < 1200; i++ {
+		b.WriteString("  <url><loc>http://example.com/res</loc><lastmod>2013-01-02T13:00:00Z</lastmod></url>\n")
+	}
+	b.WriteString("  <url><loc>http://example.com/last</loc>\n    <rs:md\n  length=\"1\" x:y=\"z\" xmlns:x=\"urn:x\"\n\tbogus='2' type=\"text/plain\"/></url>\n")
+	b.WriteString("  <url><lastmod>2013-01-02T13:00:00Z</lastmod></url>\n")
+	return doc(b.String())
+}
+
+// readFrom is ReadFrom with a reader of data that returns one byte a call.
+func readFrom(ctx context.Context, v *schema.Validator, r io.Reader, reopen bool, data []byte) (*rs.Document, []schema.Error, error) {
+	opts := schema.ReadOptions{Validate: true}
+	if reopen {
+		opts.Reopen = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
+	}
+	return v.ReadFrom(ctx, r, opts)
+}
+
+// blockingReader returns data, then blocks until release is closed, then
+// says EOF.
+type blockingReader struct {
+	data    *bytes.Reader
+	release chan struct{}
+}
+
+func (b *blockingReader) Read(p []byte) (int, error) {
+	if b.data.Len() > 0 {
+		return b.data.Read(p)
+	}
+	<-b.release
+	return 0, io.EOF
+}
+
+// Issue 13: the front end streams the document into libxml2.
+var _ = Describe("Streaming a document (ReadFrom)", func() {
+	var v *schema.Validator
+	BeforeEach(func() {
+		var err error
+		v, err = schema.New()
+		Expect(err).NotTo(HaveOccurred())
+	})
+
+	It("gives the same model, findings and positions fed one byte at a time as read whole", func() {
+		for _, data := range [][]byte{streamed(), bytes.ReplaceAll(streamed(), []byte("\n"), []byte(" "))} {
+			Expect(len(data)).To(BeNumerically(">", 80_000))
+			wantDoc, wantErrs, err := v.Read(data, true)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(wantErrs).To(HaveLen(2))
+			line, col := posOf(data, bytes.LastIndex(data, []byte("<rs:md")))
+			Expect([]int{wantErrs[0].Line, wantErrs[0].Column}).To(Equal([]int{line, col}))
+			line, col = posOf(data, bytes.LastIndex(data, []byte("<lastmod>")))
+			Expect([]int{wantErrs[1].Line, wantErrs[1].Column}).To(Equal([]int{line, col}))
+			md := wantDoc.Entries[len(wantDoc.Entries)-2].Md
+			Expect(md.Extra).To(HaveLen(2)) // x:y and bogus, at their own positions
+			Expect(md.Extra[1].Pos).NotTo(Equal(md.Pos))
+
+			gotDoc, gotErrs, err := readFrom(context.Background(), v, iotest.OneByteReader(bytes.NewReader(data)), false, nil)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(gotErrs).To(Equal(wantErrs))
+			Expect(gotDoc).To(Equal(wantDoc))
+		}
+	})
+
+	It("gives a located read error, not a hang, when the reader fails midway", func() {
+		data := streamed()
+		broken := errors.New("disk on fire")
+		r := io.MultiReader(bytes.NewReader(data[:70_000]), iotest.ErrReader(broken))
+		_, _, err := readFrom(context.Background(), v, r, true, data)
+		var re *schema.ReadError
+		Expect(errors.As(err, &re)).To(BeTrue(), "%v", err)
+		Expect(errors.Is(err, broken)).To(BeTrue())
+		Expect(re.Offset).To(BeEquivalentTo(70_000))
+		Expect(re.Line).To(Equal(bytes.Count(data[:70_000], []byte("\n")) + 1))
+		Expect(schema.LivePasses()).To(BeZero())
+	})
+
+	It("reads to the end of a document it refuses early, so that a read error comes first", func() {
+		data := append([]byte("<urlset><oops"), bytes.Repeat([]byte(" "), 100_000)...)
+		r := io.MultiReader(bytes.NewReader(data), iotest.ErrReader(&rs.LimitError{What: "document", Limit: 100}))
+		_, _, err := readFrom(context.Background(), v, r, false, nil)
+		var le *rs.LimitError
+		Expect(errors.As(err, &le)).To(BeTrue(), "%v", err)
+	})
+
+	It("words a not-well-formed document as the Go parser does when it can read it again, else as libxml2 does", func() {
+		data := append(streamed()[:85_000:85_000], "<url></urlset>"...)
+		_, _, whole := v.Read(data, true)
+		var se *rs.SyntaxError
+		Expect(errors.As(whole, &se)).To(BeTrue())
+
+		_, _, again := readFrom(context.Background(), v, bytes.NewReader(data), true, data)
+		Expect(again).To(Equal(whole))
+
+		_, _, once := readFrom(context.Background(), v, bytes.NewReader(data), false, nil)
+		var lse *rs.SyntaxError
+		Expect(errors.As(once, &lse)).To(BeTrue(), "%v", once)
+		Expect(lse.Pos.Line).To(Equal(bytes.Count(data, []byte("\n")) + 1))
+		Expect(lse.Msg).NotTo(Equal(se.Msg))
+	})
+
+	It("refuses a DOCTYPE and a non-UTF-8 encoding before libxml2 sees the stream", func() {
+		big := bytes.Repeat([]byte("<!-- padding -->\n"), 5000)
+		for _, data := range [][]byte{
+			append([]byte("<?xml version=\"1.0\"?>\n<!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\">]>\n"), big...),
+			append([]byte(`<?xml version="1.0" encoding="ISO-8859-1"?>`+"\n"), big...),
+		} {
+			_, _, whole := v.Read(data, true)
+			Expect(whole).To(HaveOccurred())
+			_, _, streamedErr := readFrom(context.Background(), v, iotest.HalfReader(bytes.NewReader(data)), false, nil)
+			Expect(streamedErr).To(Equal(whole))
+		}
+	})
+
+	It("stops on a cancel while the reader blocks, and leaks no goroutine or C pass", func() {
+		goroutines := runtime.NumGoroutine()
+		data := streamed()
+		r := &blockingReader{data: bytes.NewReader(data[:70_000]), release: make(chan struct{})}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			_, _, err := readFrom(ctx, v, r, true, data)
+			done <- err
+		}()
+		Consistently(done, 50*time.Millisecond).ShouldNot(Receive())
+		cancel()
+		var err error
+		Eventually(done).Should(Receive(&err))
+		Expect(errors.Is(err, context.Canceled)).To(BeTrue(), "%v", err)
+		// The caller ends the blocked Read (closing a file or a body does).
+		close(r.release)
+		Eventually(schema.LivePasses).Should(BeZero())
+		Eventually(runtime.NumGoroutine).Should(BeNumerically("<=", goroutines))
+	})
+
+	It("stops on a cancel while libxml2 is busy, and frees the pass", func() {
+		data := benchdata.ResourceList(20000)
+		ctx, cancel := context.WithCancel(context.Background())
+		r := io.MultiReader(bytes.NewReader(data[:len(data)/2]), readerFunc(func([]byte) (int, error) {
+			cancel()
+			return 0, nil
+		}), bytes.NewReader(data[len(data)/2:]))
+		_, _, err := readFrom(ctx, v, r, true, data)
+		Expect(errors.Is(err, context.Canceled)).To(BeTrue(), "%v", err)
+		Eventually(schema.LivePasses).Should(BeZero())
+	})
+})
+
+// posOf is the line and column (in bytes, 1-based) of offset off of data.
+func posOf(data []byte, off int) (line, col int) {
+	return bytes.Count(data[:off], []byte("\n")) + 1, off - (bytes.LastIndexByte(data[:off], '\n') + 1) + 1
+}
+
+type readerFunc func([]byte) (int, error)
+
+func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
