@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
 )
@@ -205,22 +204,6 @@ var LocDuplicate = &Rule{
 		}
 		return nil
 	},
-}
-
-// arena copies strings into blocks of 64 KiB: a set of 50,000 locs costs a
-// few allocations, not one per loc.
-type arena struct{ block []byte }
-
-func (a *arena) clone(s string) string {
-	if len(s) == 0 || len(s) > 4<<10 {
-		return strings.Clone(s)
-	}
-	if cap(a.block)-len(a.block) < len(s) {
-		a.block = make([]byte, 0, 64<<10)
-	}
-	off := len(a.block)
-	a.block = append(a.block, s...)
-	return unsafe.String(&a.block[off], len(s))
 }
 
 func init() {

@@ -252,7 +252,7 @@ var LinkDescribesPair = &Rule{
 			pos       rs.Pos
 			href, loc string
 		}
-		var locs []listed
+		var locs blocks[listed]
 		var links []link
 		edges := map[edge]bool{}
 		for e := range p.Entries() {
@@ -260,7 +260,7 @@ var LinkDescribesPair = &Rule{
 				continue // neither listed nor linking from a listed URI
 			}
 			from := hash(e.Loc)
-			locs = append(locs, listed{from, e.Pos})
+			locs.add(listed{from, e.Pos})
 			for _, l := range e.Links {
 				rel, back := "describedby", "describes"
 				if l.Is(back) {
@@ -278,8 +278,8 @@ var LinkDescribesPair = &Rule{
 		if len(links) == 0 {
 			return nil // most lists: no index of the locs is built
 		}
-		first := make(map[uint64]rs.Pos, len(locs))
-		for _, x := range locs {
+		first := make(map[uint64]rs.Pos, locs.n)
+		for x := range locs.all() {
 			if _, ok := first[x.loc]; !ok {
 				first[x.loc] = x.pos
 			}
