@@ -2,10 +2,9 @@ package rules
 
 import (
 	"errors"
+	"hash/maphash"
 	"iter"
 	"slices"
-	"strings"
-	"unsafe"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
 )
@@ -263,20 +262,28 @@ func (s *stream) finish(in Input) Result {
 // State of the rules of ScopeEntries, kept across the entries of a large
 // document.
 
-// arena copies strings into blocks of 64 KiB: a set of 50,000 locs costs a
-// few allocations, not one per loc.
-type arena struct{ block []byte }
+// fingerprints is a set of strings, each with the position where it was
+// first seen, kept by a 128-bit fingerprint (two maphash seeds): 40 bytes
+// a string whatever its length, and no view of the parser's buffers. Two
+// different strings share a fingerprint with a probability of about
+// n²/2^129 (10^-29 for 50,000 strings).
+type fingerprints struct {
+	s1, s2 maphash.Seed
+	first  map[[2]uint64]rs.Pos
+}
 
-func (a *arena) clone(s string) string {
-	if len(s) == 0 || len(s) > 4<<10 {
-		return strings.Clone(s)
+func newFingerprints() *fingerprints {
+	return &fingerprints{s1: maphash.MakeSeed(), s2: maphash.MakeSeed(), first: make(map[[2]uint64]rs.Pos, 1024)}
+}
+
+// seen records s at pos, or returns where it was first seen.
+func (f *fingerprints) seen(s string, pos rs.Pos) (rs.Pos, bool) {
+	k := [2]uint64{maphash.String(f.s1, s), maphash.String(f.s2, s)}
+	if prev, ok := f.first[k]; ok {
+		return prev, true
 	}
-	if cap(a.block)-len(a.block) < len(s) {
-		a.block = make([]byte, 0, 64<<10)
-	}
-	off := len(a.block)
-	a.block = append(a.block, s...)
-	return unsafe.String(&a.block[off], len(s))
+	f.first[k] = pos
+	return rs.Pos{}, false
 }
 
 // blocks is an append-only list kept in blocks of 4096 values: a rule that
