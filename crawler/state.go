@@ -315,6 +315,17 @@ func (j *journal) append(v any) error {
 	return nil
 }
 
+// has reports whether the journal records op on u.
+func (j *journal) has(op, u string) bool {
+	if j == nil {
+		return false
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	_, ok := j.index[op+" "+u]
+	return ok
+}
+
 // lookup returns the record of op on u, or nil.
 func (j *journal) lookup(op, u string) *record {
 	if j == nil {
@@ -507,7 +518,7 @@ func (b *replayBody) Close() error { return nil }
 
 // pause waits the --revisit pause, unless an earlier run did.
 func (c *crawl) pause(d time.Duration) error {
-	if c.state.lookup(opPause, "") != nil {
+	if c.state.has(opPause, "") {
 		return nil
 	}
 	pause := c.opts.Pause

@@ -165,6 +165,10 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	if *mock {
+		if opts.State != "" {
+			fmt.Fprintln(stderr, "rsconform crawl: --state resumes the crawl of one Source, and --mock starts a new one on another port each run: run 'rsconform mock' and crawl its URL")
+			return 2
+		}
 		if len(args) != 0 {
 			fmt.Fprintln(stderr, "rsconform crawl: --mock crawls the mock Source: give no URL")
 			return 2

@@ -122,5 +122,9 @@ var _ = Describe("rsconform crawl --state", func() {
 		code, _, errs = crawl(0, "--state", filepath.Join(state, "no", "such", "dir"))
 		Expect(code).To(Equal(2))
 		Expect(errs).To(ContainSubstring("the state file"))
+
+		code, _, errs = cli("crawl", "--mock", "--state", state)
+		Expect(code).To(Equal(2))
+		Expect(errs).To(ContainSubstring("--mock starts a new one on another port each run"))
 	})
 })
