@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/crawler"
+	"github.com/rsconform/rsconform/fixtures"
 	"github.com/rsconform/rsconform/mocksource"
 )
 
@@ -45,6 +46,18 @@ var _ = Describe("Crawling the mock Source", func() {
 			Expect(found(rep, base, false)).To(BeEmpty(), describe(rep, base))
 		})
 	}
+
+	It("finds the wrong parent of scenario wrong-parent, and nothing else", func() {
+		rep, base := mockCrawl("wrong-parent", 100, false)
+		Expect(found(rep, base, false)).To(ConsistOf(fixtures.SiteWant{Path: "/dataset1/resourcelist.xml", Line: 3, Rule: "RS-UP-TARGET"}), describe(rep, base))
+		var msg string
+		for _, res := range rep.Results {
+			for _, d := range res.Diagnostics {
+				msg = d.Message
+			}
+		}
+		Expect(msg).To(Equal("the up link leads to " + base + "/dataset2/capabilitylist.xml, but the document is listed by the Capability List " + base + "/dataset1/capabilitylist.xml"))
+	})
 
 	It("finds the wrong hashes of scenario wrong-hash", func() {
 		rep, base := mockCrawl("wrong-hash", 100, false)

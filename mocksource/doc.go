@@ -94,6 +94,9 @@
 // closes), malformed (XML cut in half), redirect (301-308, to location or
 // /moved/PATH), drop (the connection closes without a response) and
 // wrong-hash (lists and manifests advertise a wrong hash for the resource);
+// wrong-up (the matching documents' up link leads to a second Capability
+// List, /dataset2/capabilitylist.xml, which the Source Description then
+// lists and which lists nothing);
 // times limits how many requests a transport fault fires for.
 //
 // expect marks a checkpoint: the expected Destination state is computed

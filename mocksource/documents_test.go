@@ -61,10 +61,16 @@ func skipUnlessSlow() {
 
 // wrongHashPaths are the paths a scenario advertises wrong hashes for.
 func wrongHashPaths(sc *mocksource.Scenario) map[string]bool {
+	return faultPaths(sc, len(sc.Steps), func(f *mocksource.Fault) bool { return f.WrongHash })
+}
+
+// faultPaths are the paths of the faults that "is" selects armed by the
+// first steps of a scenario.
+func faultPaths(sc *mocksource.Scenario, steps int, is func(*mocksource.Fault) bool) map[string]bool {
 	out := map[string]bool{}
-	for _, st := range sc.Steps {
+	for _, st := range sc.Steps[:steps] {
 		for _, a := range st.Actions {
-			if a.Fault != nil && a.Fault.WrongHash {
+			if a.Fault != nil && is(a.Fault) {
 				out[a.Fault.Match] = true
 			}
 		}
@@ -76,6 +82,7 @@ func wrongHashPaths(sc *mocksource.Scenario) map[string]bool {
 // between documents and the time attributes of Appendix A.
 func checkStructure(m *mock, s *site) {
 	GinkgoHelper()
+	wrongUp := faultPaths(m.src.Scenario(), m.src.Info().Step, func(f *mocksource.Fault) bool { return f.WrongUp })
 	for _, p := range s.sortedDocs() {
 		d := s.parsed[p]
 		k := d.Kind()
@@ -83,9 +90,13 @@ func checkStructure(m *mock, s *site) {
 		if k != rs.SourceDescription {
 			up := d.Link("up")
 			Expect(up).NotTo(BeNil(), "%s has no up link", p)
-			if k == rs.CapabilityList {
+			switch {
+			case k == rs.CapabilityList:
 				Expect(m.pathOf(up.Href)).To(Equal("/.well-known/resourcesync"))
-			} else {
+			case wrongUp[p] || strings.HasPrefix(p, "/dataset2/"):
+				// Under a wrong-up fault, and the second set's own.
+				Expect(m.pathOf(up.Href)).To(Equal("/dataset2/capabilitylist.xml"), p)
+			default:
 				Expect(m.pathOf(up.Href)).To(Equal("/dataset1/capabilitylist.xml"), p)
 			}
 		}

@@ -328,6 +328,8 @@ func etagListMatch(list, etag string) bool {
 const (
 	rtSourceDesc = iota + 1
 	rtCapList
+	rtOtherCapList
+	rtOtherResList
 	rtRobots
 	rtInfoSource
 	rtInfoSet
@@ -378,6 +380,10 @@ func parseRoute(p string) (route, bool) {
 		return route{kind: rtSourceDesc, fam: famDesc}, true
 	case pathCapList:
 		return route{kind: rtCapList, fam: famDesc}, true
+	case pathOtherCapList:
+		return route{kind: rtOtherCapList, fam: famDesc}, true
+	case pathOtherResList:
+		return route{kind: rtOtherResList, fam: famDesc}, true
 	case pathRobots:
 		return route{kind: rtRobots, fam: famStatic}, true
 	case pathInfoSource:
@@ -455,7 +461,7 @@ func (s *Source) document(w *world, base string, rt route, p string) *cacheEntry
 		if rt.kind == 0 {
 			return nil, "", false
 		}
-		r := &renderer{s: s, w: w, base: base}
+		r := &renderer{s: s, w: w, base: base, path: p}
 		return r.render(rt)
 	})
 }
@@ -481,6 +487,10 @@ func (r *renderer) render(rt route) ([]byte, string, bool) {
 		return xml(r.sourceDescription(), true)
 	case rtCapList:
 		return xml(r.capabilityList(), true)
+	case rtOtherCapList:
+		return xml(r.otherCapabilityList(), w.wrongUp(""))
+	case rtOtherResList:
+		return xml(r.otherResourceList(), w.wrongUp(""))
 	case rtRobots:
 		return []byte("User-agent: *\nSitemap: " + r.url(famRoot(famRL)) + "\n"), "text/plain; charset=utf-8", true
 	case rtInfoSource:

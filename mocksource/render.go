@@ -15,13 +15,18 @@ import (
 const (
 	pathSourceDesc = "/.well-known/resourcesync"
 	pathCapList    = "/dataset1/capabilitylist.xml"
-	pathInfoSource = "/info/source.html"
-	pathInfoSet    = "/info/dataset1.html"
-	pathRobots     = "/robots.txt"
-	setPrefix      = "/dataset1/"
-	movedPrefix    = "/moved"
-	ctypeXML       = "application/xml"
-	ctypeZip       = "application/zip"
+	// pathOtherCapList is a second Capability List, published while a
+	// wrong-up fault makes documents of dataset1 point up to it; it lists
+	// an empty Resource List, pathOtherResList.
+	pathOtherCapList = "/dataset2/capabilitylist.xml"
+	pathOtherResList = "/dataset2/resourcelist.xml"
+	pathInfoSource   = "/info/source.html"
+	pathInfoSet      = "/info/dataset1.html"
+	pathRobots       = "/robots.txt"
+	setPrefix        = "/dataset1/"
+	movedPrefix      = "/moved"
+	ctypeXML         = "application/xml"
+	ctypeZip         = "application/zip"
 )
 
 // famName is the capability name of a family, used in its paths.
@@ -64,6 +69,7 @@ type renderer struct {
 	s    *Source
 	w    *world
 	base string
+	path string // of the document being rendered
 }
 
 func (r *renderer) url(p string) string { return r.base + p }
@@ -78,10 +84,14 @@ func (r *renderer) encode(d *rs.Document) []byte {
 }
 
 // newDoc makes a document of kind k with its up link to the Capability
-// List.
+// List (to the other one under a wrong-up fault).
 func (r *renderer) newDoc(k rs.Kind) *rs.Document {
 	d := rs.NewDocument(k)
-	d.AddLink("up", r.url(pathCapList))
+	up := pathCapList
+	if r.w.wrongUp(r.path) {
+		up = pathOtherCapList
+	}
+	d.AddLink("up", r.url(up))
 	return d
 }
 
@@ -115,6 +125,30 @@ func (r *renderer) sourceDescription() []byte {
 	e := d.AddEntry(r.url(pathCapList))
 	e.EnsureMd().Capability = string(rs.CapCapabilityList)
 	e.AddLink("describedby", r.url(pathInfoSet))
+	if r.w.wrongUp("") {
+		e := d.AddEntry(r.url(pathOtherCapList))
+		e.EnsureMd().Capability = string(rs.CapCapabilityList)
+		e.AddLink("describedby", r.url(pathInfoSource))
+	}
+	return r.encode(d)
+}
+
+// otherCapabilityList is the second Capability List: a set of no
+// resources, with its empty Resource List.
+func (r *renderer) otherCapabilityList() []byte {
+	d := rs.NewDocument(rs.CapabilityList)
+	d.AddLink("describedby", r.url(pathInfoSource))
+	d.AddLink("up", r.url(pathSourceDesc))
+	d.AddEntry(r.url(pathOtherResList)).EnsureMd().Capability = string(rs.CapResourceList)
+	return r.encode(d)
+}
+
+// otherResourceList is the second set's Resource List: empty since the
+// Source's start.
+func (r *renderer) otherResourceList() []byte {
+	d := rs.NewDocument(rs.ResourceList)
+	d.AddLink("up", r.url(pathOtherCapList))
+	d.Md.At = dt(r.w.start)
 	return r.encode(d)
 }
 

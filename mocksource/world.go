@@ -532,22 +532,22 @@ func (w *world) apply(a *Action, salt uint64) error {
 		f.left.Store(int64(a.Fault.Times))
 		faults := append(append([]*armedFault(nil), w.faults...), f)
 		w.faults = faults
-		if a.Fault.WrongHash {
-			w.bump(famRL, famRD, famCL, famCD)
+		if a.Fault.WrongHash || a.Fault.WrongUp {
+			w.bump(famDesc, famRL, famRD, famCL, famCD)
 		}
 	case OpClearFaults:
 		var kept []*armedFault
 		wrong := false
 		for _, f := range w.faults {
 			if a.Match == "" || f.Match == a.Match {
-				wrong = wrong || f.WrongHash
+				wrong = wrong || f.WrongHash || f.WrongUp
 				continue
 			}
 			kept = append(kept, f)
 		}
 		w.faults = kept
 		if wrong {
-			w.bump(famRL, famRD, famCL, famCD)
+			w.bump(famDesc, famRL, famRD, famCL, famCD)
 		}
 	default:
 		return fmt.Errorf("unknown action %q", a.Op)
@@ -593,6 +593,17 @@ func (w *world) checkExpect(e *Expect, file string, delta int) error {
 		}
 	}
 	return nil
+}
+
+// wrongUp reports whether a wrong-up fault covers the path ("" : whether
+// any is armed, so that the second Capability List exists).
+func (w *world) wrongUp(p string) bool {
+	for _, f := range w.faults {
+		if f.WrongUp && (p == "" || f.Matches(p)) {
+			return true
+		}
+	}
+	return false
 }
 
 // wrongHash reports whether a wrong-hash fault covers the path.
