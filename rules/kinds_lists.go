@@ -47,7 +47,7 @@ func kindsCheckChange(p *Pass, doc string) {
 // 12.2: "A Change List Index must enumerate Change Lists in forward
 // chronological order."
 var ChangeListIndexOrder = &Rule{
-	ID: "RS-CLI-ORDER", Section: "12.2", Level: Must,
+	ID: "RS-CLI-ORDER", Section: "12.2", Level: Must, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ChangeListIndex, rs.ChangeDumpIndex},
 	Title:   "The entries of a Change List Index are in forward chronological order of their from",
 	Quote:   "A Change List Index must enumerate Change Lists in forward chronological order.",
@@ -63,19 +63,25 @@ var ChangeListIndexOrder = &Rule{
 // 12.2: "If the Change List is closed the use of <until> is required. If
 // the Change List is open <until> must not be provided."
 var ChangeListIndexOpenLast = &Rule{
-	ID: "RS-CLI-OPEN-LAST", Section: "12.2", Level: Must,
+	ID: "RS-CLI-OPEN-LAST", Section: "12.2", Level: Must, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ChangeListIndex, rs.ChangeDumpIndex},
 	Title:   "In a Change List Index only the last entry is an open Change List",
 	Quote:   "If the Change List is closed the use of <until> is required. If the Change List is open <until> must not be provided.",
 	Doc: "An entry whose <rs:md> has no until announces an open Change List, one that will still receive changes. Since the index enumerates Change Lists in forward chronological order, a Change List that still receives changes can only be the last: an open one anywhere else would take changes later than those of the Change Lists after it. " +
 		"Entries without <rs:md> announce nothing and are skipped (the element is recommended, RS-TIME-ENTRY-FROM). Change Dump Indexes are checked alike. Whether the Change Lists are in fact open or closed is for the crawl (RS-CLI-OPEN).",
 	Check: func(p *Pass) error {
-		entries := p.Doc.Entries
-		for i, e := range entries {
-			if i == len(entries)-1 || e.Md == nil || e.Md.Has("until") {
+		// An open entry is reported once another entry follows it.
+		var open held
+		have := false
+		for e := range p.Entries() {
+			if have {
+				p.release(open)
+				have = false
+			}
+			if e.Md == nil || e.Md.Has("until") {
 				continue
 			}
-			p.Reportf(e.Md.Pos, "the entry for %s has no until, so it announces an open %s, but it is not the last entry of the index: only the last may be open (a closed one must give until)", kindsLocName(e), kindsChildTitle(p.Kind))
+			open, have = p.hold(e.Md.Pos, nil, "the entry for %s has no until, so it announces an open %s, but it is not the last entry of the index: only the last may be open (a closed one must give until)", kindsLocName(e), kindsChildTitle(p.Kind)), true
 		}
 		return nil
 	},

@@ -13,13 +13,13 @@ import (
 // the attribute is relative to root of the package, and it is expressed
 // with a leading slash (/)."
 var ResourceDumpManifestPath = &Rule{
-	ID: "RS-RDM-PATH", Section: "11.2", Level: Must,
+	ID: "RS-RDM-PATH", Section: "11.2", Level: Must, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ResourceDumpManifest},
 	Title:   "Every Resource Dump Manifest entry has <rs:md path=\"/...\"> with a leading slash",
 	Quote:   "A mandatory <rs:md> child element must have a path attribute to convey the location of the bitstream within the package. The value of the attribute is relative to root of the package, and it is expressed with a leading slash (/).",
 	Doc:     "Without the path a Destination cannot find the entry's bitstream in the package.",
 	Check: func(p *Pass) error {
-		for _, e := range p.Doc.Entries {
+		for e := range p.Entries() {
 			if e.Md == nil {
 				p.Reportf(e.Pos, "the entry for %s has no <rs:md>: every Resource Dump Manifest entry must have <rs:md path=\"/...\"/> giving its bitstream in the package", kindsLocName(e))
 				continue
@@ -47,13 +47,13 @@ func kindsCheckPath(p *Pass, e *rs.Entry, doc string) {
 // recommended to help Destinations determine the Media Type of the
 // bitstream."
 var ResourceDumpManifestType = &Rule{
-	ID: "RS-RDM-TYPE", Section: "11.2", Level: Should,
+	ID: "RS-RDM-TYPE", Section: "11.2", Level: Should, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ResourceDumpManifest},
 	Title:   "Resource Dump Manifest entries give the bitstream's Media Type",
 	Quote:   "The use of the type attribute in the <rs:md> element is recommended to help Destinations determine the Media Type of the bitstream.",
 	Doc:     "A bitstream in a ZIP package has no Content-Type header: type is all a Destination has. An entry without <rs:md> is RS-RDM-PATH's.",
 	Check: func(p *Pass) error {
-		for _, e := range p.Doc.Entries {
+		for e := range p.Entries() {
 			if e.Md != nil && !e.Md.Has("type") {
 				p.Reportf(e.Md.Pos, "the <rs:md> of the entry for %s has no type: the bitstream's Media Type is recommended", kindsLocName(e))
 			}
@@ -64,20 +64,23 @@ var ResourceDumpManifestType = &Rule{
 
 // 11.2: "One <url> child element of <urlset> per bitstream."
 var ResourceDumpManifestPathUnique = &Rule{
-	ID: "RS-RDM-PATH-UNIQUE", Section: "11.2", Level: Should,
+	ID: "RS-RDM-PATH-UNIQUE", Section: "11.2", Level: Should, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ResourceDumpManifest},
 	Title:   "No two Resource Dump Manifest entries give the same path",
 	Quote:   "One <url> child element of <urlset> per bitstream. This element does not have attributes, but uses child elements to convey information about the bitstream.",
-	Doc:     "Two entries with one path describe one bitstream twice, as two resources: at least one of them has no bitstream of its own. Paths are compared as written.",
+	Doc:     "Two entries with one path describe one bitstream twice, as two resources: at least one of them has no bitstream of its own. Paths are compared as written (by a 128-bit fingerprint, as RS-LOC-DUPLICATE compares locs).",
 	Check: func(p *Pass) error {
 		kindsCheckPathUnique(p)
 		return nil
 	},
 }
 
+// kindsCheckPathUnique reports every path an earlier entry gave, reading
+// the entries once; it keeps a fingerprint of each path and where it was
+// first given.
 func kindsCheckPathUnique(p *Pass) {
-	first := map[string]*rs.Md{}
-	for _, e := range p.Doc.Entries {
+	first := newFingerprints()
+	for e := range p.Entries() {
 		if e.Md == nil {
 			continue
 		}
@@ -85,12 +88,11 @@ func kindsCheckPathUnique(p *Pass) {
 		if !ok || v == "" {
 			continue
 		}
-		if f, dup := first[v]; dup {
-			p.ReportRelated(e.Md.AttrPosition("path"), []rs.Pos{f.AttrPosition("path")},
-				"path %q is given by an earlier entry too (line %d): each entry describes its own bitstream", truncateValue(v), f.AttrPosition("path").Line)
-			continue
+		pos := e.Md.AttrPosition("path")
+		if f, dup := first.seen(v, pos); dup {
+			p.ReportRelated(pos, []rs.Pos{f},
+				"path %q is given by an earlier entry too (line %d): each entry describes its own bitstream", truncateValue(v), f.Line)
 		}
-		first[v] = e.Md
 	}
 }
 
@@ -99,7 +101,7 @@ func kindsCheckPathUnique(p *Pass) {
 // resource change is listed first, and the bitstream associated with the
 // most recent change is listed last."
 var ChangeDumpManifestOrder = &Rule{
-	ID: "RS-CDM-ORDER", Section: "13.2", Level: Must,
+	ID: "RS-CDM-ORDER", Section: "13.2", Level: Must, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ChangeDumpManifest},
 	Title:   "Change Dump Manifest entries are in forward chronological order",
 	Quote:   "All entries in a Change Dump Manifest must be provided in forward chronological order: the bitstream associated with the least recent resource change is listed first, and the bitstream associated with the most recent change is listed last.",
@@ -114,7 +116,7 @@ var ChangeDumpManifestOrder = &Rule{
 // convey the type of change the resource underwent. The change attribute
 // value may be created, updated, or deleted."
 var ChangeDumpManifestChange = &Rule{
-	ID: "RS-CDM-CHANGE", Section: "13.2", Level: Must,
+	ID: "RS-CDM-CHANGE", Section: "13.2", Level: Must, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ChangeDumpManifest},
 	Title:   "Every Change Dump Manifest entry has an <rs:md> with a change attribute",
 	Quote:   "A mandatory <rs:md> child element must have a change attribute to convey the type of change the resource underwent. The change attribute value may be created, updated, or deleted.",
@@ -130,14 +132,14 @@ var ChangeDumpManifestChange = &Rule{
 // package. The path is relative to the root of the package and it is
 // expressed with a leading slash (/)."
 var ChangeDumpManifestPath = &Rule{
-	ID: "RS-CDM-PATH", Section: "13.2", Level: Must,
+	ID: "RS-CDM-PATH", Section: "13.2", Level: Must, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ChangeDumpManifest},
 	Title:   "Every Change Dump Manifest entry but a deletion has path=\"/...\" with a leading slash",
 	Quote:   "Except in the case of change=\"deleted\", the element must also have a path attribute to convey the location of the bitstream within the ZIP package. The path is relative to the root of the package and it is expressed with a leading slash (/).",
 	Doc: "An entry with change=\"deleted\" need not have a path (a deleted resource has no bitstream; see RS-CDM-DELETED-PATH); any other entry, including one whose change is missing or unknown, must. A path, wherever given, has a leading slash. " +
 		"An entry without <rs:md> is RS-CDM-CHANGE's.",
 	Check: func(p *Pass) error {
-		for _, e := range p.Doc.Entries {
+		for e := range p.Entries() {
 			if e.Md == nil {
 				continue
 			}
@@ -153,14 +155,14 @@ var ChangeDumpManifestPath = &Rule{
 // 13.2: "Except in the case of change="deleted", the element must also have
 // a path attribute" (the exemption, read with Example 23).
 var ChangeDumpManifestDeletedPath = &Rule{
-	ID: "RS-CDM-DELETED-PATH", Section: "13.2", Level: Info,
+	ID: "RS-CDM-DELETED-PATH", Section: "13.2", Level: Info, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ChangeDumpManifest},
 	Title:   "A change=\"deleted\" entry has no path",
 	Quote:   "Except in the case of change=\"deleted\", the element must also have a path attribute to convey the location of the bitstream within the ZIP package.",
 	Doc: "The specification exempts deletions from the path without forbidding one. A deleted resource has no state to package (Example 23 gives its deletion neither path, type, hash nor length), so a path there points at a bitstream a Destination will not use: " +
 		"rsconform says so as a hint, not as a warning.",
 	Check: func(p *Pass) error {
-		for _, e := range p.Doc.Entries {
+		for e := range p.Entries() {
 			if e.Md != nil && e.Md.Change == "deleted" && e.Md.Has("path") {
 				p.Reportf(e.Md.AttrPosition("path"), "the entry records a deletion but gives path %q: a deleted resource has no bitstream, and a Destination deletes its copy without reading one", truncateValue(e.Md.Path))
 			}
@@ -173,13 +175,13 @@ var ChangeDumpManifestDeletedPath = &Rule{
 // recommended to help Destinations determine the Media Type of the
 // bitstream."
 var ChangeDumpManifestType = &Rule{
-	ID: "RS-CDM-TYPE", Section: "13.2", Level: Should,
+	ID: "RS-CDM-TYPE", Section: "13.2", Level: Should, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ChangeDumpManifest},
 	Title:   "Change Dump Manifest entries give the bitstream's Media Type",
 	Quote:   "The use of the type attribute in the <rs:md> element is strongly recommended to help Destinations determine the Media Type of the bitstream.",
 	Doc:     "Not checked on change=\"deleted\" entries, which have no bitstream (Example 23). An entry without <rs:md> is RS-CDM-CHANGE's.",
 	Check: func(p *Pass) error {
-		for _, e := range p.Doc.Entries {
+		for e := range p.Entries() {
 			if e.Md != nil && e.Md.Change != "deleted" && !e.Md.Has("type") {
 				p.Reportf(e.Md.Pos, "the <rs:md> of the entry for %s has no type: the bitstream's Media Type is strongly recommended", kindsLocName(e))
 			}
@@ -191,11 +193,11 @@ var ChangeDumpManifestType = &Rule{
 // 13.2: "One <url> child element of <urlset> should be included for each
 // resource change, and hence for each bitstream."
 var ChangeDumpManifestPathUnique = &Rule{
-	ID: "RS-CDM-PATH-UNIQUE", Section: "13.2", Level: Should,
+	ID: "RS-CDM-PATH-UNIQUE", Section: "13.2", Level: Should, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ChangeDumpManifest},
 	Title:   "No two Change Dump Manifest entries give the same path",
 	Quote:   "One <url> child element of <urlset> should be included for each resource change, and hence for each bitstream.",
-	Doc:     "A resource changed twice has two bitstreams at two paths (Example 23: /changes/res7.html and /changes/res7-v2.html); one path given twice makes two changes share one bitstream. Paths are compared as written.",
+	Doc:     "A resource changed twice has two bitstreams at two paths (Example 23: /changes/res7.html and /changes/res7-v2.html); one path given twice makes two changes share one bitstream. Paths are compared as written (by a 128-bit fingerprint, as RS-LOC-DUPLICATE compares locs).",
 	Check: func(p *Pass) error {
 		kindsCheckPathUnique(p)
 		return nil

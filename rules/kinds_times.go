@@ -13,7 +13,7 @@ import (
 // Appendix A, Table 4: /top/child/rs:md/@from is Recommended for Change
 // List Indexes, Change Dumps and Change Dump Indexes.
 var TimeEntryFrom = &Rule{
-	ID: "RS-TIME-ENTRY-FROM", Section: "A", Level: Should,
+	ID: "RS-TIME-ENTRY-FROM", Section: "A", Level: Should, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ChangeListIndex, rs.ChangeDump, rs.ChangeDumpIndex},
 	Title:   "Entries of Change List Indexes, Change Dumps and Change Dump Indexes give from in their <rs:md>",
 	Quote:   "Table 4 provides an overview of the requirements for use of the at and from attributes in ResourceSync documents. (Table 4, /top/child/rs:md/@from: Recommended for the Change List Index, the Change Dump and the Change Dump Index.)",
@@ -21,7 +21,7 @@ var TimeEntryFrom = &Rule{
 		"Without from on the entries, a Destination must fetch every Change List to find the one where it stopped. " +
 		"The at of Resource List Index, Resource Dump and Resource Dump Index entries is Optional in Table 4, so its absence is not reported.",
 	Check: func(p *Pass) error {
-		for _, e := range p.Doc.Entries {
+		for e := range p.Entries() {
 			switch {
 			case e.Md == nil:
 				p.Reportf(e.Pos, "the entry for %s has no <rs:md from=\"...\"/>: from on the entries of a %s is recommended (Appendix A), to convey the interval each covers", kindsLocName(e), p.Kind.Title())
@@ -99,7 +99,7 @@ var TimeEntryAt = &Rule{
 // document"; "When a document carries the until attribute, this indicates
 // that the document will not be updated anymore."
 var TimeEntryInterval = &Rule{
-	ID: "RS-TIME-ENTRY-INTERVAL", Section: "7", Level: Must,
+	ID: "RS-TIME-ENTRY-INTERVAL", Section: "7", Level: Must, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ChangeListIndex, rs.ChangeDump, rs.ChangeDumpIndex},
 	Title:   "No entry of a closed change document reaches past its until",
 	Quote:   "The attribute indicates that all changes that occurred to the set of resources at the Source since the datetime expressed (and up until the datetime expressed in the until attribute, if it exists) are included in the document to which the attribute pertains.",
@@ -113,11 +113,14 @@ var TimeEntryInterval = &Rule{
 			return nil
 		}
 		index := p.Kind.IsIndex()
-		for i, e := range p.Doc.Entries {
+		// An open entry is reported once it is known to be the last.
+		var open held
+		have := false
+		for e := range p.Entries() {
+			have = false
 			if e.Md == nil {
 				continue
 			}
-			last := i == len(p.Doc.Entries)-1
 			eFrom, eFromPos, eHasFrom := kindsMdTime(e.Md, "from")
 			eUntil, eUntilPos, eHasUntil := kindsMdTime(e.Md, "until")
 			switch {
@@ -125,9 +128,12 @@ var TimeEntryInterval = &Rule{
 				p.ReportRelated(eUntilPos, []rs.Pos{untilPos}, "the entry's until %s is after the document's until %s: the document is closed at its until and must not convey later changes", e.Md.Until, top.Until)
 			case eHasFrom && until.SurelyBefore(eFrom):
 				p.ReportRelated(eFromPos, []rs.Pos{untilPos}, "the entry's from %s is after the document's until %s: the document is closed at its until and must not convey later changes", e.Md.From, top.Until)
-			case index && last && !e.Md.Has("until"):
-				p.ReportRelated(e.Md.Pos, []rs.Pos{untilPos}, "the entry for %s has no until, so it announces an open %s, in an index closed at %s: a closed index lists only closed %ss", kindsLocName(e), kindsChildTitle(p.Kind), top.Until, kindsChildTitle(p.Kind))
+			case index && !e.Md.Has("until"):
+				open, have = p.hold(e.Md.Pos, []rs.Pos{untilPos}, "the entry for %s has no until, so it announces an open %s, in an index closed at %s: a closed index lists only closed %ss", kindsLocName(e), kindsChildTitle(p.Kind), top.Until, kindsChildTitle(p.Kind)), true
 			}
+		}
+		if have {
+			p.release(open)
 		}
 		return nil
 	},

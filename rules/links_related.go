@@ -202,7 +202,7 @@ var LinkPatchKind = &Rule{
 // Manifest must have the path attribute for the <rs:ln> element that points
 // to the change description that is included in the content package."
 var LinkPatchPath = &Rule{
-	ID: "RS-LINK-PATCH-PATH", Section: "14.4", Level: Must,
+	ID: "RS-LINK-PATCH-PATH", Section: "14.4", Level: Must, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ChangeDumpManifest},
 	Title:   "Patch links in a Change Dump Manifest give the path of the change description in the package",
 	Quote:   "When doing so for a Change Dump, the entry in the Change Dump Manifest must have the path attribute for the <rs:ln> element that points to the change description that is included in the content package.",

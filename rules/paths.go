@@ -10,7 +10,7 @@ import (
 // and it is expressed with a leading slash (/)." 13.2 says the same of
 // Change Dump Manifests.
 var PathInside = &Rule{
-	ID: "RS-PATH-INSIDE", Section: "11.2", Level: Must,
+	ID: "RS-PATH-INSIDE", Section: "11.2", Level: Must, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ResourceDumpManifest, rs.ChangeDumpManifest},
 	Title:   "Manifest paths name a file inside the package: no '..', '.' or empty segment, no backslash, drive letter or control character",
 	Quote:   "A mandatory <rs:md> child element must have a path attribute to convey the location of the bitstream within the package. The value of the attribute is relative to root of the package, and it is expressed with a leading slash (/).",
@@ -28,14 +28,17 @@ var PathInside = &Rule{
 				p.Reportf(pos, "path %q on %s has %s", truncateValue(v), elem, pe.Reason)
 			}
 		}
-		for ref := range p.mds() {
-			if v, ok := ref.md.Get("path"); ok && ref.entry != nil {
-				check(v, ref.md.AttrPosition("path"), "<rs:md>")
-			}
-		}
-		for ref := range p.lns() {
-			if v, ok := ref.ln.Get("path"); ok && ref.entry != nil {
-				check(v, ref.ln.AttrPosition("path"), "<rs:ln>")
+		for x := range p.elements(true, true) {
+			switch {
+			case x.entry == nil:
+			case x.md != nil:
+				if v, ok := x.md.Get("path"); ok {
+					check(v, x.md.AttrPosition("path"), "<rs:md>")
+				}
+			default:
+				if v, ok := x.ln.Get("path"); ok {
+					check(v, x.ln.AttrPosition("path"), "<rs:ln>")
+				}
 			}
 		}
 		return nil

@@ -1,7 +1,7 @@
 package rules
 
 import (
-	"time"
+	"encoding/binary"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
 )
@@ -27,7 +27,7 @@ import (
 // modification time of the resource ... Its use is mandatory in Change Lists
 // and Change Dump Manifests, and optional in other documents."
 var V10Lastmod = &Rule{
-	ID: "RS-V10-LASTMOD", Section: "7", Level: Must,
+	ID: "RS-V10-LASTMOD", Section: "7", Level: Must, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ChangeList, rs.ChangeDumpManifest},
 	Specs:   []Spec{Spec10},
 	Title:   "ResourceSync 1.0: every entry of a Change List or Change Dump Manifest has <lastmod>",
@@ -35,7 +35,7 @@ var V10Lastmod = &Rule{
 	Doc: "ResourceSync 1.0 (Z39.99-2014), section 7; Appendix A adds 'the <url> child element of the <urlset> root element in a Change List must have the <lastmod> child element to convey the last modification time of a resource', and its Table 4 marks /top/child/lastmod Mandatory for Change Lists and Change Dump Manifests (1.0 numbers the latter 13.1.1). In 1.0 <lastmod> is the time of the change and orders the Change List. " +
 		"1.1 made <lastmod> optional and added the datetime attribute for the change time, so the rule runs only under --spec 1.0.",
 	Check: func(p *Pass) error {
-		for _, e := range p.Doc.Entries {
+		for e := range p.Entries() {
 			if e.LastmodPos.IsValid() || e.Lastmod != "" {
 				continue
 			}
@@ -49,7 +49,7 @@ var V10Lastmod = &Rule{
 // needed but must use an XML Namespace other than that of ResourceSync and
 // must appropriately use namespace prefixes for those attributes."
 var V10Datetime = &Rule{
-	ID: "RS-V10-DATETIME", Section: "7", Level: Must,
+	ID: "RS-V10-DATETIME", Section: "7", Level: Must, Scope: ScopeEntries,
 	Specs: []Spec{Spec10},
 	Title: "ResourceSync 1.0: <rs:md> has no datetime attribute (it was added in 1.1)",
 	Quote: "The attributes of these elements defined by ResourceSync are listed in Table 3 and detailed below. [...] Communities may introduce additional attributes when needed but must use an XML Namespace other than that of ResourceSync and must appropriately use namespace prefixes for those attributes.",
@@ -81,20 +81,19 @@ var V10Datetime = &Rule{
 // and the datetime of its change should be unique. Hence, a Source should
 // provide change datetime values at a sufficiently fine granularity."
 var V10ChangeUnique = &Rule{
-	ID: "RS-V10-CHANGE-UNIQUE", Section: "12.1", Level: Should,
+	ID: "RS-V10-CHANGE-UNIQUE", Section: "12.1", Level: Should, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ChangeList},
 	Specs:   []Spec{Spec10},
 	Title:   "ResourceSync 1.0: no two entries of a Change List have the same <loc> and change time",
 	Quote:   "In order for the determination of the first unprocessed change to be accurate, the combination of the URI of a changed resource and the datetime of its change should be unique. Hence, a Source should provide change datetime values at a sufficiently fine granularity.",
-	Doc: "In 1.0 the datetime of a change is the <lastmod> of its entry. Two entries with the same <loc> (as written) and <lastmod> values denoting the same instant are reported at the second, whatever the notation (2013-01-03 and 2013-01-03T00:00:00Z are the same instant); a coarse granularity such as a date alone is the usual cause. " +
+	Doc: "In 1.0 the datetime of a change is the <lastmod> of its entry. Two entries with the same <loc> (as written, compared by a 128-bit fingerprint as RS-LOC-DUPLICATE compares locs) and <lastmod> values denoting the same instant are reported at the second, whatever the notation (2013-01-03 and 2013-01-03T00:00:00Z are the same instant); a coarse granularity such as a date alone is the usual cause. " +
 		"1.1 dropped the sentence (its change time, datetime, is optional), so the rule runs only under --spec 1.0. Unparsable values are left to RS-TIME-W3C.",
 	Check: func(p *Pass) error {
-		type key struct {
-			loc string
-			t   time.Time
-		}
-		seen := map[key]*rs.Entry{}
-		for _, e := range p.Doc.Entries {
+		// A change is its loc and the instant of its <lastmod>, kept as a
+		// fingerprint of both with where it was first listed.
+		first := newFingerprints()
+		var key []byte
+		for e := range p.Entries() {
 			if e.Loc == "" || e.Lastmod == "" {
 				continue
 			}
@@ -102,12 +101,13 @@ var V10ChangeUnique = &Rule{
 			if err != nil {
 				continue
 			}
-			k := key{e.Loc, d.Time.UTC()}
-			if first, ok := seen[k]; ok {
-				p.ReportRelated(e.LastmodPos, []rs.Pos{first.LastmodPos}, "%s changed at %s is listed twice (first at line %d): the URI and datetime of a change should be unique; give change times at a finer granularity", truncateValue(e.Loc), e.Lastmod, first.LastmodPos.Line)
-				continue
+			t := d.Time.UTC()
+			key = append(append(key[:0], e.Loc...), 0) // no NUL in XML text
+			key = binary.BigEndian.AppendUint64(key, uint64(t.Unix()))
+			key = binary.BigEndian.AppendUint32(key, uint32(t.Nanosecond()))
+			if f, ok := first.seen(string(key), e.LastmodPos); ok {
+				p.ReportRelated(e.LastmodPos, []rs.Pos{f}, "%s changed at %s is listed twice (first at line %d): the URI and datetime of a change should be unique; give change times at a finer granularity", truncateValue(e.Loc), e.Lastmod, f.Line)
 			}
-			seen[k] = e
 		}
 		return nil
 	},
@@ -117,7 +117,7 @@ var V10ChangeUnique = &Rule{
 // is provided in <loc> and <lastmod> must be used to provide the resource's
 // last modification time."
 var V10PriorLastmod = &Rule{
-	ID: "RS-V10-PRIOR-LASTMOD", Section: "14.6", Level: Must,
+	ID: "RS-V10-PRIOR-LASTMOD", Section: "14.6", Level: Must, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ResourceList, rs.ResourceDumpManifest},
 	Specs:   []Spec{Spec10},
 	Title:   "ResourceSync 1.0: an entry linking to prior versions (memento, timegate, timemap) has <lastmod>",
@@ -125,7 +125,7 @@ var V10PriorLastmod = &Rule{
 	Doc: "ResourceSync 1.0, 14.6: the memento link is the version of the time of last modification 'as given in the <lastmod> element', and a TimeGate is asked for the version of the <lastmod> value. 1.1 relaxed it to 'may be used', so the rule runs only under --spec 1.0. " +
 		"In Change Lists and Change Dump Manifests every entry needs <lastmod> under 1.0 anyway (RS-V10-LASTMOD), so the rule checks the Resource Lists and Resource Dump Manifests, the other documents 14.1 names.",
 	Check: func(p *Pass) error {
-		for _, e := range p.Doc.Entries {
+		for e := range p.Entries() {
 			if e.LastmodPos.IsValid() || e.Lastmod != "" {
 				continue
 			}

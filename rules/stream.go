@@ -2,6 +2,7 @@ package rules
 
 import (
 	"errors"
+	"fmt"
 	"hash/maphash"
 	"iter"
 	"slices"
@@ -318,3 +319,20 @@ func (b *blocks[T]) all() iter.Seq[T] {
 		}
 	}
 }
+
+// held is a finding written but not yet reported, for a rule of
+// ScopeEntries that knows only later whether it stands (when it depends on
+// the entry being the last, say): it holds its message, not the model.
+type held struct {
+	pos     rs.Pos
+	related []rs.Pos
+	msg     string
+}
+
+// hold writes a finding as ReportRelated would, without reporting it.
+func (p *Pass) hold(pos rs.Pos, related []rs.Pos, format string, args ...any) held {
+	return held{pos: pos, related: related, msg: fmt.Sprintf(format, args...)}
+}
+
+// release reports a finding held.
+func (p *Pass) release(h held) { p.ReportRelated(h.pos, h.related, "%s", h.msg) }
