@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rsconform/rsconform/internal/filelock"
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules"
 	"github.com/rsconform/rsconform/sourcehttp"
@@ -201,6 +202,13 @@ func openJournal(path, entry string, opts Options) (*journal, error) {
 	clock := opts.Clock
 	if clock == nil {
 		clock = sourcehttp.RealClock{}
+	}
+	if err := filelock.Lock(f); err != nil {
+		f.Close()
+		if errors.Is(err, filelock.ErrLocked) {
+			return nil, &StateError{File: path, Msg: "in use by another crawl (locked): two crawls cannot share a state file"}
+		}
+		return nil, fmt.Errorf("crawler: locking the state file: %w", err)
 	}
 	j := &journal{path: path, f: f, clock: clock, index: map[string]span{}, info: StateInfo{File: path}}
 	want := stateHeader{Format: stateFormat, Version: StateVersion, Entry: entry, Options: stateOptions(opts)}
@@ -398,6 +406,7 @@ func (j *journal) close(finished bool) *StateInfo {
 		}
 	}
 	j.sync(j.clock.Now())
+	filelock.Unlock(j.f)
 	if err := j.f.Close(); err != nil && j.info.Err == nil {
 		j.info.Err = fmt.Errorf("crawler: closing the state file: %w", err)
 	}

@@ -30,6 +30,8 @@ type countingTransport struct {
 	served int
 	limit  int
 	cancel context.CancelFunc
+	// first, when set, runs at the first request.
+	first func()
 }
 
 func newCounting(h http.Handler) *countingTransport {
@@ -45,7 +47,12 @@ func (t *countingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	}
 	t.served++
 	t.counts[req.URL.String()]++
+	first := t.first
+	t.first = nil
 	t.mu.Unlock()
+	if first != nil {
+		first()
+	}
 	rec := httptest.NewRecorder()
 	t.h.ServeHTTP(rec, req)
 	resp := rec.Result()
@@ -265,6 +272,16 @@ var _ = Describe("A crawl with a state file (--state)", func() {
 			// Options that do not change what is fetched may change.
 			err, _ = crawlWith(state, func(o *crawler.Options) { o.Rate = 100; o.Timeout = time.Second })
 			Expect(err).NotTo(HaveOccurred())
+		})
+
+		It("that another crawl is using", func() {
+			state := filepath.Join(dir, "state.json")
+			tr := newCounting(h)
+			var second error
+			tr.first = func() { second, _ = crawlWith(state, nil) }
+			_, err := crawler.Crawl(context.Background(), stateEntry, stateOpts(tr, state, new(int)))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(stateErr(second).Msg).To(Equal("in use by another crawl (locked): two crawls cannot share a state file"))
 		})
 
 		It("of a crawl of another entry point", func() {

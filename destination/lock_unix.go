@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+
+	"github.com/rsconform/rsconform/internal/filelock"
 )
 
 // noFollow makes opening a name that is a symbolic link fail (ELOOP), so
@@ -22,15 +24,15 @@ func lockFile(file string) (func(), error) {
 	if err != nil {
 		return nil, fmt.Errorf("lock file: %w", linkError(err))
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := filelock.Lock(f); err != nil {
 		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+		if errors.Is(err, filelock.ErrLocked) {
 			return nil, fmt.Errorf("%s is locked: another run is synchronising this directory", file)
 		}
 		return nil, fmt.Errorf("locking %s: %w", file, err)
 	}
 	return func() {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		filelock.Unlock(f)
 		f.Close()
 	}, nil
 }

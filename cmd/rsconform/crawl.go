@@ -57,8 +57,9 @@ again), and the report is the one an uninterrupted crawl gives. Run again
 after the crawl finished, it reports from FILE and fetches nothing. FILE
 remembers the entry point and the options that decide what is fetched
 (--sample, --packages, --max-*, --allow-host, --map, --revisit, --spec): a
-run with others is refused (exit 2), and so is a damaged FILE; --rate,
---concurrency, --timeout, --retries and the report flags may change.
+run with others is refused (exit 2), and so is a damaged FILE or one another
+crawl is using; --rate, --concurrency, --timeout, --retries and the report
+flags may change.
 
 Examples:
   rsconform crawl https://example.com/
