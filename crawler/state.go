@@ -261,7 +261,7 @@ func (j *journal) load(want stateHeader) error {
 		} else {
 			var r record
 			if err := json.Unmarshal(data, &r); err != nil {
-				return bad(line, "a damaged record (%v): the file was changed by something else than rsconform; start a new state file", err)
+				return bad(line, "a damaged record (%v): the file was changed or damaged; start a new state file", err)
 			}
 			switch r.Op {
 			case opGet, opRefresh, opRevisit, opResource, opPackage, opPause:
