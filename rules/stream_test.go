@@ -2,7 +2,10 @@ package rules_test
 
 import (
 	"context"
+	"fmt"
+	"runtime"
 	"strconv"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -53,5 +56,29 @@ var _ = Describe("Streaming", func() {
 		whole, _ := v.ValidateDoc(context.Background(), "late.xml", doc)
 		Expect(describe(streamed)).To(Equal(describe(whole)))
 		Expect(streamed.Diagnostics).To(ContainElement(HaveField("Rule", "RS-LINK-HREF")))
+	})
+
+	It("ends the rules of a document that turns out not to be well-formed, leaving no goroutine behind", func() {
+		defer rules.SetStreamWindow(64)()
+		sv, err := schema.New()
+		Expect(err).NotTo(HaveOccurred())
+		v := &rules.Validator{Schema: sv}
+		var b strings.Builder
+		b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+<rs:md capability="resourcelist" at="2013-01-03T09:00:00Z"/>
+`)
+		for i := 0; i < 5000; i++ { // more than a chunk of events (256 KiB), so that the rules start
+			fmt.Fprintf(&b, "<url><loc>http://example.com/%d</loc><rs:md length=\"x\"/></url>\n", i)
+		}
+		b.WriteString("<url><loc>http://example.com/broken</loc></urlx>\n</urlset>\n")
+		before := runtime.NumGoroutine()
+		for i := 0; i < 5; i++ {
+			res := v.ValidateBytes(context.Background(), "broken.xml", []byte(b.String()))
+			Expect(res.Status).To(Equal(rules.StatusError))
+			Expect(res.Diagnostics).To(HaveLen(1), describe(res)) // the syntax error only: what the rules saw is discarded
+			Expect(res.Diagnostics[0].Rule).To(Equal("RS-XML-WELLFORMED"))
+		}
+		Eventually(runtime.NumGoroutine).Should(BeNumerically("<=", before))
 	})
 })
