@@ -58,9 +58,10 @@ func NewBuilder() *Builder {
 }
 
 // StartElement opens an element at line and column pos. tag is its start
-// tag as written, from its '<' (bytes after the tag's end are ignored);
-// the attributes' positions are found there. It is read during the call
-// only. A nil tag places every attribute at pos.
+// tag as written, from its '<' (bytes after the tag's end are ignored):
+// the positions of the attributes of <rs:md> and <rs:ln> are found there
+// (other attributes are placed at pos, and their tag may be nil). It is
+// read during the call only. A nil tag places every attribute at pos.
 func (b *Builder) StartElement(space, local string, attrs []XMLAttr, tag []byte, pos Pos) {
 	cur := b.state[len(b.state)-1]
 	next := inSkip

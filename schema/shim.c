@@ -25,6 +25,7 @@
 #define RSC_NAME_CAP 256
 
 #define RSC_SITEMAP_NS "http://www.sitemaps.org/schemas/sitemap/0.9"
+#define RSC_RS_NS "http://www.openarchives.org/rs/terms/"
 
 // Parser options: no network, no error output of its own, 32-bit line
 // numbers. Never NOENT, DTDLOAD, DTDATTR, DTDVALID, XINCLUDE or HUGE.
@@ -227,8 +228,9 @@ void rsc_result_free(rsc_result *res) {
 //   'E'
 // where str is a u32 length and that many bytes, ns is written by
 // rsc_put_ns, and tag is the start tag as written, from its '<' to its
-// closing '>' or '/>' excluded, when it has attributes (empty otherwise, or
-// when it is not known): the Go side finds the attributes' positions in it.
+// closing '>' or '/>' excluded, for an element of the ResourceSync
+// namespace with attributes (empty otherwise, or when it is not known):
+// the Go side finds the attributes' positions in it.
 
 typedef struct {
 	unsigned char *p;
@@ -737,10 +739,12 @@ static void rsc_s_start(void *ud, const xmlChar *localname, const xmlChar *prefi
 	}
 	// The start tag as written, for the attributes' positions: the parser
 	// stands at its closing '>' or '/>', and the window holds it from its
-	// '<' (just located) on.
+	// '<' (just located) on. Only ResourceSync elements (<rs:md>, <rs:ln>)
+	// need it: the model places other attributes at their element.
 	xmlParserInputPtr in = st->ctxt->input;
 	long cur = (long)in->consumed + (long)(in->cur - in->base);
-	if (nb_attributes > 0 && off >= st->win_off && cur > off && cur <= st->win_off + (long)st->win.len) {
+	if (nb_attributes > 0 && URI != NULL && xmlStrEqual(URI, BAD_CAST RSC_RS_NS) && off >= st->win_off &&
+	    cur > off && cur <= st->win_off + (long)st->win.len) {
 		rsc_put_bytes(b, st->win.p + (off - st->win_off), (size_t)(cur - off));
 	} else {
 		rsc_put_u32(b, 0);
