@@ -59,6 +59,11 @@ var _ = Describe("Crawling the mock Source", func() {
 		Expect(msg).To(Equal("the up link leads to " + base + "/dataset2/capabilitylist.xml, but the document is listed by the Capability List " + base + "/dataset1/capabilitylist.xml"))
 	})
 
+	It("finds the wrong index of scenario wrong-index, and nothing else", func() {
+		rep, base := mockCrawl("wrong-index", 100, false)
+		Expect(found(rep, base, false)).To(ConsistOf(fixtures.SiteWant{Path: "/dataset1/resourcelist/2-1.xml", Line: 4, Rule: "RS-INDEX-TARGET"}), describe(rep, base))
+	})
+
 	It("finds the wrong hashes of scenario wrong-hash", func() {
 		rep, base := mockCrawl("wrong-hash", 100, false)
 		var ids []string

@@ -96,7 +96,10 @@
 // wrong-hash (lists and manifests advertise a wrong hash for the resource);
 // wrong-up (the matching documents' up link leads to a second Capability
 // List, /dataset2/capabilitylist.xml, which the Source Description then
-// lists and which lists nothing);
+// lists, with an empty Resource List of its own); wrong-index (the
+// matching documents' index link leads to their family's first numbered
+// document, /dataset1/resourcelist/1.xml for a Resource List, not to
+// their index);
 // times limits how many requests a transport fault fires for.
 //
 // expect marks a checkpoint: the expected Destination state is computed

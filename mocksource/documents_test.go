@@ -83,6 +83,7 @@ func faultPaths(sc *mocksource.Scenario, steps int, is func(*mocksource.Fault) b
 func checkStructure(m *mock, s *site) {
 	GinkgoHelper()
 	wrongUp := faultPaths(m.src.Scenario(), m.src.Info().Step, func(f *mocksource.Fault) bool { return f.WrongUp })
+	wrongIndex := faultPaths(m.src.Scenario(), m.src.Info().Step, func(f *mocksource.Fault) bool { return f.WrongIndex })
 	for _, p := range s.sortedDocs() {
 		d := s.parsed[p]
 		k := d.Kind()
@@ -108,7 +109,9 @@ func checkStructure(m *mock, s *site) {
 			for _, e := range s.parsed[ip].Entries {
 				listed = listed || m.pathOf(e.Loc) == p
 			}
-			Expect(listed).To(BeTrue(), "%s links to index %s, which does not list it", p, ip)
+			// Under a wrong-index fault, it links to an index that does
+			// not list it.
+			Expect(listed).To(Equal(!wrongIndex[p]), "%s links to index %s: listed %v", p, ip, listed)
 			Expect(s.parsed[ip].Kind()).To(Equal(k.Index()))
 		}
 		if k.IsIndex() {

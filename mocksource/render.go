@@ -95,6 +95,15 @@ func (r *renderer) newDoc(k rs.Kind) *rs.Document {
 	return d
 }
 
+// indexLink links d to the index p that lists it (to the family's first
+// numbered document under a wrong-index fault).
+func (r *renderer) indexLink(d *rs.Document, fam int, p string) {
+	if r.w.wrongIndex(r.path) {
+		p = famNumbered(fam, 1)
+	}
+	d.AddLink("index", r.url(p))
+}
+
 func (r *renderer) archivesLink(d *rs.Document, fam int) {
 	if r.archiveCount(fam) > 0 {
 		d.AddLink("archives", r.url(famArchive(fam)))
@@ -232,7 +241,7 @@ func (r *renderer) snapDoc(fam, n, page int) ([]byte, bool) {
 	}
 	d := r.newDoc(famKind[fam])
 	if page > 0 {
-		d.AddLink("index", r.url(root))
+		r.indexLink(d, fam, root)
 	}
 	r.archivesLink(d, fam)
 	d.Md.At = dt(s.at)
@@ -362,7 +371,7 @@ func (r *renderer) seriesNumbered(fam, n int) ([]byte, bool) {
 func (r *renderer) segmentDoc(fam int, sg *segment, inIndex bool) []byte {
 	d := r.newDoc(famKind[fam])
 	if inIndex {
-		d.AddLink("index", r.url(famRoot(fam)))
+		r.indexLink(d, fam, famRoot(fam))
 	}
 	r.archivesLink(d, fam)
 	d.Md.From = dt(sg.from)
@@ -484,7 +493,7 @@ func (r *renderer) archiveDoc(fam, page int) ([]byte, bool) {
 	}
 	d := r.newDoc(kind)
 	if page > 0 {
-		d.AddLink("index", r.url(famArchive(fam)))
+		r.indexLink(d, fam, famArchive(fam))
 	}
 	for _, a := range entries[lo:hi] {
 		md := d.AddEntry(r.url(a.loc)).EnsureMd()

@@ -132,6 +132,11 @@ type Fault struct {
 	// (/dataset2/capabilitylist.xml, which the Source Description then
 	// lists), one that does not list them.
 	WrongUp bool
+	// WrongIndex is not a transport fault either: the matching documents'
+	// index link leads to their family's first numbered document
+	// (/dataset1/resourcelist/1.xml for a Resource List), not to the
+	// index that lists them.
+	WrongIndex bool
 	// Redirect is a redirect status (301, 302, 303, 307, 308) to Location
 	// (default: the same path under /moved, which serves the content).
 	Redirect int
@@ -770,6 +775,7 @@ func (p *scParser) fault(n *yaml.Node) (*Fault, error) {
 		"malformed":   func(v *yaml.Node) error { return p.boolean(v, "malformed", &f.Malformed) },
 		"wrong-hash":  func(v *yaml.Node) error { return p.boolean(v, "wrong-hash", &f.WrongHash) },
 		"wrong-up":    func(v *yaml.Node) error { return p.boolean(v, "wrong-up", &f.WrongUp) },
+		"wrong-index": func(v *yaml.Node) error { return p.boolean(v, "wrong-index", &f.WrongIndex) },
 		"redirect": func(v *yaml.Node) error {
 			redirectNode = v
 			if v.Kind == yaml.ScalarNode && (v.Value == "true" || v.Value == "yes") {
@@ -795,8 +801,8 @@ func (p *scParser) fault(n *yaml.Node) (*Fault, error) {
 	switch {
 	case f.Match == "":
 		return nil, p.errf(n, "fault needs match: the path or pattern it applies to")
-	case !f.IsTransport() && !f.WrongHash && !f.WrongUp:
-		return nil, p.errf(n, "fault has no effect: give status, latency, truncate, malformed, wrong-hash, wrong-up, redirect or drop")
+	case !f.IsTransport() && !f.WrongHash && !f.WrongUp && !f.WrongIndex:
+		return nil, p.errf(n, "fault has no effect: give status, latency, truncate, malformed, wrong-hash, wrong-up, wrong-index, redirect or drop")
 	case f.Status != 0 && f.Redirect != 0:
 		return nil, p.errf(redirectNode, "fault has both status and redirect: give one")
 	case f.Drop && (f.Status != 0 || f.Redirect != 0 || f.Truncate != 0 || f.Malformed):

@@ -532,7 +532,7 @@ func (w *world) apply(a *Action, salt uint64) error {
 		f.left.Store(int64(a.Fault.Times))
 		faults := append(append([]*armedFault(nil), w.faults...), f)
 		w.faults = faults
-		if a.Fault.WrongHash || a.Fault.WrongUp {
+		if a.Fault.WrongHash || a.Fault.WrongUp || a.Fault.WrongIndex {
 			w.bump(famDesc, famRL, famRD, famCL, famCD)
 		}
 	case OpClearFaults:
@@ -540,7 +540,7 @@ func (w *world) apply(a *Action, salt uint64) error {
 		wrong := false
 		for _, f := range w.faults {
 			if a.Match == "" || f.Match == a.Match {
-				wrong = wrong || f.WrongHash || f.WrongUp
+				wrong = wrong || f.WrongHash || f.WrongUp || f.WrongIndex
 				continue
 			}
 			kept = append(kept, f)
@@ -600,6 +600,16 @@ func (w *world) checkExpect(e *Expect, file string, delta int) error {
 func (w *world) wrongUp(p string) bool {
 	for _, f := range w.faults {
 		if f.WrongUp && (p == "" || f.Matches(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// wrongIndex reports whether a wrong-index fault covers the path.
+func (w *world) wrongIndex(p string) bool {
+	for _, f := range w.faults {
+		if f.WrongIndex && f.Matches(p) {
 			return true
 		}
 	}
