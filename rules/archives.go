@@ -78,7 +78,7 @@ var ArchivesLinkPlace = &Rule{
 
 // archivesEntryAt reports the <rs:md> of archive entries that lack at.
 func archivesEntryAt(p *Pass, archived string) {
-	for _, e := range p.Doc.Entries {
+	for e := range p.Entries() {
 		md := e.Md
 		if md == nil || md.Has("at") {
 			continue
@@ -103,7 +103,7 @@ const archivesEntryAtDoc = "The <rs:md> of an entry is optional, and the draft d
 // process of taking a snapshot of resources to create the archived Resource
 // List started and ended."
 var ArchiveResourceListEntryAt = &Rule{
-	ID: "RS-ARCHIVE-RL-ENTRY-AT", Section: "Archives 3", Level: Should,
+	ID: "RS-ARCHIVE-RL-ENTRY-AT", Section: "Archives 3", Level: Should, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ResourceListArchive},
 	Title:   "The <rs:md> of a Resource List Archive entry has at",
 	Quote:   "任意の子要素<rs:md>は、at 属性、および、場合によっては completed 属性を持ち、リソースのスナップショットを取得してアーカイブされた「Resource List」を作成するプロセスが、それぞれ開始および終了した日時を伝えます。",
@@ -117,7 +117,7 @@ var ArchiveResourceListEntryAt = &Rule{
 
 // Archives 4: the same of Resource Dump Archive entries.
 var ArchiveResourceDumpEntryAt = &Rule{
-	ID: "RS-ARCHIVE-RD-ENTRY-AT", Section: "Archives 4", Level: Should,
+	ID: "RS-ARCHIVE-RD-ENTRY-AT", Section: "Archives 4", Level: Should, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ResourceDumpArchive},
 	Title:   "The <rs:md> of a Resource Dump Archive entry has at",
 	Quote:   "任意の子要素<rs:md>は、at 属性、および、場合によっては completed 属性を持ち、リソースのスナップショットを取得してアーカイブされた「Resource Dump」を作成するプロセスが、それぞれ開始および終了した日時を伝えます。",
@@ -134,7 +134,7 @@ var ArchiveResourceDumpEntryAt = &Rule{
 // Archive." Sections 4 to 6 build the other archive indexes "in the same
 // manner as described in 3.1".
 var ArchiveIndexLastmod = &Rule{
-	ID: "RS-ARCHIVE-INDEX-LASTMOD", Section: "Archives 3.1", Level: Should,
+	ID: "RS-ARCHIVE-INDEX-LASTMOD", Section: "Archives 3.1", Level: Should, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ResourceListArchiveIndex, rs.ResourceDumpArchiveIndex, rs.ChangeListArchiveIndex, rs.ChangeDumpArchiveIndex},
 	Title:   "An archive index has no <lastmod>, unless it is updated with every archive it lists",
 	Quote:   "<lastmod>は、ソースが「Resource List Archive」を更新するたびに「Resource List Archive Index」を更新するのでない限り、提供すべきではありません。",
@@ -170,7 +170,7 @@ func archivesCheckOrder(p *Pass, archived string) {
 		*l = latest{d.Time, pos, true}
 		return false
 	}
-	for _, e := range p.Doc.Entries {
+	for e := range p.Entries() {
 		if e.Md == nil {
 			continue
 		}
@@ -187,7 +187,7 @@ const archivesOrderDoc = "時系列 (chronological order) is read as forward chr
 // Archives 5: "The pointers of a Change List Archive must be in
 // chronological order."
 var ArchiveChangeListOrder = &Rule{
-	ID: "RS-ARCHIVE-CL-ORDER", Section: "Archives 5", Level: Must,
+	ID: "RS-ARCHIVE-CL-ORDER", Section: "Archives 5", Level: Must, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ChangeListArchive},
 	Title:   "Change List Archive entries are in chronological order",
 	Quote:   "「Change List Archive」のポインタは、時系列でなければなりません。デスティネーションは、アーカイブされた各「Change List」に指定されたfrom属性およびuntil属性を検査するか、あるいは、「Change Lists」をダウンロードすることにより、「Change Lists」が連続していて、時間差がないかどうかを判別することができます。",
@@ -202,7 +202,7 @@ var ArchiveChangeListOrder = &Rule{
 // Archives 6: "The pointers of a Change Dump Archive must be in
 // chronological order."
 var ArchiveChangeDumpOrder = &Rule{
-	ID: "RS-ARCHIVE-CD-ORDER", Section: "Archives 6", Level: Must,
+	ID: "RS-ARCHIVE-CD-ORDER", Section: "Archives 6", Level: Must, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ChangeDumpArchive},
 	Title:   "Change Dump Archive entries are in chronological order",
 	Quote:   "「Change Dump Archive」のポインタは、時系列でなければなりません。",

@@ -77,6 +77,19 @@ var _ = Describe("The catalogue", func() {
 		}
 	})
 
+	// A document rule of ScopeDocument would make every document it
+	// applies to be checked as a whole, with all its entries in memory
+	// (issue 13): the catalogue streams every kind of document.
+	It("has only document rules that read the header, or the entries once (Scope)", func() {
+		for _, r := range rules.All() {
+			if r.IsGraph() || r.Input {
+				continue // crawl rules, and rules on the input's facts, which run at the end
+			}
+			Expect(r.Scope).To(BeElementOf(rules.ScopeHeader, rules.ScopeEntries),
+				"%s reads the whole model (ScopeDocument): make it read the header only (ScopeHeader) or the entries once through Pass.Entries (ScopeEntries)", r.ID)
+		}
+	})
+
 	It("refuses malformed and duplicate rules", func() {
 		reg := rules.NewRegistry()
 		ok := &rules.Rule{ID: "RS-TEST-OK", Section: "7", Level: rules.Must, Title: "t", Check: func(*rules.Pass) error { return nil }}

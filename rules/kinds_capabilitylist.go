@@ -11,13 +11,13 @@ import (
 // 9: "A mandatory <rs:md> child element must have a capability attribute
 // to convey the type of the respective capability."
 var CapabilityListEntryMd = &Rule{
-	ID: "RS-CAPLIST-ENTRY-MD", Section: "9", Level: Must,
+	ID: "RS-CAPLIST-ENTRY-MD", Section: "9", Level: Must, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.CapabilityList},
 	Title:   "Every Capability List entry has an <rs:md> with a capability attribute",
 	Quote:   "A mandatory <rs:md> child element must have a capability attribute to convey the type of the respective capability.",
 	Doc:     "Without it a Destination cannot tell a Resource List from a Change List without fetching it. This rule checks that the attribute is there; which values it may take is checked by the rules on capability values.",
 	Check: func(p *Pass) error {
-		for _, e := range p.Doc.Entries {
+		for e := range p.Entries() {
 			switch {
 			case e.Md == nil:
 				p.Reportf(e.Pos, "the entry for %s has no <rs:md>: every Capability List entry must say what it points to with <rs:md capability=\"...\"/>", kindsLocName(e))
@@ -31,15 +31,15 @@ var CapabilityListEntryMd = &Rule{
 
 // 9: "A Capability List must only contain one entry per capability."
 var CapabilityListUnique = &Rule{
-	ID: "RS-CAPLIST-UNIQUE", Section: "9", Level: Must,
+	ID: "RS-CAPLIST-UNIQUE", Section: "9", Level: Must, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.CapabilityList},
 	Title:   "A Capability List has one entry per capability",
 	Quote:   "A Capability List must only contain one entry per capability.",
 	Doc: "Entries are compared on their capability value as written, whatever it is (capabilities of other specifications included). " +
 		"A Source with more Resource Lists than one document holds lists a Resource List Index in the one resourcelist entry; a Source with several sets of resources publishes one Capability List per set.",
 	Check: func(p *Pass) error {
-		first := map[string]*rs.Md{}
-		for _, e := range p.Doc.Entries {
+		first := newFingerprints() // each capability with where it was first given
+		for e := range p.Entries() {
 			if e.Md == nil {
 				continue
 			}
@@ -47,12 +47,11 @@ var CapabilityListUnique = &Rule{
 			if !ok || v == "" {
 				continue
 			}
-			if f, dup := first[v]; dup {
-				p.ReportRelated(e.Md.AttrPosition("capability"), []rs.Pos{f.AttrPosition("capability")},
-					"capability %q again (first at line %d): a Capability List must only contain one entry per capability; group several documents of a capability in an index", v, f.AttrPosition("capability").Line)
-				continue
+			pos := e.Md.AttrPosition("capability")
+			if f, dup := first.seen(v, pos); dup {
+				p.ReportRelated(pos, []rs.Pos{f},
+					"capability %q again (first at line %d): a Capability List must only contain one entry per capability; group several documents of a capability in an index", v, f.Line)
 			}
-			first[v] = e.Md
 		}
 		return nil
 	},
@@ -62,14 +61,14 @@ var CapabilityListUnique = &Rule{
 // resources: Resource List (10.1), Resource Dump (11.1), Change List
 // (12.1), and Change Dump (13.1)."
 var CapabilityListEntryKind = &Rule{
-	ID: "RS-CAPLIST-ENTRY-KIND", Section: "9", Level: Must,
+	ID: "RS-CAPLIST-ENTRY-KIND", Section: "9", Level: Must, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.CapabilityList},
 	Title:   "A Capability List lists capability documents, not Capability Lists, Source Descriptions or manifests",
 	Quote:   "A Capability List points at the capability documents for its set of resources: Resource List (10.1), Resource Dump (11.1), Change List (12.1), and Change Dump (13.1).",
 	Doc: "The hierarchy of section 6.1 has the Source Description list Capability Lists and each Capability List list capability documents; an entry with capability capabilitylist or description points back up or sideways, and a manifest is not published on its own but inside its package (sections 11.2 and 13.2). " +
 		"The archives of the Archives draft (resourcelist-archive, ...) are capability documents too, and so are capabilities of other specifications.",
 	Check: func(p *Pass) error {
-		for _, e := range p.Doc.Entries {
+		for e := range p.Entries() {
 			if e.Md == nil {
 				continue
 			}
@@ -98,7 +97,7 @@ var CapabilityListEntryKind = &Rule{
 // type describedby points to a document that provides information about
 // the set of resources covered by the Capability List."
 var CapabilityListDescribedBy = &Rule{
-	ID: "RS-CAPLIST-DESCRIBEDBY", Section: "9", Level: Should,
+	ID: "RS-CAPLIST-DESCRIBEDBY", Section: "9", Level: Should, Scope: ScopeHeader,
 	Applies: []rs.Kind{rs.CapabilityList},
 	Title:   "The Capability List links to a document about its set of resources (rel=\"describedby\")",
 	Quote:   "A recommended <rs:ln> child element of <urlset> with the relation type describedby points to a document that provides information about the set of resources covered by the Capability List.",
@@ -114,7 +113,7 @@ var CapabilityListDescribedBy = &Rule{
 // unless the Source updates the Capability List every time it updates one
 // of the capability documents."
 var CapabilityListLastmod = &Rule{
-	ID: "RS-CAPLIST-LASTMOD", Section: "9", Level: Should,
+	ID: "RS-CAPLIST-LASTMOD", Section: "9", Level: Should, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.CapabilityList},
 	Title:   "The Capability List has no <lastmod>, unless it is updated with every capability document",
 	Quote:   "The <lastmod> elements should be omitted from the Capability List unless the Source updates the Capability List every time it updates one of the capability documents.",

@@ -15,14 +15,14 @@ import (
 // with a value of capabilitylist to convey that the URI points to a
 // Capability List."
 var SourceDescriptionEntryCapability = &Rule{
-	ID: "RS-SD-ENTRY-CAPABILITY", Section: "8", Level: Must,
+	ID: "RS-SD-ENTRY-CAPABILITY", Section: "8", Level: Must, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.SourceDescription},
 	Title:   "The <rs:md> of a Source Description entry has capability=\"capabilitylist\"",
 	Quote:   "An optional <rs:md> child element must have a capability attribute with a value of capabilitylist to convey that the URI points to a Capability List.",
 	Doc: "The <rs:md> of an entry is optional; when it is there it must say capabilitylist, since a Source Description enumerates Capability Lists and nothing else. " +
 		"A value that is not a defined capability at all (capabilitylist misspelt, say) is reported here too: section 8 admits exactly one value.",
 	Check: func(p *Pass) error {
-		for _, e := range p.Doc.Entries {
+		for e := range p.Entries() {
 			md := e.Md
 			if md == nil {
 				continue
@@ -43,7 +43,7 @@ var SourceDescriptionEntryCapability = &Rule{
 // type describedby points to a document that provides information about the
 // Source."
 var SourceDescriptionDescribedBy = &Rule{
-	ID: "RS-SD-DESCRIBEDBY", Section: "8", Level: Should,
+	ID: "RS-SD-DESCRIBEDBY", Section: "8", Level: Should, Scope: ScopeHeader,
 	Applies: []rs.Kind{rs.SourceDescription},
 	Title:   "The Source Description links to a document about the Source (rel=\"describedby\")",
 	Quote:   "A recommended <rs:ln> child element of <urlset> with the relation type describedby points to a document that provides information about the Source.",
@@ -59,13 +59,13 @@ var SourceDescriptionDescribedBy = &Rule{
 // points to a document that describes the set of resources described by the
 // Capability List."
 var SourceDescriptionEntryDescribedBy = &Rule{
-	ID: "RS-SD-ENTRY-DESCRIBEDBY", Section: "8", Level: Should,
+	ID: "RS-SD-ENTRY-DESCRIBEDBY", Section: "8", Level: Should, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.SourceDescription},
 	Title:   "Each Source Description entry links to a document about its set of resources (rel=\"describedby\")",
 	Quote:   "A recommended <rs:ln> child element with a describedby relation type points to a document that describes the set of resources described by the Capability List.",
 	Doc:     "Reported on each entry without one: a Source with several Capability Lists needs these links for a Destination to choose between them.",
 	Check: func(p *Pass) error {
-		for _, e := range p.Doc.Entries {
+		for e := range p.Entries() {
 			if len(e.LinksByRel("describedby")) == 0 {
 				p.Reportf(e.Pos, "the entry for %s has no <rs:ln rel=\"describedby\" href=\"...\"/>: it is recommended, to point to a document describing the Capability List's set of resources", kindsLocName(e))
 			}
@@ -78,7 +78,7 @@ var SourceDescriptionEntryDescribedBy = &Rule{
 // unless the Source updates the Source Description every time it updates
 // one of the Capability Lists."
 var SourceDescriptionLastmod = &Rule{
-	ID: "RS-SD-LASTMOD", Section: "8", Level: Should,
+	ID: "RS-SD-LASTMOD", Section: "8", Level: Should, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.SourceDescription},
 	Title:   "The Source Description has no <lastmod>, unless it is updated with every Capability List",
 	Quote:   "The <lastmod> elements should be omitted from the Source Description unless the Source updates the Source Description every time it updates one of the Capability Lists.",
@@ -93,7 +93,7 @@ var SourceDescriptionLastmod = &Rule{
 // 8: "One <url> child element of <urlset> should be included for each
 // Capability List offered by the Source."
 var SourceDescriptionEntryUnique = &Rule{
-	ID: "RS-SD-ENTRY-UNIQUE", Section: "8", Level: Should,
+	ID: "RS-SD-ENTRY-UNIQUE", Section: "8", Level: Should, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.SourceDescription},
 	Title:   "Each Capability List is listed once in the Source Description",
 	Quote:   "One <url> child element of <urlset> should be included for each Capability List offered by the Source.",
@@ -113,24 +113,24 @@ func kindsLocName(e *rs.Entry) string {
 }
 
 // kindsReportLastmod reports the first <lastmod> of a document whose
-// <lastmod>s should be omitted, with the number of them.
+// <lastmod>s should be omitted, with the number of them. It reads the
+// entries once.
 func kindsReportLastmod(p *Pass, doc, children string) {
-	var first *rs.Entry
+	var pos rs.Pos // of the first <lastmod>, or of its entry
 	n := 0
-	for _, e := range p.Doc.Entries {
+	for e := range p.Entries() {
 		if e.LastmodPos.IsValid() || e.Lastmod != "" {
-			if first == nil {
-				first = e
+			if n == 0 {
+				pos = e.LastmodPos
+				if !pos.IsValid() {
+					pos = e.Pos
+				}
 			}
 			n++
 		}
 	}
-	if first == nil {
+	if n == 0 {
 		return
-	}
-	pos := first.LastmodPos
-	if !pos.IsValid() {
-		pos = first.Pos
 	}
 	what := "<lastmod> should"
 	if n > 1 {
@@ -140,18 +140,16 @@ func kindsReportLastmod(p *Pass, doc, children string) {
 }
 
 // kindsReportDuplicateLocs reports every entry whose <loc> an earlier entry
-// already gave.
+// already gave, reading the entries once.
 func kindsReportDuplicateLocs(p *Pass, what string) {
-	seen := map[string]*rs.Entry{}
-	for _, e := range p.Doc.Entries {
+	first := newFingerprints()
+	for e := range p.Entries() {
 		if e.Loc == "" {
 			continue
 		}
-		if first, ok := seen[e.Loc]; ok {
-			p.ReportRelated(kindsLocPos(e), []rs.Pos{kindsLocPos(first)}, "%s is listed twice (first at line %d): one entry per %s", truncateValue(e.Loc), kindsLocPos(first).Line, what)
-			continue
+		if f, ok := first.seen(e.Loc, kindsLocPos(e)); ok {
+			p.ReportRelated(kindsLocPos(e), []rs.Pos{f}, "%s is listed twice (first at line %d): one entry per %s", truncateValue(e.Loc), f.Line, what)
 		}
-		seen[e.Loc] = e
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 // the length of the package using the type and length attribute,
 // respectively."
 var ResourceDumpEntryMd = &Rule{
-	ID: "RS-RD-ENTRY-MD", Section: "11.1", Level: Should,
+	ID: "RS-RD-ENTRY-MD", Section: "11.1", Level: Should, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ResourceDump},
 	Title:   "Every Resource Dump entry gives the package's type and length in <rs:md>",
 	Quote:   "A recommended <rs:md> child element to convey the Media Type and the length of the package using the type and length attribute, respectively.",
@@ -28,7 +28,7 @@ var ResourceDumpEntryMd = &Rule{
 
 // 13.1: the same sentence for Change Dumps.
 var ChangeDumpEntryMd = &Rule{
-	ID: "RS-CD-ENTRY-MD", Section: "13.1", Level: Should,
+	ID: "RS-CD-ENTRY-MD", Section: "13.1", Level: Should, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ChangeDump},
 	Title:   "Every Change Dump entry gives the package's type and length in <rs:md>",
 	Quote:   "A recommended <rs:md> child element to convey the Media Type and the length of the package using the type and length attribute, respectively.",
@@ -40,7 +40,7 @@ var ChangeDumpEntryMd = &Rule{
 }
 
 func kindsCheckPackageMd(p *Pass) {
-	for _, e := range p.Doc.Entries {
+	for e := range p.Entries() {
 		if e.Md == nil {
 			p.Reportf(e.Pos, "the package %s has no <rs:md type=\"...\" length=\"...\"/>: its Media Type and length are recommended", kindsLocName(e))
 			continue
@@ -59,7 +59,7 @@ func kindsCheckPackageMd(p *Pass) {
 
 // 11.1: "A Resource Dump should only point to packages of the same format."
 var ResourceDumpSameFormat = &Rule{
-	ID: "RS-RD-SAME-FORMAT", Section: "11.1", Level: Should,
+	ID: "RS-RD-SAME-FORMAT", Section: "11.1", Level: Should, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ResourceDump},
 	Title:   "All packages of a Resource Dump have the same format",
 	Quote:   "A Resource Dump should only point to packages of the same format.",
@@ -73,7 +73,7 @@ var ResourceDumpSameFormat = &Rule{
 
 // 13.1: "A Change Dump should only point to packages of the same format."
 var ChangeDumpSameFormat = &Rule{
-	ID: "RS-CD-SAME-FORMAT", Section: "13.1", Level: Should,
+	ID: "RS-CD-SAME-FORMAT", Section: "13.1", Level: Should, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ChangeDump},
 	Title:   "All packages of a Change Dump have the same format",
 	Quote:   "A Change Dump should only point to packages of the same format.",
@@ -98,10 +98,13 @@ func kindsPackageFormat(t string) string {
 	return t
 }
 
+// kindsCheckSameFormat compares each package's format with the first
+// typed package's, of which it keeps copies of what its messages need.
 func kindsCheckSameFormat(p *Pass) {
-	var first *rs.Md
-	var firstFormat string
-	for _, e := range p.Doc.Entries {
+	var first rs.Pos
+	var firstFormat, firstType string
+	have := false
+	for e := range p.Entries() {
 		if e.Md == nil {
 			continue
 		}
@@ -110,13 +113,13 @@ func kindsCheckSameFormat(p *Pass) {
 			continue
 		}
 		f := kindsPackageFormat(v)
-		if first == nil {
-			first, firstFormat = e.Md, f
+		if !have {
+			first, firstFormat, firstType, have = e.Md.AttrPosition("type"), strings.Clone(f), strings.Clone(e.Md.Type), true
 			continue
 		}
 		if f != firstFormat {
-			p.ReportRelated(e.Md.AttrPosition("type"), []rs.Pos{first.AttrPosition("type")},
-				"the package %s is %q but the first package (line %d) is %q: a %s should only point to packages of the same format", kindsLocName(e), v, first.AttrPosition("type").Line, first.Type, p.Kind.Title())
+			p.ReportRelated(e.Md.AttrPosition("type"), []rs.Pos{first},
+				"the package %s is %q but the first package (line %d) is %q: a %s should only point to packages of the same format", kindsLocName(e), v, first.Line, firstType, p.Kind.Title())
 		}
 	}
 }
@@ -124,7 +127,7 @@ func kindsCheckSameFormat(p *Pass) {
 // 11.1: "The ResourceSync framework recommends the use of the ZIP file
 // format as the packaging format."
 var ResourceDumpZip = &Rule{
-	ID: "RS-RD-ZIP", Section: "11.1", Level: Should,
+	ID: "RS-RD-ZIP", Section: "11.1", Level: Should, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ResourceDump},
 	Title:   "Resource Dump packages are ZIP files",
 	Quote:   "The ResourceSync framework recommends the use of the ZIP file format as the packaging format. Communities may define their own packaging format, but need to be aware that doing so will have a negative impact on cross-community interoperability.",
@@ -140,7 +143,7 @@ var ResourceDumpZip = &Rule{
 // format as the packaging format. Communities may define their own
 // packaging format."
 var ChangeDumpZip = &Rule{
-	ID: "RS-CD-ZIP", Section: "13.1", Level: Should,
+	ID: "RS-CD-ZIP", Section: "13.1", Level: Should, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ChangeDump},
 	Title:   "Change Dump packages are ZIP files",
 	Quote:   "The ResourceSync framework specifies the use of the ZIP file format as the packaging format. Communities may define their own packaging format.",
@@ -151,10 +154,13 @@ var ChangeDumpZip = &Rule{
 	},
 }
 
+// kindsCheckZip reports the first package of another format than ZIP,
+// with the count, keeping a copy of its type.
 func kindsCheckZip(p *Pass) {
-	var first *rs.Md
+	var first rs.Pos
+	var firstType string
 	n := 0
-	for _, e := range p.Doc.Entries {
+	for e := range p.Entries() {
 		if e.Md == nil {
 			continue
 		}
@@ -162,19 +168,19 @@ func kindsCheckZip(p *Pass) {
 		if !ok || strings.TrimSpace(v) == "" || kindsPackageFormat(v) == "application/zip" {
 			continue
 		}
-		if first == nil {
-			first = e.Md
+		if n == 0 {
+			first, firstType = e.Md.AttrPosition("type"), strings.Clone(e.Md.Type)
 		}
 		n++
 	}
-	if first == nil {
+	if n == 0 {
 		return
 	}
 	more := ""
 	if n > 1 {
 		more = fmt.Sprintf(" (and %d more packages)", n-1)
 	}
-	p.Reportf(first.AttrPosition("type"), "package type %q%s: ResourceSync packages are ZIP files (application/zip); another format harms interoperability", first.Type, more)
+	p.Reportf(first, "package type %q%s: ResourceSync packages are ZIP files (application/zip); another format harms interoperability", firstType, more)
 }
 
 // 13.1: "All entries in a Change Dump should be provided in forward
@@ -182,7 +188,7 @@ func kindsCheckZip(p *Pass) {
 // beginning of the Change Dump, the most recently published package listed
 // at the end of the document."
 var ChangeDumpOrder = &Rule{
-	ID: "RS-CD-ORDER", Section: "13.1", Level: Should,
+	ID: "RS-CD-ORDER", Section: "13.1", Level: Should, Scope: ScopeEntries,
 	Applies: []rs.Kind{rs.ChangeDump},
 	Title:   "Change Dump entries are in forward chronological order",
 	Quote:   "All entries in a Change Dump should be provided in forward chronological order: the least recently published package listed at the beginning of the Change Dump, the most recently published package listed at the end of the document.",

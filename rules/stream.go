@@ -14,13 +14,18 @@ import (
 // rules all read the header, or the entries once in order, is checked
 // while it is read, and its entries are dropped as soon as every rule has
 // seen them: memory then stays bounded by the rules' own state, not by the
-// document (issue 13). One rule that needs the whole model makes the
+// document (issue 13). Every document rule of the catalogue reads the
+// header or the entries once (its self-test sees to it), but for the rules
+// on the input's facts (Rule.Input), which run at the end. A rule of
+// ScopeDocument, which needs the whole model, still works: it makes the
 // document be checked as a whole, after it is read.
 type Scope int
 
 const (
 	// ScopeDocument rules may read anything of the document, Doc.Entries
-	// included, in any order and as often as they like.
+	// included, in any order and as often as they like. No document rule
+	// of the catalogue is: one would keep every entry of the documents it
+	// applies to in memory.
 	ScopeDocument Scope = iota
 	// ScopeHeader rules read the root element, its attributes and its
 	// children other than the entries (top-level <rs:md>, <rs:ln>,
@@ -89,12 +94,13 @@ func (p *Pass) Entries() iter.Seq[*rs.Entry] {
 // stream checks a document while the front end reads it: it is the
 // OnEntries hook of schema.ReadOptions. The rules of ScopeEntries run as
 // coroutines, resumed on every window of entries; once they have seen a
-// window, its entries are dropped. Nothing is streamed when a selected
-// rule needs the whole document, or before the kind of the document is
-// known (its <rs:md> read): the entries are then kept and every rule runs
-// on the whole document at the end, as Run does. When a selected rule
-// needs the whole document, the rules of ScopeEntries still run while it
-// is read, but the entries are kept for that rule, which runs at the end.
+// window, its entries are dropped. Nothing is streamed before the kind of
+// the document is known (its <rs:md> read): the entries are kept until
+// then, and when the <rs:md> never comes every rule runs on the whole
+// document at the end, as Run does. When a selected rule needs the whole
+// document (ScopeDocument: none of the catalogue's does), the rules of
+// ScopeEntries still run while it is read, but the entries are kept for
+// that rule, which runs at the end.
 type stream struct {
 	location string
 	cfg      Config

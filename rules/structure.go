@@ -103,7 +103,7 @@ func caseFold(v string) string {
 // Sources should not generate such structures"; 11.2 and 13.2: the manifest
 // "must be named manifest.xml and must be located at the top level of the ZIP package".
 var KindIndex = &Rule{
-	ID: "RS-KIND-INDEX", Section: "6.1", Level: Must,
+	ID: "RS-KIND-INDEX", Section: "6.1", Level: Must, Scope: ScopeHeader,
 	Applies: []rs.Kind{rs.ResourceDumpManifestIndex, rs.ChangeDumpManifestIndex},
 	Title:   "Manifests are <urlset> documents, never indexes",
 	Quote:   "Each ZIP package referred to from a Resource Dump must contain a Resource Dump Manifest file that describes the package's constituent bitstreams. The file must be named manifest.xml and must be located at the top level of the ZIP package. The Resource Dump Manifest is based on the <urlset> format.",
@@ -115,7 +115,7 @@ var KindIndex = &Rule{
 }
 
 var CapabilityListNoIndex = &Rule{
-	ID: "RS-CAPLIST-NO-INDEX", Section: "9", Level: Should,
+	ID: "RS-CAPLIST-NO-INDEX", Section: "9", Level: Should, Scope: ScopeHeader,
 	Applies: []rs.Kind{rs.CapabilityListIndex},
 	Title:   "A Capability List is not split into a <sitemapindex>",
 	Quote:   "ResourceSync defines only a small number of capabilities, and enumerating those does not approach the limits of a single Capability List. Thus, no <sitemapindex> document structure is necessary and Sources should not generate such structures.",
