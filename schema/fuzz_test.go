@@ -3,6 +3,7 @@ package schema_test
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/rsconform/rsconform/schema"
@@ -36,6 +37,20 @@ func FuzzValidate(f *testing.F) {
 		for _, e := range errs {
 			if e.Message == "" || len(e.Message) > 1024+3 {
 				t.Fatalf("bad message %q", e.Message)
+			}
+		}
+		// Fed in pieces, a well-formed document gets the same findings at
+		// the same positions (the pass locates tags across chunks).
+		if len(errs) > 0 && errs[0].Parse {
+			return
+		}
+		for _, k := range []int{1, 7} {
+			got, err := v.ValidateChunked(data, k)
+			if err != nil {
+				t.Fatalf("validation in pieces of %d bytes could not run: %v", k, err)
+			}
+			if !reflect.DeepEqual(got, errs) {
+				t.Fatalf("in pieces of %d bytes: %v, whole: %v", k, got, errs)
 			}
 		}
 	})
