@@ -1,7 +1,9 @@
-// See shim.h. Everything here runs on the calling thread and keeps its state
-// in the call's own structures, except the registry of embedded schemas and
-// the start-up capture buffer, both written once during start-up.
+// See shim.h. A pass keeps its state in its own structures: its parse runs
+// on the thread of rsc_pass_run, and only its two queues are shared with
+// the other threads, under its mutex. The registry of embedded schemas and
+// the start-up capture buffer are written once, during start-up.
 
+#define _GNU_SOURCE // memrchr
 #include <pthread.h>
 #include "shim.h"
 
@@ -634,26 +636,23 @@ static int rsc_last_tag(rsc_stream *st, long *offset, int *line, int *col) {
 		*col = st->tag_col;
 		return 1;
 	}
-	const xmlChar *base = in->base, *p = in->cur;
-	while (p > base) {
-		p--;
-		if (*p == '<') {
-			long off = (long)in->consumed + (long)(p - base);
-			if (off >= st->win_off && off < st->win_off + (long)st->win.len &&
-			    st->win.p[off - st->win_off] != '<') {
-				return 0; // the parser's buffer is not the input (never for UTF-8)
-			}
-			if (!rsc_locate(st, off, line, col)) {
-				return 0;
-			}
-			st->tag_cur = cur;
-			st->tag_off = *offset = off;
-			st->tag_line = *line;
-			st->tag_col = *col;
-			return 1;
-		}
+	const xmlChar *base = in->base;
+	const xmlChar *p = memrchr(base, '<', (size_t)(in->cur - base));
+	if (p == NULL) {
+		return 0;
 	}
-	return 0;
+	long off = (long)in->consumed + (long)(p - base);
+	if (off >= st->win_off && off < st->win_off + (long)st->win.len && st->win.p[off - st->win_off] != '<') {
+		return 0; // the parser's buffer is not the input (never for UTF-8)
+	}
+	if (!rsc_locate(st, off, line, col)) {
+		return 0;
+	}
+	st->tag_cur = cur;
+	st->tag_off = *offset = off;
+	st->tag_line = *line;
+	st->tag_col = *col;
+	return 1;
 }
 
 static void rsc_s_start(void *ud, const xmlChar *localname, const xmlChar *prefix, const xmlChar *URI,
