@@ -19,6 +19,7 @@ var HashSyntax = &Rule{
 	Doc: "Checked on <rs:md> and <rs:ln>. For the algorithms rsconform computes (" + rs.ComputedAlgorithms + ") the digest must also have the algorithm's length (32, 40, 64, 128 hex digits); other algorithm tokens are accepted if the digest is hex (RS-HASH-ALGORITHM says whether Destinations will know them). " +
 		"Example 27 of the specification uses digests that are not hex (sha-256:f40xZX_x_…): the spec errs there, and rsconform reports them.",
 	Check: func(p *Pass) error {
+		var hashes []rs.Hash // one buffer for every value
 		check := func(v string, pos rs.Pos) {
 			if strings.TrimSpace(v) == "" {
 				p.Reportf(pos, "hash is empty")
@@ -26,7 +27,8 @@ var HashSyntax = &Rule{
 			}
 			var seen [8]string // the algorithms given so far (a value gives few)
 			n := 0
-			for _, h := range rs.ParseHashes(v) {
+			hashes = rs.AppendHashes(hashes[:0], v)
+			for _, h := range hashes {
 				if msg := h.Problem(); msg != "" {
 					p.Reportf(pos, "hash value %q %s", truncateValue(h.Value), msg)
 					continue
