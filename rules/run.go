@@ -210,6 +210,20 @@ func (v *Validator) ValidateStream(ctx context.Context, location string, r io.Re
 	return res
 }
 
+// ValidateFound is ValidateStream for a document found by walking a
+// directory, which may not be a ResourceSync document at all: such a
+// document (NotResourceSync) gets SkippedResult, saying why, instead of
+// its findings. The document still streams: whether it is ResourceSync is
+// told by its header, or, when it has no top-level <rs:md> (its rules then
+// wait for its end, its entries kept), by its entries.
+func (v *Validator) ValidateFound(ctx context.Context, location string, r io.Reader, reopen func() (io.ReadCloser, error)) Result {
+	res, doc := v.stream(ctx, location, r, reopen, false)
+	if why := NotResourceSync(doc); why != "" {
+		return SkippedResult(location, why)
+	}
+	return res
+}
+
 // ValidateStreamDoc is ValidateStream that keeps and returns the parsed
 // document (nil when it could not be parsed), as ValidateDoc does.
 func (v *Validator) ValidateStreamDoc(ctx context.Context, location string, r io.Reader, reopen func() (io.ReadCloser, error)) (Result, *rs.Document) {
@@ -293,7 +307,9 @@ func (v *Validator) validateBytes(ctx context.Context, location string, data []b
 
 // validate reads a document through the front end with read and checks
 // it: with keep unset the rules run while the document is read (see
-// Scope); with keep set the whole model is kept and returned.
+// Scope) and the model returned has lost the entries they saw (it keeps
+// them only when the rules never started: without a top-level <rs:md>);
+// with keep set the whole model is kept and returned.
 func (v *Validator) validate(ctx context.Context, location string, keep bool, read func(FrontEnd, schema.ReadOptions) (*rs.Document, []schema.Error, error)) (Result, *rs.Document) {
 	fe, err := v.frontEnd()
 	if err != nil {
@@ -337,10 +353,7 @@ func (v *Validator) validate(ctx context.Context, location string, keep bool, re
 	if err != nil && in.Syntax == nil {
 		res.Status, res.Error = StatusError, joinErr(res.Error, "the document could not be read: "+err.Error())
 	}
-	if keep {
-		return res, doc
-	}
-	return res, nil
+	return res, doc
 }
 
 // Parse reads a document through the validator's front end without

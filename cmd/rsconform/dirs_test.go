@@ -1,8 +1,11 @@
 package main
 
 import (
-	"github.com/rsconform/rsconform/reporter"
+	"fmt"
 	"os"
+	"strings"
+
+	"github.com/rsconform/rsconform/reporter"
 	"path/filepath"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -59,6 +62,37 @@ var _ = Describe("validate on a directory", func() {
 		Expect(status(docs, ".well-known/resourcesync")).To(Equal("valid "))
 		Expect(status(docs, "resourcelist.xml")).To(Equal("valid "))
 		Expect(rep.Summary.Skipped).To(Equal(2))
+	})
+
+	It("tells large documents apart while streaming them: a plain Sitemap is skipped, a list whose only rs:ln is in its last entry is judged", func() {
+		var plain, linked strings.Builder
+		head := `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+`
+		plain.WriteString(head)
+		linked.WriteString(head)
+		for i := 0; i < 3000; i++ { // several windows of entries
+			fmt.Fprintf(&plain, "<url><loc>https://example.com/%d</loc></url>\n", i)
+			fmt.Fprintf(&linked, "<url><loc>https://example.com/%d</loc></url>\n", i)
+		}
+		linked.WriteString(`<url><loc>https://example.com/last</loc><rs:ln rel="describedby" href="https://example.com/about"/></url>` + "\n")
+		plain.WriteString("</urlset>\n")
+		linked.WriteString("</urlset>\n")
+		big := GinkgoT().TempDir()
+		write(big, "plain.xml", []byte(plain.String()))
+		write(big, "linked.xml", []byte(linked.String()))
+		_, rep := jsonReport(big)
+		docs := statuses(rep)
+		find := func(name string) string {
+			for _, d := range docs {
+				if d.location == filepath.Join(big, name) {
+					return d.status + " " + d.why
+				}
+			}
+			return "absent"
+		}
+		Expect(find("plain.xml")).To(HavePrefix("skipped a plain Sitemap"))
+		Expect(find("linked.xml")).To(HavePrefix("invalid"), "no <rs:md>: judged, not skipped")
 	})
 
 	It("still judges a plain Sitemap named on the command line", func() {

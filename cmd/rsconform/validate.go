@@ -481,13 +481,8 @@ func validateOne(ctx context.Context, v *rules.Validator, client *sourcehttp.Cli
 		if !in.walked {
 			return v.ValidateStream(ctx, in.name, f, reopen)
 		}
-		// Whether a walked document is ResourceSync at all is told by its
-		// model, kept whole for that.
-		res, doc := v.ValidateStreamDoc(ctx, in.name, f, reopen)
-		if why := rules.NotResourceSync(doc); why != "" {
-			return rules.SkippedResult(in.name, why)
-		}
-		return res
+		// A walked document may not be ResourceSync at all.
+		return v.ValidateFound(ctx, in.name, f, reopen)
 	}
 }
 
