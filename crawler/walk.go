@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"mime"
 	"net/http"
@@ -366,14 +365,6 @@ func trimmed(d *rs.Document) *rs.Document {
 	return d.Detached(keepsEntries(d.Kind()))
 }
 
-// Fingerprint is the 64-bit fingerprint of a <loc> as Node.LocFingerprints
-// keeps it.
-func Fingerprint(loc string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(strings.TrimSpace(loc)))
-	return h.Sum64()
-}
-
 func fingerprints(d *rs.Document) map[uint64]struct{} {
 	k := d.Kind()
 	if k != rs.ResourceList && !k.IsManifest() {
@@ -382,7 +373,7 @@ func fingerprints(d *rs.Document) map[uint64]struct{} {
 	out := make(map[uint64]struct{}, len(d.Entries))
 	for _, e := range d.Entries {
 		if e.Loc != "" {
-			out[Fingerprint(e.Loc)] = struct{}{}
+			out[rules.LocFingerprint(e.Loc)] = struct{}{}
 		}
 	}
 	return out

@@ -2,8 +2,10 @@ package rules
 
 import (
 	"fmt"
+	"hash/fnv"
 	"net/http"
 	"sort"
+	"strings"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
 )
@@ -83,7 +85,7 @@ type Node struct {
 	Kind rs.Kind
 	// Entries is the number of entries the document had.
 	Entries int
-	// LocFingerprints holds a 64-bit fingerprint of every <loc> of a
+	// LocFingerprints holds the LocFingerprint of every <loc> of a
 	// Resource List or dump manifest; nil for other kinds.
 	LocFingerprints map[uint64]struct{}
 	// HTTP facts; StatusCode 0 when the URL was not fetched over HTTP.
@@ -172,4 +174,12 @@ func safeGraphCheck(r *Rule, p *GraphPass) (err error) {
 		}
 	}()
 	return r.CheckGraph(p)
+}
+
+// LocFingerprint is the 64-bit fingerprint of a <loc> (FNV-1a of the URI
+// without surrounding white space) that Node.LocFingerprints keeps.
+func LocFingerprint(loc string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(strings.TrimSpace(loc)))
+	return h.Sum64()
 }

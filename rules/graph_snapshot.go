@@ -1,9 +1,7 @@
 package rules
 
 import (
-	"hash/fnv"
 	"sort"
-	"strings"
 	"time"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -101,12 +99,6 @@ func changeListsOf(g *Graph, cap *Node) map[string]bool {
 		}
 	}
 	return out
-}
-
-func urlFingerprint(v string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(strings.TrimSpace(v)))
-	return h.Sum64()
 }
 
 // snapshotFinding is one finding of RS-RL-AT-CHANGES, sorted before it is
@@ -207,7 +199,7 @@ func checkSnapshots(g *Graph, cap *Node) []snapshotFinding {
 	g.History.Each(func(key uint64, c *RecordedChange) {
 		listedIn := func(s snapshot) bool {
 			_, a := s.n.LocFingerprints[key]
-			_, b := s.n.LocFingerprints[urlFingerprint(c.Loc)]
+			_, b := s.n.LocFingerprints[LocFingerprint(c.Loc)]
 			return a || b
 		}
 		listed := false
