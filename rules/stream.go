@@ -18,7 +18,7 @@ import (
 // header or the entries once (its self-test sees to it), but for the rules
 // on the input's facts (Rule.Input), which run at the end. A rule of
 // ScopeDocument, which needs the whole model, still works: it makes the
-// document be checked as a whole, after it is read.
+// document be checked as a whole, after it is read, its entries kept.
 type Scope int
 
 const (
@@ -96,19 +96,15 @@ func (p *Pass) Entries() iter.Seq[*rs.Entry] {
 // coroutines, resumed on every window of entries; once they have seen a
 // window, its entries are dropped. Nothing is streamed before the kind of
 // the document is known (its <rs:md> read): the entries are kept until
-// then, and when the <rs:md> never comes every rule runs on the whole
-// document at the end, as Run does. When a selected rule needs the whole
-// document (ScopeDocument: none of the catalogue's does), the rules of
-// ScopeEntries still run while it is read, but the entries are kept for
-// that rule, which runs at the end.
+// then, and when the <rs:md> never comes, or when a selected rule needs
+// the whole model (ScopeDocument: none of the catalogue's does), every
+// rule runs on the whole document at the end, as Run does.
 type stream struct {
 	location string
 	cfg      Config
-	in       Input
 
 	started bool
-	keep    bool // a rule of ScopeDocument needs every entry at the end
-	seen    int  // entries of Doc.Entries already fed (when kept)
+	whole   bool // a selected rule needs the whole model: nothing streams
 	kind    rs.Kind
 	rest    []*Rule // the rules that run at the end
 	applied []*Rule
@@ -133,7 +129,6 @@ type batch struct {
 }
 
 type coroutine struct {
-	rule *Rule
 	next func() (struct{}, bool)
 	stop func()
 	done bool
@@ -146,10 +141,12 @@ func newStream(location string, cfg Config) *stream {
 // entries is the OnEntries hook: d.Entries are complete and not yet seen.
 func (s *stream) entries(d *rs.Document) {
 	if !s.started {
-		if d.Md == nil {
-			return // kind unknown: keep the entries for the end
+		if d.Md == nil || s.whole {
+			return // kind unknown, or every entry needed: keep them for the end
 		}
-		s.start(d)
+		if s.whole = !s.start(d); s.whole {
+			return
+		}
 	}
 	s.send(d, false)
 }
@@ -157,13 +154,9 @@ func (s *stream) entries(d *rs.Document) {
 // send hands the entries of d not yet seen to the rules, with a copy of the
 // header: the front end goes on building d meanwhile.
 func (s *stream) send(d *rs.Document, last bool) {
-	b := batch{entries: d.Entries[s.seen:], header: *d, last: last}
+	b := batch{entries: d.Entries, header: *d, last: last}
 	b.header.Entries = nil
-	if s.keep {
-		s.seen = len(d.Entries)
-	} else {
-		d.Entries = nil
-	}
+	d.Entries = nil
 	s.work <- b
 }
 
@@ -181,22 +174,23 @@ func (s *stream) run() {
 	s.abort()
 }
 
-// start chooses how the document is checked, once its kind is known.
-func (s *stream) start(d *rs.Document) {
-	s.started = true
-	s.kind = d.Kind()
-	s.in.Doc = d
-	s.applied = selectRules(s.kind, s.cfg, true)
-	var entries []*Rule
-	for _, r := range s.applied {
+// start starts the rules of ScopeEntries once the kind of the document is
+// known, unless a selected rule needs the whole model (it returns false).
+func (s *stream) start(d *rs.Document) bool {
+	kind := d.Kind()
+	applied := selectRules(kind, s.cfg, true)
+	var entries, rest []*Rule
+	for _, r := range applied {
 		switch {
-		case r.Scope == ScopeEntries && !r.Input:
+		case r.Input || r.Scope == ScopeHeader:
+			rest = append(rest, r)
+		case r.Scope == ScopeEntries:
 			entries = append(entries, r)
 		default:
-			s.rest = append(s.rest, r)
-			s.keep = s.keep || (r.Scope == ScopeDocument && !r.Input)
+			return false
 		}
 	}
+	s.started, s.kind, s.applied, s.rest = true, kind, applied, rest
 	// The rules of ScopeEntries see the header as read so far (complete
 	// once Pass.Entries has ended), and no entry but through Pass.Entries.
 	s.header = &rs.Document{}
@@ -204,7 +198,7 @@ func (s *stream) start(d *rs.Document) {
 	s.header.Entries = nil
 	in := &Input{Doc: s.header}
 	for _, r := range entries {
-		co := &coroutine{rule: r}
+		co := &coroutine{}
 		p := newPass(r, in, s.cfg, s.location, func(d Diagnostic) { s.diags = append(s.diags, d) })
 		p.feed = &feed{shared: &s.shared}
 		co.next, co.stop = iter.Pull(func(yield func(struct{}) bool) {
@@ -217,6 +211,7 @@ func (s *stream) start(d *rs.Document) {
 	}
 	s.work, s.done = make(chan batch, 2), make(chan struct{})
 	go s.run()
+	return true
 }
 
 // feed resumes every rule on a window of entries; with last, the rules run
@@ -257,12 +252,11 @@ func (s *stream) finish(in Input) Result {
 	}
 	s.send(in.Doc, true)
 	<-s.done
-	s.in = in
 	res := Result{Location: s.location, Kind: s.kind}
 	for _, r := range s.applied {
 		res.Applied = append(res.Applied, r.ID)
 	}
-	diags, errs := runChecks(s.location, &s.in, s.cfg, s.kind, s.rest)
+	diags, errs := runChecks(s.location, &in, s.cfg, s.kind, s.rest)
 	return finishResult(res, in, append(s.diags, diags...), append(s.errs, errs...))
 }
 

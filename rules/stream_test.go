@@ -81,4 +81,23 @@ var _ = Describe("Streaming", func() {
 		}
 		Eventually(runtime.NumGoroutine).Should(BeNumerically("<=", before))
 	})
+
+	It("checks the whole model, entries kept, when a selected rule needs it (ScopeDocument)", func() {
+		defer rules.SetStreamWindow(1)()
+		defer rules.SetScope("RS-LOC-URI", rules.ScopeDocument)()
+		sv, err := schema.New()
+		Expect(err).NotTo(HaveOccurred())
+		v := &rules.Validator{Schema: sv}
+		doc := []byte(`<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+<rs:md capability="resourcelist" at="2013-01-03T09:00:00Z"/>
+<url><loc>a</loc></url>
+<url><loc>http://example.com/b</loc><rs:md length="x"/></url>
+<url><loc>c</loc></url>
+</urlset>`)
+		streamed := v.ValidateBytes(context.Background(), "whole.xml", doc)
+		whole, _ := v.ValidateDoc(context.Background(), "whole.xml", doc)
+		Expect(describe(streamed)).To(Equal(describe(whole)))
+		Expect(streamed.Diagnostics).To(ContainElement(HaveField("Location.Line", 4)), describe(streamed))
+	})
 })
