@@ -1,8 +1,6 @@
 package crawler
 
 import (
-	"fmt"
-
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules"
 )
@@ -66,31 +64,11 @@ func (c *crawl) revisit() {
 			}
 			if d.Kind() == rs.ChangeList && len(d.Entries) >= n.Entries {
 				rv.PrefixDigest = rules.EntriesDigest(d.Entries[:n.Entries])
-				rv.Disorder, rv.DisorderPos = appendedOrder(n.LastDatetime, d.Entries[n.Entries:])
+				rv.Disorder, rv.DisorderPos = rules.AppendedDisorder(n.LastDatetime, d.Entries[n.Entries:])
 				c.recordHistory(u, d)
 			}
 			n.Revisit = rv
 			c.stats.Revisited++
 		})
 	}
-}
-
-// appendedOrder says where entries added after a previous last datetime
-// break forward chronological order ("" when they do not).
-func appendedOrder(last string, added []*rs.Entry) (string, rs.Pos) {
-	prev := last
-	for _, e := range added {
-		if e.Md == nil || e.Md.Datetime == "" {
-			continue
-		}
-		if prev != "" {
-			a, okA := rs.ParseDatetime(prev)
-			b, okB := rs.ParseDatetime(e.Md.Datetime)
-			if okA == nil && okB == nil && b.Time.Before(a.Time) {
-				return fmt.Sprintf("an entry added to the open Change List since the previous visit has datetime=%s, before %s, the previous last change: changes are added at the end, in forward chronological order", e.Md.Datetime, prev), locPos(e)
-			}
-		}
-		prev = e.Md.Datetime
-	}
-	return "", rs.Pos{}
 }

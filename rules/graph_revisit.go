@@ -3,6 +3,7 @@ package rules
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"strings"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -29,6 +30,28 @@ type Revisit struct {
 	// they do not), at DisorderPos.
 	Disorder    string
 	DisorderPos rs.Pos
+}
+
+// AppendedDisorder says how the entries added to an open Change List since
+// a visit whose last entry had datetime last break the forward order, at
+// the first entry that does ("" when they do not): for Revisit.Disorder.
+// Times are compared as RS-CL-ORDER compares them.
+func AppendedDisorder(last string, added []*rs.Entry) (string, rs.Pos) {
+	var o orderCheck
+	if d, err := rs.ParseDatetime(last); err == nil {
+		o.next(d, rs.Pos{}, true)
+	}
+	for _, e := range added {
+		t, _, ok := changeTime(e, Spec11)
+		pos := e.LocPos
+		if !pos.IsValid() {
+			pos = e.Pos
+		}
+		if f, bad := o.next(t, pos, ok); bad {
+			return fmt.Sprintf("an entry added to the open Change List since the previous visit has datetime=%s, before %s, the previous last change: changes are added at the end, in forward chronological order", f.t, f.latest), f.pos
+		}
+	}
+	return "", rs.Pos{}
 }
 
 // EntriesDigest digests what the entries of a list say (<loc>, change,
