@@ -153,8 +153,9 @@ type journal struct {
 }
 
 // stateOptions are the options that decide what a crawl fetches, as the
-// state file's header keeps them: a run with other values would not make
-// the fetches the file records.
+// state file's header keeps them, each under its flag's name (a refusal
+// names the flag): a run with other values would not make the fetches the
+// file records.
 func stateOptions(o Options) map[string]string {
 	cfg := o.Validator.Config
 	limits := cfg.Limits.WithDefaults()
@@ -181,7 +182,7 @@ func stateOptions(o Options) map[string]string {
 		"max-documents":            strconv.Itoa(o.MaxDocuments),
 		"max-bytes":                strconv.FormatInt(o.MaxBytes, 10),
 		"max-entries":              strconv.Itoa(limits.MaxEntries),
-		"max-document-bytes":       strconv.FormatInt(limits.MaxBytes, 10),
+		"max-size":                 strconv.FormatInt(limits.MaxBytes, 10),
 		"allow-host":               strings.Join(hosts, ","),
 		"map":                      strings.Join(maps, ","),
 		"revisit":                  o.Revisit.String(),
