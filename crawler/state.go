@@ -146,6 +146,7 @@ type journal struct {
 
 	mu       sync.Mutex
 	f        *os.File
+	end      int64 // where the next record goes: the file's end
 	index    map[string]span
 	info     StateInfo
 	unsynced int
@@ -279,6 +280,7 @@ func (j *journal) load(want stateHeader) error {
 		}
 		off += int64(len(data))
 	}
+	j.end = off
 	_, err = j.f.Seek(off, io.SeekStart)
 	return err
 }
@@ -311,14 +313,16 @@ func checkHeader(data []byte, want stateHeader) error {
 	return nil
 }
 
-// append writes v as one line.
+// append writes v as one line at the file's end.
 func (j *journal) append(v any) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("crawler: the state file: %w", err)
 	}
 	data = append(data, '\n')
-	if _, err := j.f.Write(data); err != nil {
+	n, err := j.f.Write(data)
+	j.end += int64(n)
+	if err != nil {
 		return fmt.Errorf("crawler: writing the state file: %w", err)
 	}
 	return nil
@@ -372,16 +376,12 @@ func (j *journal) add(r *record) {
 	if _, done := j.index[r.key()]; done {
 		return
 	}
-	off, err := j.f.Seek(0, io.SeekCurrent)
-	if err == nil {
-		err = j.append(r)
-	}
-	if err != nil {
+	off := j.end
+	if err := j.append(r); err != nil {
 		j.info.Err = err
 		return
 	}
-	end, _ := j.f.Seek(0, io.SeekCurrent)
-	j.index[r.key()] = span{off, end - off}
+	j.index[r.key()] = span{off, j.end - off}
 	j.info.Recorded++
 	j.unsynced++
 	if now := j.clock.Now(); j.unsynced >= stateSyncEvery || now.Sub(j.synced) >= stateSyncPeriod {
