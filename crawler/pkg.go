@@ -31,9 +31,8 @@ const maxListed = 20
 // replayed by a resumed crawl: the manifest is read again from its
 // recorded bytes.
 func (c *crawl) processPackage(t task) {
-	rec := c.state.lookup(opPackage, t.url)
+	rec := c.replay(opPackage, t.url)
 	if rec != nil {
-		c.f.Count(rec.Requests, rec.Bytes)
 		if rec.Manifest != nil {
 			c.manifestDocument(t.url, ManifestLocation(t.url), *rec.Manifest)
 		}

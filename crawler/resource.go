@@ -28,10 +28,8 @@ func acceptEncodingFor(md *rs.Md) string {
 // body is never held. With a state file, what was measured is recorded,
 // and replayed by a resumed crawl.
 func (c *crawl) processResource(t task) {
-	rec := c.state.lookup(opResource, t.url)
-	if rec != nil {
-		c.f.Count(rec.Requests, rec.Bytes)
-	} else {
+	rec := c.replay(opResource, t.url)
+	if rec == nil {
 		rec = c.fetchResource(t)
 		if c.interrupted(rec.Err != "" || (rec.Facts != nil && rec.Facts.Truncated)) {
 			rec = nil

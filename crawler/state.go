@@ -422,11 +422,20 @@ func (c *crawl) interrupted(failed bool) bool {
 	return c.ctx.Err() != nil && failed
 }
 
+// replay returns the state file's record of op on u, or nil; the requests
+// and bytes it recorded count toward this crawl's totals and byte budget.
+func (c *crawl) replay(op, u string) *record {
+	rec := c.state.lookup(op, u)
+	if rec != nil {
+		c.f.Count(rec.Requests, rec.Bytes)
+	}
+	return rec
+}
+
 // get fetches u for op, or replays it from the state file. A live fetch of
 // a document is recorded once the crawl closes its body.
 func (c *crawl) get(op, u string, req sourcehttp.Request) *sourcehttp.Response {
-	if rec := c.state.lookup(op, u); rec != nil {
-		c.f.Count(rec.Requests, rec.Bytes)
+	if rec := c.replay(op, u); rec != nil {
 		r := replayed(rec)
 		r.Body = &replayBody{r: bytes.NewReader(rec.Body), err: rec.BodyErr}
 		return r
