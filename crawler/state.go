@@ -134,7 +134,10 @@ type record struct {
 	MembersRead int                 `json:"membersRead,omitempty"`
 }
 
-func (r *record) key() string { return r.Op + " " + r.URL }
+func (r *record) key() string { return stateKey(r.Op, r.URL) }
+
+// stateKey is what the journal's index files the record of op on u under.
+func stateKey(op, u string) string { return op + " " + u }
 
 // span is where a record stands in the file.
 type span struct{ off, n int64 }
@@ -335,7 +338,7 @@ func (j *journal) has(op, u string) bool {
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	_, ok := j.index[op+" "+u]
+	_, ok := j.index[stateKey(op, u)]
 	return ok
 }
 
@@ -346,7 +349,7 @@ func (j *journal) lookup(op, u string) *record {
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	sp, ok := j.index[op+" "+u]
+	sp, ok := j.index[stateKey(op, u)]
 	if !ok {
 		return nil
 	}
