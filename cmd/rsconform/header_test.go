@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -31,12 +30,7 @@ func newTokenSource() *tokenSource {
 	Expect(err).NotTo(HaveOccurred())
 	src, err := mocksource.New(mocksource.Options{Scenario: sc, IgnoreFaults: true})
 	Expect(err).NotTo(HaveOccurred())
-	for {
-		if _, err := src.Step(); err != nil {
-			Expect(errors.Is(err, mocksource.ErrFinished)).To(BeTrue())
-			break
-		}
-	}
+	Expect(src.PlayToEnd()).To(Succeed())
 	ts := &tokenSource{}
 	h := src.Handler()
 	ts.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
