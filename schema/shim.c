@@ -1009,8 +1009,6 @@ static int rsc_run(rsc_pass *ps, uintptr_t schema, int max_errors, rsc_result *r
 				rsc_add(res, e->line, e->int2, XML_ERR_ERROR, 1, NULL, e->message);
 			}
 		}
-		res->parsed = 1;
-		res->validated = schema != 0;
 		rsc_flush(&st, 1);
 		if (st.oom) {
 			goto done;

@@ -18,15 +18,13 @@ typedef struct {
 	char *message;
 } rsc_error;
 
-// rsc_result is filled by rsc_check; release it with rsc_result_free.
+// rsc_result is filled by rsc_pass_run; release it with rsc_result_free.
 typedef struct {
 	rsc_error *errors;
 	int n;        // number of entries in errors
 	int cap;      // allocated entries
 	int max;      // at most this many are kept
 	long omitted; // findings beyond max
-	int parsed;   // 1 when the document was parsed into a tree
-	int validated; // 1 when XML Schema validation ran
 } rsc_result;
 
 // rsc_init silences libxml2's generic error output and installs the entity
