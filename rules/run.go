@@ -165,10 +165,9 @@ func safeCheck(r *Rule, p *Pass) (err error) {
 // FrontEnd reads a document into the model, deciding whether it is
 // well-formed, and validates it against the ResourceSync XSDs when asked;
 // *schema.Validator implements it (see schema.Validator.ReadFrom, which
-// streams, and Read and ReadWith, the same for bytes). A not-well-formed
-// document gives a *rs.SyntaxError.
+// streams, and ReadWith, the same for bytes). A not-well-formed document
+// gives a *rs.SyntaxError.
 type FrontEnd interface {
-	Read(data []byte, validate bool) (*rs.Document, []schema.Error, error)
 	ReadWith(data []byte, opts schema.ReadOptions) (*rs.Document, []schema.Error, error)
 	ReadFrom(ctx context.Context, r io.Reader, opts schema.ReadOptions) (*rs.Document, []schema.Error, error)
 }
@@ -366,7 +365,7 @@ func (v *Validator) Parse(data []byte) (*rs.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc, _, err := fe.Read(data, false)
+	doc, _, err := fe.ReadWith(data, schema.ReadOptions{})
 	return doc, err
 }
 
