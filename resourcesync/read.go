@@ -17,8 +17,7 @@ const DefaultMaxBytes = 50 * 1024 * 1024
 // document (section 7).
 const DefaultMaxEntries = 50000
 
-// LimitError reports input larger than a limit. Partial is true when the
-// input was not read to its end.
+// LimitError reports input larger than a limit.
 type LimitError struct {
 	What  string // "document" or "decompressed document"
 	Limit int64
@@ -57,13 +56,12 @@ func DocumentReader(r io.Reader, maxBytes int64) io.Reader {
 }
 
 type docReader struct {
-	raw  io.Reader
-	src  io.Reader // the content; nil until the first Read has looked at the magic bytes
-	gz   bool
-	max  int64
-	n    int64 // content bytes returned
-	what string
-	err  error // sticky
+	raw io.Reader
+	src io.Reader // the content; nil until the first Read has looked at the magic bytes
+	gz  bool      // src decompresses raw
+	max int64
+	n   int64 // content bytes returned
+	err error // sticky
 }
 
 func (d *docReader) Read(p []byte) (int, error) {
@@ -85,7 +83,11 @@ func (d *docReader) Read(p []byte) (int, error) {
 	k, err := d.src.Read(p)
 	d.n += int64(k)
 	if d.n > d.max {
-		d.err = &LimitError{What: d.what, Limit: d.max}
+		what := "document"
+		if d.gz {
+			what = "decompressed document"
+		}
+		d.err = &LimitError{What: what, Limit: d.max}
 		return k - int(d.n-d.max), d.err
 	}
 	if err != nil && err != io.EOF && d.gz {
@@ -108,7 +110,6 @@ func (d *docReader) open() error {
 		return err
 	}
 	raw := io.MultiReader(bytes.NewReader(magic[:n]), d.raw)
-	d.what = "document"
 	if !IsGzip(magic[:n]) {
 		d.src = raw
 		return nil
@@ -126,7 +127,7 @@ func (d *docReader) open() error {
 		return fmt.Errorf("gzip: %w", err)
 	}
 	zr.Multistream(true)
-	d.src, d.gz, d.what = zr, true, "decompressed document"
+	d.src, d.gz = zr, true
 	return nil
 }
 
