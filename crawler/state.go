@@ -161,12 +161,8 @@ type journal struct {
 // names the flag): a run with other values would not make the fetches the
 // file records.
 func stateOptions(o Options) map[string]string {
-	cfg := o.Validator.Config
-	limits := cfg.Limits.WithDefaults()
-	spec := string(cfg.Spec)
-	if spec == "" {
-		spec = string(rules.Spec11)
-	}
+	cfg := o.Validator.Config.WithDefaults()
+	limits, spec := cfg.Limits, string(cfg.Spec)
 	hosts := append([]string(nil), o.AllowHosts...)
 	sort.Strings(hosts)
 	var maps []string

@@ -148,7 +148,7 @@ func (p *GraphPass) ReportRelated(url string, pos rs.Pos, related []Location, fo
 // returns their findings by document URL. A rule that could not run is
 // returned as an error per rule ID.
 func RunGraph(g *Graph, cfg Config) (findings map[string][]Diagnostic, applied []string, errs map[string]error) {
-	cfg = cfg.withDefaults()
+	cfg = cfg.WithDefaults()
 	findings = map[string][]Diagnostic{}
 	errs = map[string]error{}
 	for _, r := range All() {

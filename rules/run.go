@@ -34,7 +34,9 @@ type Config struct {
 	Limits Limits
 }
 
-func (c Config) withDefaults() Config {
+// WithDefaults fills what is unset with the defaults: spec 1.1 and the
+// Sitemap protocol's limits.
+func (c Config) WithDefaults() Config {
 	if c.Spec == "" {
 		c.Spec = Spec11
 	}
@@ -45,7 +47,7 @@ func (c Config) withDefaults() Config {
 // Run applies the selected rules of the catalogue to one input and returns
 // the result for the document at location.
 func Run(location string, in Input, cfg Config) Result {
-	cfg = cfg.withDefaults()
+	cfg = cfg.WithDefaults()
 	res := Result{Location: location, Kind: rs.KindUnknown}
 	if in.Doc != nil {
 		res.Kind = in.Doc.Kind()

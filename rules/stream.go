@@ -135,7 +135,7 @@ type coroutine struct {
 }
 
 func newStream(location string, cfg Config) *stream {
-	return &stream{location: location, cfg: cfg.withDefaults()}
+	return &stream{location: location, cfg: cfg.WithDefaults()}
 }
 
 // entries is the OnEntries hook: d.Entries are complete and not yet seen.
