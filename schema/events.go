@@ -12,15 +12,92 @@ var errEvents = errors.New("schema: malformed event buffer from the C walk")
 
 // decoder replays the element events written by a pass (shim.c) into a
 // resourcesync.Builder, chunk by chunk (every chunk holds whole events).
-// Strings point into the chunks (one copy of the events, none per string).
+// A chunk is read where the pass wrote it, in C memory, and given back
+// once read: what the model keeps of it (names, values, text) is copied
+// into slabs of Go memory, and nothing else is (the framing, the start
+// tags the Builder reads during the call only). Copying the whole chunk
+// instead (C.GoBytes) made the Go heap churn through 256 KiB blocks: twice
+// the allocation, and a page fault for every fresh page.
 type decoder struct {
 	b     *rs.Builder
 	table []string // namespace URIs by id - 1 (see rsc_put_ns)
 	attrs []rs.XMLAttr
+	slab  []byte // strings the model keeps are copied here, never overwritten
 }
 
 func newDecoder() *decoder { return &decoder{b: rs.NewBuilder()} }
 
+// slabSize is the size of the blocks kept strings are copied into; longer
+// strings get their own copy.
+const slabSize = 32 << 10
+
+// keep returns a copy of b in Go memory, in the current slab.
+func (d *decoder) keep(b []byte) string {
+	switch {
+	case len(b) == 0:
+		return ""
+	case len(b) > slabSize/8:
+		return string(b)
+	case cap(d.slab)-len(d.slab) < len(b):
+		d.slab = make([]byte, 0, slabSize)
+	}
+	i := len(d.slab)
+	d.slab = append(d.slab, b...)
+	return unsafe.String(&d.slab[i], len(b))
+}
+
+// name is keep for an element or attribute name: the names of the
+// ResourceSync vocabulary are constants, not copies.
+func (d *decoder) name(b []byte) string {
+	switch string(b) { // no allocation: the compiler compares in place
+	case "url":
+		return "url"
+	case "loc":
+		return "loc"
+	case "lastmod":
+		return "lastmod"
+	case "md":
+		return "md"
+	case "ln":
+		return "ln"
+	case "sitemap":
+		return "sitemap"
+	case "urlset":
+		return "urlset"
+	case "sitemapindex":
+		return "sitemapindex"
+	case "changefreq":
+		return "changefreq"
+	case "priority":
+		return "priority"
+	case "hash":
+		return "hash"
+	case "length":
+		return "length"
+	case "type":
+		return "type"
+	case "rel":
+		return "rel"
+	case "href":
+		return "href"
+	case "at":
+		return "at"
+	case "capability":
+		return "capability"
+	case "change":
+		return "change"
+	case "datetime":
+		return "datetime"
+	case "modified":
+		return "modified"
+	case "path":
+		return "path"
+	}
+	return d.keep(b)
+}
+
+// feed replays the events of buf, which is only read during the call (it
+// may be C memory given back afterwards).
 func (d *decoder) feed(buf []byte) error {
 	i := 0
 	u32 := func() (uint32, bool) {
@@ -31,17 +108,23 @@ func (d *decoder) feed(buf []byte) error {
 		i += 4
 		return v, true
 	}
-	str := func() (string, bool) {
+	// raw is the next string, a view of buf.
+	raw := func() ([]byte, bool) {
 		n, ok := u32()
 		if !ok || uint64(i)+uint64(n) > uint64(len(buf)) {
-			return "", false
+			return nil, false
 		}
-		s := ""
-		if n > 0 {
-			s = unsafe.String(&buf[i], int(n))
-		}
+		b := buf[i : i+int(n)]
 		i += int(n)
-		return s, true
+		return b, true
+	}
+	str := func() (string, bool) {
+		b, ok := raw()
+		return d.keep(b), ok
+	}
+	name := func() (string, bool) {
+		b, ok := raw()
+		return d.name(b), ok
 	}
 	ns := func() (string, bool) {
 		id, ok := u32()
@@ -53,10 +136,11 @@ func (d *decoder) feed(buf []byte) error {
 		case id == 0xffffffff:
 			return str()
 		case id&0x80000000 != 0:
-			s, ok := str()
+			b, ok := raw()
 			if !ok || int(id&0x7fffffff) != len(d.table)+1 {
 				return "", false
 			}
+			s := string(b)
 			d.table = append(d.table, s)
 			return s, true
 		case int(id) <= len(d.table):
@@ -72,7 +156,7 @@ func (d *decoder) feed(buf []byte) error {
 			line, ok1 := u32()
 			col, ok2 := u32()
 			space, ok3 := ns()
-			local, ok4 := str()
+			local, ok4 := name()
 			na, ok5 := u32()
 			if !(ok1 && ok2 && ok3 && ok4 && ok5) || int(na) > len(buf) {
 				return errEvents
@@ -80,7 +164,7 @@ func (d *decoder) feed(buf []byte) error {
 			d.attrs = d.attrs[:0]
 			for k := uint32(0); k < na; k++ {
 				as, ok1 := ns()
-				al, ok2 := str()
+				al, ok2 := name()
 				av, ok3 := str()
 				if !(ok1 && ok2 && ok3) {
 					return errEvents

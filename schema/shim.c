@@ -302,10 +302,13 @@ static void rsc_put_str(rsc_buf *b, const xmlChar *s) {
 #define RSC_EV_CHUNKS 4 // chunks of events (RSC_CHUNK bytes) queued at most
 #define RSC_CHUNK (256 * 1024)
 
+#define RSC_EV_CAP (RSC_CHUNK + RSC_CHUNK / 4) // an event buffer, with room for the event that fills it
+#define RSC_EV_SPARE RSC_EV_CHUNKS               // event buffers kept for reuse at most
+
 typedef struct rsc_chunk {
 	struct rsc_chunk *next;
 	unsigned char *p;
-	size_t len;
+	size_t len, cap;
 } rsc_chunk;
 
 typedef struct {
@@ -314,13 +317,24 @@ typedef struct {
 	int ended;  // the producer is done: no chunk will come after those queued
 	int closed; // the consumer is gone: pushes are refused
 	int failed; // input only: it ended on a read error, or the pass was aborted
+	// Each queue has one producer and one consumer, each waiting on its
+	// own condition (under the pass's mutex), woken only when what it
+	// waits for may have changed: a wake-up that finds nothing to do costs
+	// two context switches.
+	pthread_cond_t room; // the producer's: a chunk was taken, or the queue closed
+	pthread_cond_t data; // the consumer's: a chunk was added, or the queue ended
 } rsc_queue;
 
 struct rsc_pass {
-	pthread_mutex_t mu;
-	pthread_cond_t cv; // broadcast on every change of either queue
+	pthread_mutex_t mu; // guards both queues and the spare buffers
 	rsc_queue in, ev;
 	int events; // 1: element events wanted
+	// Event buffers the Go side is done with (rsc_pass_recycle), of
+	// RSC_EV_CAP bytes each, for the pass to write into again: the events
+	// of a document go through a few buffers instead of one fresh
+	// allocation (and its page faults) per chunk.
+	unsigned char *spare[RSC_EV_SPARE];
+	int nspare;
 };
 
 static void rsc_queue_drop(rsc_queue *q) {
@@ -336,7 +350,7 @@ static void rsc_queue_drop(rsc_queue *q) {
 
 // rsc_queue_push queues p (taking it over), waiting while q is full.
 // Returns -1 (p freed) when the consumer is gone or memory ran out.
-static int rsc_queue_push(rsc_pass *ps, rsc_queue *q, unsigned char *p, size_t len) {
+static int rsc_queue_push(rsc_pass *ps, rsc_queue *q, unsigned char *p, size_t len, size_t cap) {
 	rsc_chunk *c = malloc(sizeof *c);
 	if (c == NULL) {
 		free(p);
@@ -345,9 +359,10 @@ static int rsc_queue_push(rsc_pass *ps, rsc_queue *q, unsigned char *p, size_t l
 	c->next = NULL;
 	c->p = p;
 	c->len = len;
+	c->cap = cap;
 	pthread_mutex_lock(&ps->mu);
 	while (q->n >= q->max && !q->closed) {
-		pthread_cond_wait(&ps->cv, &ps->mu);
+		pthread_cond_wait(&q->room, &ps->mu);
 	}
 	if (q->closed) {
 		pthread_mutex_unlock(&ps->mu);
@@ -362,17 +377,17 @@ static int rsc_queue_push(rsc_pass *ps, rsc_queue *q, unsigned char *p, size_t l
 	}
 	q->tail = c;
 	q->n++;
-	pthread_cond_broadcast(&ps->cv);
+	pthread_cond_signal(&q->data);
 	pthread_mutex_unlock(&ps->mu);
 	return 0;
 }
 
 // rsc_queue_pop waits for the next chunk of q: 1 with it (to free), 0
 // when q has ended and every chunk was taken.
-static int rsc_queue_pop(rsc_pass *ps, rsc_queue *q, unsigned char **p, size_t *len) {
+static int rsc_queue_pop(rsc_pass *ps, rsc_queue *q, unsigned char **p, size_t *len, size_t *cap) {
 	pthread_mutex_lock(&ps->mu);
 	while (q->head == NULL && !q->ended) {
-		pthread_cond_wait(&ps->cv, &ps->mu);
+		pthread_cond_wait(&q->data, &ps->mu);
 	}
 	rsc_chunk *c = q->head;
 	if (c != NULL) {
@@ -381,7 +396,7 @@ static int rsc_queue_pop(rsc_pass *ps, rsc_queue *q, unsigned char **p, size_t *
 			q->tail = NULL;
 		}
 		q->n--;
-		pthread_cond_broadcast(&ps->cv);
+		pthread_cond_signal(&q->room);
 	}
 	pthread_mutex_unlock(&ps->mu);
 	if (c == NULL) {
@@ -389,6 +404,7 @@ static int rsc_queue_pop(rsc_pass *ps, rsc_queue *q, unsigned char **p, size_t *
 	}
 	*p = c->p;
 	*len = c->len;
+	*cap = c->cap;
 	free(c);
 	return 1;
 }
@@ -405,7 +421,10 @@ rsc_pass *rsc_pass_new(int events) {
 	}
 	__atomic_add_fetch(&rsc_live_passes, 1, __ATOMIC_SEQ_CST);
 	pthread_mutex_init(&ps->mu, NULL);
-	pthread_cond_init(&ps->cv, NULL);
+	pthread_cond_init(&ps->in.room, NULL);
+	pthread_cond_init(&ps->in.data, NULL);
+	pthread_cond_init(&ps->ev.room, NULL);
+	pthread_cond_init(&ps->ev.data, NULL);
 	ps->in.max = RSC_IN_CHUNKS;
 	ps->ev.max = RSC_EV_CHUNKS;
 	ps->events = events;
@@ -421,7 +440,7 @@ int rsc_pass_feed(rsc_pass *ps, const char *buf, size_t len) {
 		return -1;
 	}
 	memcpy(p, buf, len);
-	return rsc_queue_push(ps, &ps->in, p, len);
+	return rsc_queue_push(ps, &ps->in, p, len, len);
 }
 
 void rsc_pass_end(rsc_pass *ps, int failed) {
@@ -430,7 +449,7 @@ void rsc_pass_end(rsc_pass *ps, int failed) {
 	if (failed) {
 		ps->in.failed = 1;
 	}
-	pthread_cond_broadcast(&ps->cv);
+	pthread_cond_broadcast(&ps->in.data);
 	pthread_mutex_unlock(&ps->mu);
 }
 
@@ -438,12 +457,39 @@ void rsc_pass_abort(rsc_pass *ps) {
 	pthread_mutex_lock(&ps->mu);
 	ps->in.ended = ps->in.failed = ps->in.closed = 1;
 	rsc_queue_drop(&ps->in);
-	pthread_cond_broadcast(&ps->cv);
+	pthread_cond_broadcast(&ps->in.data);
+	pthread_cond_broadcast(&ps->in.room);
 	pthread_mutex_unlock(&ps->mu);
 }
 
-int rsc_pass_next(rsc_pass *ps, unsigned char **chunk, size_t *len) {
-	return rsc_queue_pop(ps, &ps->ev, chunk, len);
+int rsc_pass_next(rsc_pass *ps, unsigned char **chunk, size_t *len, size_t *cap) {
+	return rsc_queue_pop(ps, &ps->ev, chunk, len, cap);
+}
+
+void rsc_pass_recycle(rsc_pass *ps, unsigned char *chunk, size_t cap) {
+	pthread_mutex_lock(&ps->mu);
+	if (cap == RSC_EV_CAP && ps->nspare < RSC_EV_SPARE) {
+		ps->spare[ps->nspare++] = chunk;
+		chunk = NULL;
+	}
+	pthread_mutex_unlock(&ps->mu);
+	free(chunk);
+}
+
+// rsc_ev_buffer gives b an empty event buffer: a spare one, else a new one.
+static void rsc_ev_buffer(rsc_pass *ps, rsc_buf *b) {
+	unsigned char *p = NULL;
+	pthread_mutex_lock(&ps->mu);
+	if (ps->nspare > 0) {
+		p = ps->spare[--ps->nspare];
+	}
+	pthread_mutex_unlock(&ps->mu);
+	if (p == NULL) {
+		p = malloc(RSC_EV_CAP);
+	}
+	b->p = p;
+	b->len = 0;
+	b->cap = p != NULL ? RSC_EV_CAP : 0; // NULL: rsc_grow tries again
 }
 
 void rsc_pass_free(rsc_pass *ps) {
@@ -452,7 +498,13 @@ void rsc_pass_free(rsc_pass *ps) {
 	}
 	rsc_queue_drop(&ps->in);
 	rsc_queue_drop(&ps->ev);
-	pthread_cond_destroy(&ps->cv);
+	for (int i = 0; i < ps->nspare; i++) {
+		free(ps->spare[i]);
+	}
+	pthread_cond_destroy(&ps->in.room);
+	pthread_cond_destroy(&ps->in.data);
+	pthread_cond_destroy(&ps->ev.room);
+	pthread_cond_destroy(&ps->ev.data);
 	pthread_mutex_destroy(&ps->mu);
 	free(ps);
 	__atomic_sub_fetch(&rsc_live_passes, 1, __ATOMIC_SEQ_CST);
@@ -532,11 +584,14 @@ static void rsc_flush(rsc_stream *st, int force) {
 	if (b == NULL || b->oom || (b->len < RSC_CHUNK && !force) || b->len == 0) {
 		return;
 	}
-	if (rsc_queue_push(st->ps, &st->ps->ev, b->p, b->len) != 0) {
+	if (rsc_queue_push(st->ps, &st->ps->ev, b->p, b->len, b->cap) != 0) {
 		st->oom = 1;
 	}
 	b->p = NULL;
 	b->len = b->cap = 0;
+	if (!force) {
+		rsc_ev_buffer(st->ps, b);
+	}
 }
 
 // rsc_put_ns writes a namespace URI as u32 id: 0 for none, n for the n-th
@@ -890,7 +945,8 @@ int rsc_pass_run(rsc_pass *ps, uintptr_t schema, int max_errors, rsc_result *res
 	ps->in.closed = 1;
 	rsc_queue_drop(&ps->in);
 	ps->ev.ended = 1;
-	pthread_cond_broadcast(&ps->cv);
+	pthread_cond_broadcast(&ps->in.room);
+	pthread_cond_broadcast(&ps->ev.data);
 	pthread_mutex_unlock(&ps->mu);
 	return rc;
 }
@@ -908,6 +964,9 @@ static int rsc_run(rsc_pass *ps, uintptr_t schema, int max_errors, rsc_result *r
 	st.tag_cur = -1;
 	st.tag_off = -1;
 	st.events = ps->events ? &evbuf : NULL;
+	if (ps->events) {
+		rsc_ev_buffer(ps, &evbuf);
+	}
 	int rc = -1;
 	long fed = 0;
 	xmlSchemaValidCtxtPtr vctxt = NULL;
@@ -944,7 +1003,8 @@ static int rsc_run(rsc_pass *ps, uintptr_t schema, int max_errors, rsc_result *r
 	unsigned char *chunk;
 	size_t n;
 	int stopped = 0;
-	while (rsc_queue_pop(ps, &ps->in, &chunk, &n)) {
+	size_t chunk_cap;
+	while (rsc_queue_pop(ps, &ps->in, &chunk, &n, &chunk_cap)) {
 		if (n > INT32_MAX || rsc_win_append(&st, chunk, n) != 0) {
 			free(chunk);
 			st.oom = 1;

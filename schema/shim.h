@@ -78,9 +78,15 @@ void rsc_pass_abort(rsc_pass *ps);
 int rsc_pass_run(rsc_pass *ps, uintptr_t schema, int max_errors, rsc_result *res, int *wellformed);
 
 // rsc_pass_next waits for the next chunk of events: 1 with a malloc'd
-// chunk (to free with free()), 0 when the pass has ended and every chunk
+// chunk of len bytes in a buffer of cap (to give back with
+// rsc_pass_recycle, or free()), 0 when the pass has ended and every chunk
 // was read.
-int rsc_pass_next(rsc_pass *ps, unsigned char **chunk, size_t *len);
+int rsc_pass_next(rsc_pass *ps, unsigned char **chunk, size_t *len, size_t *cap);
+
+// rsc_pass_recycle gives back a chunk rsc_pass_next returned, once read:
+// the pass writes events into it again (or frees it). The pass must not
+// have been freed.
+void rsc_pass_recycle(rsc_pass *ps, unsigned char *chunk, size_t cap);
 
 void rsc_pass_free(rsc_pass *ps);
 

@@ -483,15 +483,14 @@ func (v *Validator) pass(ctx context.Context, head []byte, rest io.Reader, schem
 	var ferr error
 	for {
 		var chunk *C.uchar
-		var n C.size_t
-		if C.rsc_pass_next(ps, &chunk, &n) == 0 {
+		var n, capacity C.size_t
+		if C.rsc_pass_next(ps, &chunk, &n, &capacity) == 0 {
 			break
 		}
-		buf := C.GoBytes(unsafe.Pointer(chunk), C.int(n))
-		C.free(unsafe.Pointer(chunk))
-		if ferr == nil {
-			ferr = dec.feed(buf)
+		if ferr == nil && n > 0 {
+			ferr = dec.feed(unsafe.Slice((*byte)(unsafe.Pointer(chunk)), int(n)))
 		}
+		C.rsc_pass_recycle(ps, chunk, capacity)
 	}
 	<-passed
 	errs := convert(&res)
