@@ -257,31 +257,47 @@ static void rsc_grow(rsc_buf *b, size_t need) {
 	b->cap = ncap;
 }
 
-static void rsc_put_u32(rsc_buf *b, uint32_t v) {
-	rsc_grow(b, 4);
-	if (b->oom) {
-		return;
+static inline void rsc_put_u32(rsc_buf *b, uint32_t v) {
+	if (b->len + 4 > b->cap) {
+		rsc_grow(b, 4);
+		if (b->oom) {
+			return;
+		}
 	}
-	b->p[b->len++] = v & 0xff;
-	b->p[b->len++] = (v >> 8) & 0xff;
-	b->p[b->len++] = (v >> 16) & 0xff;
-	b->p[b->len++] = (v >> 24) & 0xff;
+	unsigned char *p = b->p + b->len;
+	p[0] = v & 0xff;
+	p[1] = (v >> 8) & 0xff;
+	p[2] = (v >> 16) & 0xff;
+	p[3] = (v >> 24) & 0xff;
+	b->len += 4;
 }
 
-static void rsc_put_byte(rsc_buf *b, unsigned char c) {
-	rsc_grow(b, 1);
-	if (!b->oom) {
-		b->p[b->len++] = c;
+static inline void rsc_put_byte(rsc_buf *b, unsigned char c) {
+	if (b->len + 1 > b->cap) {
+		rsc_grow(b, 1);
+		if (b->oom) {
+			return;
+		}
 	}
+	b->p[b->len++] = c;
 }
 
-static void rsc_put_bytes(rsc_buf *b, const xmlChar *s, size_t n) {
-	rsc_put_u32(b, (uint32_t)n);
-	rsc_grow(b, n);
-	if (!b->oom && n) {
-		memcpy(b->p + b->len, s, n);
-		b->len += n;
+static inline void rsc_put_bytes(rsc_buf *b, const xmlChar *s, size_t n) {
+	if (b->len + 4 + n > b->cap) {
+		rsc_grow(b, 4 + n);
+		if (b->oom) {
+			return;
+		}
 	}
+	unsigned char *p = b->p + b->len;
+	p[0] = n & 0xff;
+	p[1] = (n >> 8) & 0xff;
+	p[2] = (n >> 16) & 0xff;
+	p[3] = (n >> 24) & 0xff;
+	if (n) {
+		memcpy(p + 4, s, n);
+	}
+	b->len += 4 + n;
 }
 
 static void rsc_put_str(rsc_buf *b, const xmlChar *s) {
@@ -302,8 +318,9 @@ static void rsc_put_str(rsc_buf *b, const xmlChar *s) {
 #define RSC_EV_CHUNKS 4 // chunks of events (RSC_CHUNK bytes) queued at most
 #define RSC_CHUNK (256 * 1024)
 
+#define RSC_IN_CAP (64 * 1024)                 // an input buffer: what Go feeds at a time
 #define RSC_EV_CAP (RSC_CHUNK + RSC_CHUNK / 4) // an event buffer, with room for the event that fills it
-#define RSC_EV_SPARE RSC_EV_CHUNKS               // event buffers kept for reuse at most
+#define RSC_SPARE 5                            // buffers a queue keeps for reuse at most
 
 typedef struct rsc_chunk {
 	struct rsc_chunk *next;
@@ -323,19 +340,53 @@ typedef struct {
 	// two context switches.
 	pthread_cond_t room; // the producer's: a chunk was taken, or the queue closed
 	pthread_cond_t data; // the consumer's: a chunk was added, or the queue ended
+	// Buffers of bufcap bytes the consumer is done with, for the producer
+	// to fill again: a document goes through a few buffers instead of a
+	// fresh allocation per chunk (malloc's heap then grows and shrinks,
+	// and every fresh page costs a fault).
+	size_t bufcap;
+	unsigned char *spare[RSC_SPARE];
+	int nspare;
 } rsc_queue;
 
 struct rsc_pass {
 	pthread_mutex_t mu; // guards both queues and the spare buffers
 	rsc_queue in, ev;
 	int events; // 1: element events wanted
-	// Event buffers the Go side is done with (rsc_pass_recycle), of
-	// RSC_EV_CAP bytes each, for the pass to write into again: the events
-	// of a document go through a few buffers instead of one fresh
-	// allocation (and its page faults) per chunk.
-	unsigned char *spare[RSC_EV_SPARE];
-	int nspare;
 };
+
+// rsc_queue_take returns an empty buffer of q->bufcap bytes (NULL: out of
+// memory): a spare one, else a new one.
+static unsigned char *rsc_queue_take(rsc_pass *ps, rsc_queue *q) {
+	unsigned char *p = NULL;
+	pthread_mutex_lock(&ps->mu);
+	if (q->nspare > 0) {
+		p = q->spare[--q->nspare];
+	}
+	pthread_mutex_unlock(&ps->mu);
+	return p != NULL ? p : malloc(q->bufcap);
+}
+
+// rsc_queue_give takes back a buffer of cap bytes taken from q: kept for
+// reuse, or freed.
+static void rsc_queue_give(rsc_pass *ps, rsc_queue *q, unsigned char *p, size_t cap) {
+	pthread_mutex_lock(&ps->mu);
+	if (cap == q->bufcap && q->nspare < RSC_SPARE) {
+		q->spare[q->nspare++] = p;
+		p = NULL;
+	}
+	pthread_mutex_unlock(&ps->mu);
+	free(p);
+}
+
+static void rsc_queue_free(rsc_queue *q) {
+	for (int i = 0; i < q->nspare; i++) {
+		free(q->spare[i]);
+	}
+	q->nspare = 0;
+	pthread_cond_destroy(&q->room);
+	pthread_cond_destroy(&q->data);
+}
 
 static void rsc_queue_drop(rsc_queue *q) {
 	for (rsc_chunk *c = q->head; c != NULL;) {
@@ -427,6 +478,8 @@ rsc_pass *rsc_pass_new(int events) {
 	pthread_cond_init(&ps->ev.data, NULL);
 	ps->in.max = RSC_IN_CHUNKS;
 	ps->ev.max = RSC_EV_CHUNKS;
+	ps->in.bufcap = RSC_IN_CAP;
+	ps->ev.bufcap = RSC_EV_CAP;
 	ps->events = events;
 	return ps;
 }
@@ -435,12 +488,19 @@ int rsc_pass_feed(rsc_pass *ps, const char *buf, size_t len) {
 	if (len == 0) {
 		return 0;
 	}
-	unsigned char *p = malloc(len);
+	size_t cap = len;
+	unsigned char *p;
+	if (len <= ps->in.bufcap) {
+		cap = ps->in.bufcap;
+		p = rsc_queue_take(ps, &ps->in);
+	} else {
+		p = malloc(len);
+	}
 	if (p == NULL) {
 		return -1;
 	}
 	memcpy(p, buf, len);
-	return rsc_queue_push(ps, &ps->in, p, len, len);
+	return rsc_queue_push(ps, &ps->in, p, len, cap);
 }
 
 void rsc_pass_end(rsc_pass *ps, int failed) {
@@ -467,29 +527,14 @@ int rsc_pass_next(rsc_pass *ps, unsigned char **chunk, size_t *len, size_t *cap)
 }
 
 void rsc_pass_recycle(rsc_pass *ps, unsigned char *chunk, size_t cap) {
-	pthread_mutex_lock(&ps->mu);
-	if (cap == RSC_EV_CAP && ps->nspare < RSC_EV_SPARE) {
-		ps->spare[ps->nspare++] = chunk;
-		chunk = NULL;
-	}
-	pthread_mutex_unlock(&ps->mu);
-	free(chunk);
+	rsc_queue_give(ps, &ps->ev, chunk, cap);
 }
 
-// rsc_ev_buffer gives b an empty event buffer: a spare one, else a new one.
+// rsc_ev_buffer gives b an empty event buffer.
 static void rsc_ev_buffer(rsc_pass *ps, rsc_buf *b) {
-	unsigned char *p = NULL;
-	pthread_mutex_lock(&ps->mu);
-	if (ps->nspare > 0) {
-		p = ps->spare[--ps->nspare];
-	}
-	pthread_mutex_unlock(&ps->mu);
-	if (p == NULL) {
-		p = malloc(RSC_EV_CAP);
-	}
-	b->p = p;
+	b->p = rsc_queue_take(ps, &ps->ev);
 	b->len = 0;
-	b->cap = p != NULL ? RSC_EV_CAP : 0; // NULL: rsc_grow tries again
+	b->cap = b->p != NULL ? ps->ev.bufcap : 0; // NULL: rsc_grow tries again
 }
 
 void rsc_pass_free(rsc_pass *ps) {
@@ -498,13 +543,8 @@ void rsc_pass_free(rsc_pass *ps) {
 	}
 	rsc_queue_drop(&ps->in);
 	rsc_queue_drop(&ps->ev);
-	for (int i = 0; i < ps->nspare; i++) {
-		free(ps->spare[i]);
-	}
-	pthread_cond_destroy(&ps->in.room);
-	pthread_cond_destroy(&ps->in.data);
-	pthread_cond_destroy(&ps->ev.room);
-	pthread_cond_destroy(&ps->ev.data);
+	rsc_queue_free(&ps->in);
+	rsc_queue_free(&ps->ev);
 	pthread_mutex_destroy(&ps->mu);
 	free(ps);
 	__atomic_sub_fetch(&rsc_live_passes, 1, __ATOMIC_SEQ_CST);
@@ -1006,13 +1046,13 @@ static int rsc_run(rsc_pass *ps, uintptr_t schema, int max_errors, rsc_result *r
 	size_t chunk_cap;
 	while (rsc_queue_pop(ps, &ps->in, &chunk, &n, &chunk_cap)) {
 		if (n > INT32_MAX || rsc_win_append(&st, chunk, n) != 0) {
-			free(chunk);
+			rsc_queue_give(ps, &ps->in, chunk, chunk_cap);
 			st.oom = 1;
 			break;
 		}
 		fed += (long)n;
 		xmlParseChunk(ctxt, (const char *)chunk, (int)n, 0);
-		free(chunk);
+		rsc_queue_give(ps, &ps->in, chunk, chunk_cap);
 		if (st.oom || ctxt->disableSAX || ctxt->instate == XML_PARSER_EOF) {
 			stopped = 1; // a fatal error, a DOCTYPE, or out of memory
 			break;
