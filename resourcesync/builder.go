@@ -162,6 +162,11 @@ func (b *Builder) rootChild(space, local string, attrs []XMLAttr, pos Pos, tag [
 			d.MisplacedEntries = append(d.MisplacedEntries, Element{Space: space, Local: local, Pos: pos})
 		}
 		b.entry = &Entry{Pos: pos}
+		if d.Entries == nil && b.OnEntries != nil {
+			// A window's worth: the slice is not grown (and copied) ten
+			// times per window.
+			d.Entries = make([]*Entry, 0, max(b.Window, 1))
+		}
 		d.Entries = append(d.Entries, b.entry)
 		return inEntry
 	}
@@ -281,35 +286,47 @@ func tagAttrs(data []byte, pos Pos, out []tagAttr) []tagAttr {
 	}
 	// line is the current line; lineStart the offset of its first byte,
 	// whose column is col0 (the tag's own column on its first line).
+	// Plain loops: this runs on every <rs:md> and <rs:ln> of a document.
 	line, lineStart, col0 := pos.Line, 0, pos.Column
-	at := func(k int) Pos { return Pos{Line: line, Column: col0 + k - lineStart} }
 	i := 1
-	skip := func(stop func(c byte) bool) {
-		for i < len(data) && !stop(data[i]) {
+	newline := func() { line, lineStart, col0 = line+1, i+1, 1 }
+	// The element name.
+	for i < len(data) && !isSpace(data[i]) && data[i] != '>' && data[i] != '/' {
+		i++
+	}
+	for i < len(data) {
+		for i < len(data) && isSpace(data[i]) {
 			if data[i] == '\n' {
-				line, lineStart, col0 = line+1, i+1, 1
+				newline()
 			}
 			i++
 		}
-	}
-	isEnd := func(c byte) bool { return c == '>' || c == '/' }
-	skip(func(c byte) bool { return isSpace(c) || isEnd(c) })
-	for i < len(data) {
-		skip(func(c byte) bool { return !isSpace(c) })
-		if i >= len(data) || isEnd(data[i]) {
+		if i >= len(data) || data[i] == '>' || data[i] == '/' {
 			break
 		}
 		start := i
-		p := at(i)
-		skip(func(c byte) bool { return c == '=' || isSpace(c) })
+		p := Pos{Line: line, Column: col0 + i - lineStart}
+		for i < len(data) && data[i] != '=' && !isSpace(data[i]) {
+			i++
+		}
 		out = append(out, tagAttr{qname: unsafe.String(&data[start], i-start), pos: p})
-		skip(func(c byte) bool { return c == '"' || c == '\'' })
+		for i < len(data) && data[i] != '"' && data[i] != '\'' {
+			if data[i] == '\n' {
+				newline()
+			}
+			i++
+		}
 		if i >= len(data) {
 			break
 		}
 		q := data[i]
 		i++
-		skip(func(c byte) bool { return c == q })
+		for i < len(data) && data[i] != q {
+			if data[i] == '\n' {
+				newline()
+			}
+			i++
+		}
 		i++
 	}
 	return out
