@@ -55,10 +55,13 @@ const (
 
 // fillerText and fillerBinary are the pools bodies take their filler from:
 // a body copies a slice of the pool at an offset chosen by its key, so
-// generating it costs one copy, not a loop per byte.
+// generating it costs one copy, not a loop per byte. They are made on
+// first use, not when the package initialises: every rsconform command
+// links this package, and most never serve a body (making them took about
+// 1 ms of every start-up).
 var (
-	fillerText   = makeFillerText(64 << 10)
-	fillerBinary = makeFillerBinary(64 << 10)
+	fillerText   = sync.OnceValue(func() []byte { return makeFillerText(64 << 10) })
+	fillerBinary = sync.OnceValue(func() []byte { return makeFillerBinary(64 << 10) })
 )
 
 func makeFillerText(n int) []byte {
@@ -153,7 +156,7 @@ func appendBody(dst []byte, key uint64, path string, version int, typ string) []
 			for i := 0; i < 8; i++ {
 				dst = append(dst, byte(key>>(8*i)))
 			}
-			fill(fillerBinary, target-8)
+			fill(fillerBinary(), target-8)
 			return dst
 		}
 	}
@@ -162,7 +165,7 @@ func appendBody(dst []byte, key uint64, path string, version int, typ string) []
 	if n < 16 {
 		n = 16
 	}
-	fill(fillerText, n)
+	fill(fillerText(), n)
 	if typ == "application/json" || mediaBase(typ) == "application/json" {
 		// The filler has newlines; JSON strings may not.
 		for i := len(dst) - n; i < len(dst); i++ {
