@@ -1,11 +1,13 @@
 package schema_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 
+	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/schema"
 )
 
@@ -52,6 +54,44 @@ func FuzzValidate(f *testing.F) {
 			if !reflect.DeepEqual(got, errs) {
 				t.Fatalf("in pieces of %d bytes: %v, whole: %v", k, got, errs)
 			}
+		}
+	})
+}
+
+// FuzzRead feeds arbitrary bytes to the front end with the model wanted,
+// its entries handed over in windows of 3 and dropped, as validate reads a
+// document: it must neither crash nor fail to run (the events a pass
+// writes are always ones the decoder reads), and a document that is read
+// gets its model.
+// Run with: go test -run '^$' -fuzz FuzzRead ./schema/
+func FuzzRead(f *testing.F) {
+	v, err := schema.New()
+	if err != nil {
+		f.Fatal(err)
+	}
+	seeds, _ := filepath.Glob(filepath.Join("testdata", "*.xml"))
+	for _, s := range seeds {
+		data, err := os.ReadFile(s)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/"><rs:md capability="resourcelist" at="2013-01-03T09:00:00Z"/><url><loc>http://e.com/a</loc><rs:md hash="md5:1584abdf8ebdc9802ac0c6a7402c03b6" x:y="1" xmlns:x="urn:x"/></url><url><loc>http://e.com/b</loc></url></urlset>`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		doc, _, err := v.ReadWith(data, schema.ReadOptions{Validate: true, Window: 3, OnEntries: func(d *rs.Document) {
+			d.Entries = nil
+		}})
+		var se *rs.SyntaxError
+		var le *rs.LimitError
+		switch {
+		case err == nil:
+			if doc == nil {
+				t.Fatal("no error and no model")
+			}
+		case errors.As(err, &se), errors.As(err, &le):
+		default:
+			t.Fatalf("the front end could not read the document: %v", err)
 		}
 	})
 }
