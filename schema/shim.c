@@ -1,7 +1,9 @@
-// See shim.h. A pass keeps its state in its own structures: its parse runs
-// on the thread of rsc_pass_run, and only its two queues are shared with
-// the other threads, under its mutex. The registry of embedded schemas and
-// the start-up capture buffer are written once, during start-up.
+// See shim.h. A pass keeps its state in its own structures and is driven
+// by one goroutine (whichever thread it runs on: libxml2's per-thread
+// error channel is silenced for every thread, and a pass reads its errors
+// from its own contexts); only its spare and handed-over event buffers are
+// shared, under its mutex. The registry of embedded schemas and the
+// start-up capture buffer are written once, during start-up.
 
 #define _GNU_SOURCE // memrchr
 #include <pthread.h>
@@ -305,250 +307,35 @@ static void rsc_put_str(rsc_buf *b, const xmlChar *s) {
 }
 
 
-// ---- the queues between a pass and the Go side ----
+// ---- the pass and the Go side ----
 //
-// Two queues of malloc'd chunks connect a pass to Go: the input (Go reads
-// the document and feeds it, rsc_pass_feed) and the events (Go builds the
-// model from them, rsc_pass_next). Both are bounded: a producer that gets
-// ahead waits for its consumer, so memory does not grow with the document.
-// Nothing here calls into Go: Go calls in, and a call waits on a condition
-// at most.
+// One goroutine drives a pass: it pushes the document in chunks
+// (rsc_pass_push parses each as it comes, on the calling thread: a pass
+// has no thread of its own, and nothing here waits or calls into Go), and
+// takes the element events each push completed (rsc_pass_take) in buffers
+// of about RSC_CHUNK bytes, which the Go side reads where they are and
+// gives back (rsc_pass_recycle, the one call another goroutine may make
+// concurrently) to be written again. A document goes through a few such
+// buffers, not a fresh allocation per chunk (every fresh page costs a
+// fault). Blocking, when Go's side is behind, is Go's: on a channel, not
+// in C (a goroutine that waits in a cgo call holds a thread, and made the
+// Go scheduler hand its processor over on every wait).
 
-#define RSC_IN_CHUNKS 4 // chunks of input (64 KiB each from Go) queued at most
-#define RSC_EV_CHUNKS 4 // chunks of events (RSC_CHUNK bytes) queued at most
-#define RSC_CHUNK (64 * 1024) // 256 KiB chunks cost 1.5 MB more peak memory and saved no time
-
-#define RSC_IN_CAP (64 * 1024)                 // an input buffer: what Go feeds at a time
+#define RSC_CHUNK (64 * 1024)                  // 256 KiB chunks cost 1.5 MB more peak memory and saved no time
 #define RSC_EV_CAP (RSC_CHUNK + RSC_CHUNK / 4) // an event buffer, with room for the event that fills it
-#define RSC_SPARE 5                            // buffers a queue keeps for reuse at most
+#define RSC_SPARE 5                            // event buffers kept for reuse at most
 
+// rsc_chunk is a buffer of events ready for the Go side.
 typedef struct rsc_chunk {
 	struct rsc_chunk *next;
 	unsigned char *p;
 	size_t len, cap;
 } rsc_chunk;
 
-typedef struct {
-	rsc_chunk *head, *tail;
-	int n, max;
-	int ended;  // the producer is done: no chunk will come after those queued
-	int closed; // the consumer is gone: pushes are refused
-	int failed; // input only: it ended on a read error, or the pass was aborted
-	// Each queue has one producer and one consumer, each waiting on its
-	// own condition (under the pass's mutex), woken only when what it
-	// waits for may have changed: a wake-up that finds nothing to do costs
-	// two context switches.
-	pthread_cond_t room; // the producer's: a chunk was taken, or the queue closed
-	pthread_cond_t data; // the consumer's: a chunk was added, or the queue ended
-	// Buffers of bufcap bytes the consumer is done with, for the producer
-	// to fill again: a document goes through a few buffers instead of a
-	// fresh allocation per chunk (malloc's heap then grows and shrinks,
-	// and every fresh page costs a fault).
-	size_t bufcap;
-	unsigned char *spare[RSC_SPARE];
-	int nspare;
-} rsc_queue;
-
-struct rsc_pass {
-	pthread_mutex_t mu; // guards both queues and the spare buffers
-	rsc_queue in, ev;
-	int events; // 1: element events wanted
-};
-
-// rsc_queue_take returns an empty buffer of q->bufcap bytes (NULL: out of
-// memory): a spare one, else a new one.
-static unsigned char *rsc_queue_take(rsc_pass *ps, rsc_queue *q) {
-	unsigned char *p = NULL;
-	pthread_mutex_lock(&ps->mu);
-	if (q->nspare > 0) {
-		p = q->spare[--q->nspare];
-	}
-	pthread_mutex_unlock(&ps->mu);
-	return p != NULL ? p : malloc(q->bufcap);
-}
-
-// rsc_queue_give takes back a buffer of cap bytes taken from q: kept for
-// reuse, or freed.
-static void rsc_queue_give(rsc_pass *ps, rsc_queue *q, unsigned char *p, size_t cap) {
-	pthread_mutex_lock(&ps->mu);
-	if (cap == q->bufcap && q->nspare < RSC_SPARE) {
-		q->spare[q->nspare++] = p;
-		p = NULL;
-	}
-	pthread_mutex_unlock(&ps->mu);
-	free(p);
-}
-
-static void rsc_queue_free(rsc_queue *q) {
-	for (int i = 0; i < q->nspare; i++) {
-		free(q->spare[i]);
-	}
-	q->nspare = 0;
-	pthread_cond_destroy(&q->room);
-	pthread_cond_destroy(&q->data);
-}
-
-static void rsc_queue_drop(rsc_queue *q) {
-	for (rsc_chunk *c = q->head; c != NULL;) {
-		rsc_chunk *n = c->next;
-		free(c->p);
-		free(c);
-		c = n;
-	}
-	q->head = q->tail = NULL;
-	q->n = 0;
-}
-
-// rsc_queue_push queues p (taking it over), waiting while q is full.
-// Returns -1 (p freed) when the consumer is gone or memory ran out.
-static int rsc_queue_push(rsc_pass *ps, rsc_queue *q, unsigned char *p, size_t len, size_t cap) {
-	rsc_chunk *c = malloc(sizeof *c);
-	if (c == NULL) {
-		free(p);
-		return -1;
-	}
-	c->next = NULL;
-	c->p = p;
-	c->len = len;
-	c->cap = cap;
-	pthread_mutex_lock(&ps->mu);
-	while (q->n >= q->max && !q->closed) {
-		pthread_cond_wait(&q->room, &ps->mu);
-	}
-	if (q->closed) {
-		pthread_mutex_unlock(&ps->mu);
-		free(p);
-		free(c);
-		return -1;
-	}
-	if (q->tail != NULL) {
-		q->tail->next = c;
-	} else {
-		q->head = c;
-	}
-	q->tail = c;
-	q->n++;
-	pthread_cond_signal(&q->data);
-	pthread_mutex_unlock(&ps->mu);
-	return 0;
-}
-
-// rsc_queue_pop waits for the next chunk of q: 1 with it (to free), 0
-// when q has ended and every chunk was taken.
-static int rsc_queue_pop(rsc_pass *ps, rsc_queue *q, unsigned char **p, size_t *len, size_t *cap) {
-	pthread_mutex_lock(&ps->mu);
-	while (q->head == NULL && !q->ended) {
-		pthread_cond_wait(&q->data, &ps->mu);
-	}
-	rsc_chunk *c = q->head;
-	if (c != NULL) {
-		q->head = c->next;
-		if (q->head == NULL) {
-			q->tail = NULL;
-		}
-		q->n--;
-		pthread_cond_signal(&q->room);
-	}
-	pthread_mutex_unlock(&ps->mu);
-	if (c == NULL) {
-		return 0;
-	}
-	*p = c->p;
-	*len = c->len;
-	*cap = c->cap;
-	free(c);
-	return 1;
-}
-
 // rsc_live_passes counts the passes not yet freed, for the tests' leak check.
 static long rsc_live_passes;
 
 long rsc_pass_live(void) { return __atomic_load_n(&rsc_live_passes, __ATOMIC_SEQ_CST); }
-
-rsc_pass *rsc_pass_new(int events) {
-	rsc_pass *ps = calloc(1, sizeof *ps);
-	if (ps == NULL) {
-		return NULL;
-	}
-	__atomic_add_fetch(&rsc_live_passes, 1, __ATOMIC_SEQ_CST);
-	pthread_mutex_init(&ps->mu, NULL);
-	pthread_cond_init(&ps->in.room, NULL);
-	pthread_cond_init(&ps->in.data, NULL);
-	pthread_cond_init(&ps->ev.room, NULL);
-	pthread_cond_init(&ps->ev.data, NULL);
-	ps->in.max = RSC_IN_CHUNKS;
-	ps->ev.max = RSC_EV_CHUNKS;
-	ps->in.bufcap = RSC_IN_CAP;
-	ps->ev.bufcap = RSC_EV_CAP;
-	ps->events = events;
-	return ps;
-}
-
-int rsc_pass_feed(rsc_pass *ps, const char *buf, size_t len) {
-	if (len == 0) {
-		return 0;
-	}
-	size_t cap = len;
-	unsigned char *p;
-	if (len <= ps->in.bufcap) {
-		cap = ps->in.bufcap;
-		p = rsc_queue_take(ps, &ps->in);
-	} else {
-		p = malloc(len);
-	}
-	if (p == NULL) {
-		return -1;
-	}
-	memcpy(p, buf, len);
-	return rsc_queue_push(ps, &ps->in, p, len, cap);
-}
-
-void rsc_pass_end(rsc_pass *ps, int failed) {
-	pthread_mutex_lock(&ps->mu);
-	ps->in.ended = 1;
-	if (failed) {
-		ps->in.failed = 1;
-	}
-	pthread_cond_broadcast(&ps->in.data);
-	pthread_mutex_unlock(&ps->mu);
-}
-
-void rsc_pass_abort(rsc_pass *ps) {
-	pthread_mutex_lock(&ps->mu);
-	ps->in.ended = ps->in.failed = ps->in.closed = 1;
-	rsc_queue_drop(&ps->in);
-	pthread_cond_broadcast(&ps->in.data);
-	pthread_cond_broadcast(&ps->in.room);
-	pthread_mutex_unlock(&ps->mu);
-}
-
-int rsc_pass_next(rsc_pass *ps, unsigned char **chunk, size_t *len, size_t *cap) {
-	return rsc_queue_pop(ps, &ps->ev, chunk, len, cap);
-}
-
-void rsc_pass_recycle(rsc_pass *ps, unsigned char *chunk, size_t cap) {
-	rsc_queue_give(ps, &ps->ev, chunk, cap);
-}
-
-// rsc_ev_buffer gives b an empty event buffer.
-static void rsc_ev_buffer(rsc_pass *ps, rsc_buf *b) {
-	b->p = rsc_queue_take(ps, &ps->ev);
-	b->len = 0;
-	b->cap = b->p != NULL ? ps->ev.bufcap : 0; // NULL: rsc_grow tries again
-}
-
-void rsc_pass_free(rsc_pass *ps) {
-	if (ps == NULL) {
-		return;
-	}
-	rsc_queue_drop(&ps->in);
-	rsc_queue_drop(&ps->ev);
-	rsc_queue_free(&ps->in);
-	rsc_queue_free(&ps->ev);
-	pthread_mutex_destroy(&ps->mu);
-	free(ps);
-	__atomic_sub_fetch(&rsc_live_passes, 1, __ATOMIC_SEQ_CST);
-}
 
 // ---- the pass ----
 
@@ -588,6 +375,43 @@ typedef struct {
 	int tag_line, tag_col;
 } rsc_stream;
 
+struct rsc_pass {
+	rsc_stream st;
+	rsc_result res; // the findings so far, moved out by rsc_pass_finish
+	xmlSchemaValidCtxtPtr vctxt;
+	xmlSchemaSAXPlugPtr plug;
+	rsc_buf evbuf;  // the events being written
+	long fed;       // bytes pushed
+	int stopped;    // the parse stopped (a fatal error, a DOCTYPE): no more input
+	int finished;
+	// Buffers of events ready for the Go side, in order.
+	rsc_chunk *ready, *ready_tail;
+	// Under mu, as rsc_pass_recycle may run on another thread: buffers the
+	// Go side holds (taken, not given back), freed with the pass whatever
+	// became of them; and spare ones, of RSC_EV_CAP bytes, to write again.
+	pthread_mutex_t mu;
+	unsigned char **out;
+	int nout, capout;
+	unsigned char *spare[RSC_SPARE];
+	int nspare;
+};
+
+// rsc_ev_buffer gives b an empty event buffer: a spare one, else a new one.
+static void rsc_ev_buffer(rsc_pass *ps, rsc_buf *b) {
+	unsigned char *p = NULL;
+	pthread_mutex_lock(&ps->mu);
+	if (ps->nspare > 0) {
+		p = ps->spare[--ps->nspare];
+	}
+	pthread_mutex_unlock(&ps->mu);
+	if (p == NULL) {
+		p = malloc(RSC_EV_CAP);
+	}
+	b->p = p;
+	b->len = 0;
+	b->cap = p != NULL ? RSC_EV_CAP : 0; // NULL: rsc_grow tries again
+}
+
 // rsc_win_append adds the next n bytes of input to the window, first
 // dropping what is before at when that is at least as much as what is
 // kept (so each byte is moved at most once, on average), and giving memory
@@ -617,20 +441,33 @@ static int rsc_win_append(rsc_stream *st, const unsigned char *p, size_t n) {
 	return 0;
 }
 
-// rsc_flush hands the events written so far to the Go side when they fill
-// a chunk (call it at event boundaries only); it waits while Go is behind.
+// rsc_flush makes the events written so far ready for the Go side when
+// they fill a chunk (call it at event boundaries only).
 static void rsc_flush(rsc_stream *st, int force) {
 	rsc_buf *b = st->events;
 	if (b == NULL || b->oom || (b->len < RSC_CHUNK && !force) || b->len == 0) {
 		return;
 	}
-	if (rsc_queue_push(st->ps, &st->ps->ev, b->p, b->len, b->cap) != 0) {
+	rsc_chunk *c = malloc(sizeof *c);
+	if (c == NULL) {
 		st->oom = 1;
+		return;
 	}
+	rsc_pass *ps = st->ps;
+	c->next = NULL;
+	c->p = b->p;
+	c->len = b->len;
+	c->cap = b->cap;
+	if (ps->ready_tail != NULL) {
+		ps->ready_tail->next = c;
+	} else {
+		ps->ready = c;
+	}
+	ps->ready_tail = c;
 	b->p = NULL;
 	b->len = b->cap = 0;
 	if (!force) {
-		rsc_ev_buffer(st->ps, b);
+		rsc_ev_buffer(ps, b);
 	}
 }
 
@@ -975,46 +812,33 @@ static int rsc_prolog_doctype(const char *buf, long len, int *line, int *col) {
 	return 0;
 }
 
-static int rsc_run(rsc_pass *ps, uintptr_t schema, int max_errors, rsc_result *res, int *wellformed);
-
-int rsc_pass_run(rsc_pass *ps, uintptr_t schema, int max_errors, rsc_result *res, int *wellformed) {
-	int rc = rsc_run(ps, schema, max_errors, res, wellformed);
-	// Whatever happened: no more input is read (a feeder waiting for room
-	// is refused), and the events end.
-	pthread_mutex_lock(&ps->mu);
-	ps->in.closed = 1;
-	rsc_queue_drop(&ps->in);
-	ps->ev.ended = 1;
-	pthread_cond_broadcast(&ps->in.room);
-	pthread_cond_broadcast(&ps->ev.data);
-	pthread_mutex_unlock(&ps->mu);
-	return rc;
-}
-
-static int rsc_run(rsc_pass *ps, uintptr_t schema, int max_errors, rsc_result *res, int *wellformed) {
-	memset(res, 0, sizeof *res);
-	res->max = max_errors > 0 ? max_errors : 1;
-	*wellformed = 0;
-	rsc_buf evbuf = {0};
-	rsc_stream st;
-	memset(&st, 0, sizeof st);
-	st.ps = ps;
-	st.res = res;
-	st.at_line = 1;
-	st.tag_cur = -1;
-	st.tag_off = -1;
-	st.events = ps->events ? &evbuf : NULL;
-	if (ps->events) {
-		rsc_ev_buffer(ps, &evbuf);
+rsc_pass *rsc_pass_new(int events, uintptr_t schema, int max_errors) {
+	rsc_pass *ps = calloc(1, sizeof *ps);
+	if (ps == NULL) {
+		return NULL;
 	}
-	int rc = -1;
-	long fed = 0;
-	xmlSchemaValidCtxtPtr vctxt = NULL;
-	xmlSchemaSAXPlugPtr plug = NULL;
+	__atomic_add_fetch(&rsc_live_passes, 1, __ATOMIC_SEQ_CST);
+	pthread_mutex_init(&ps->mu, NULL);
+	ps->res.max = max_errors > 0 ? max_errors : 1;
+	rsc_stream *st = &ps->st;
+	st->ps = ps;
+	st->res = &ps->res;
+	st->at_line = 1;
+	st->tag_cur = -1;
+	st->tag_off = -1;
+	if (events) {
+		st->events = &ps->evbuf;
+		rsc_ev_buffer(ps, &ps->evbuf);
+	}
 	xmlParserCtxtPtr ctxt = xmlCreatePushParserCtxt(NULL, NULL, NULL, 0, NULL);
 	if (ctxt == NULL || ctxt->sax == NULL) {
-		goto done;
+		if (ctxt != NULL) {
+			xmlFreeParserCtxt(ctxt);
+		}
+		rsc_pass_free(ps);
+		return NULL;
 	}
+	st->ctxt = ctxt;
 	xmlCtxtUseOptions(ctxt, RSC_PARSE_OPTIONS);
 	// Our handlers only: no tree, no entity declarations stored, no
 	// external subset, and a stop at any DOCTYPE.
@@ -1026,58 +850,123 @@ static int rsc_run(rsc_pass *ps, uintptr_t schema, int max_errors, rsc_result *r
 	ctxt->sax->cdataBlock = rsc_s_chars;
 	ctxt->sax->ignorableWhitespace = rsc_s_chars;
 	ctxt->sax->internalSubset = rsc_s_doctype;
-	ctxt->userData = &st;
-	st.ctxt = ctxt;
+	ctxt->userData = st;
 	// Without a schema the pass only parses (well-formedness and events).
 	if (schema != 0) {
-		vctxt = xmlSchemaNewValidCtxt((xmlSchemaPtr)(void *)schema);
-		if (vctxt == NULL) {
-			goto done;
+		ps->vctxt = xmlSchemaNewValidCtxt((xmlSchemaPtr)(void *)schema);
+		if (ps->vctxt == NULL) {
+			rsc_pass_free(ps);
+			return NULL;
 		}
-		xmlSchemaSetValidStructuredErrors(vctxt, rsc_s_valid_error, &st);
-		plug = xmlSchemaSAXPlug(vctxt, &ctxt->sax, &ctxt->userData);
-		if (plug == NULL) {
-			goto done;
-		}
-	}
-	unsigned char *chunk;
-	size_t n;
-	int stopped = 0;
-	size_t chunk_cap;
-	while (rsc_queue_pop(ps, &ps->in, &chunk, &n, &chunk_cap)) {
-		if (n > INT32_MAX || rsc_win_append(&st, chunk, n) != 0) {
-			rsc_queue_give(ps, &ps->in, chunk, chunk_cap);
-			st.oom = 1;
-			break;
-		}
-		fed += (long)n;
-		xmlParseChunk(ctxt, (const char *)chunk, (int)n, 0);
-		rsc_queue_give(ps, &ps->in, chunk, chunk_cap);
-		if (st.oom || ctxt->disableSAX || ctxt->instate == XML_PARSER_EOF) {
-			stopped = 1; // a fatal error, a DOCTYPE, or out of memory
-			break;
+		xmlSchemaSetValidStructuredErrors(ps->vctxt, rsc_s_valid_error, st);
+		ps->plug = xmlSchemaSAXPlug(ps->vctxt, &ctxt->sax, &ctxt->userData);
+		if (ps->plug == NULL) {
+			rsc_pass_free(ps);
+			return NULL;
 		}
 	}
-	if (st.oom) {
+	return ps;
+}
+
+int rsc_pass_push(rsc_pass *ps, const char *buf, size_t len) {
+	rsc_stream *st = &ps->st;
+	if (st->oom) {
+		return -1;
+	}
+	if (ps->stopped || ps->finished) {
+		return 1;
+	}
+	if (len == 0) {
+		return 0;
+	}
+	if (len > INT32_MAX || rsc_win_append(st, (const unsigned char *)buf, len) != 0) {
+		st->oom = 1;
+		return -1;
+	}
+	ps->fed += (long)len;
+	xmlParseChunk(st->ctxt, buf, (int)len, 0);
+	if (st->oom) {
+		return -1;
+	}
+	if (st->ctxt->disableSAX || st->ctxt->instate == XML_PARSER_EOF) {
+		ps->stopped = 1; // a fatal error, or a DOCTYPE
+		return 1;
+	}
+	return 0;
+}
+
+int rsc_pass_take(rsc_pass *ps, unsigned char **chunk, size_t *len, size_t *cap) {
+	rsc_chunk *c = ps->ready;
+	if (c == NULL) {
+		return 0;
+	}
+	pthread_mutex_lock(&ps->mu);
+	if (ps->nout == ps->capout) {
+		int ncap = ps->capout ? 2 * ps->capout : 16;
+		unsigned char **n = realloc(ps->out, (size_t)ncap * sizeof *n);
+		if (n == NULL) {
+			pthread_mutex_unlock(&ps->mu);
+			ps->st.oom = 1;
+			return 0;
+		}
+		ps->out = n;
+		ps->capout = ncap;
+	}
+	ps->out[ps->nout++] = c->p;
+	pthread_mutex_unlock(&ps->mu);
+	ps->ready = c->next;
+	if (ps->ready == NULL) {
+		ps->ready_tail = NULL;
+	}
+	*chunk = c->p;
+	*len = c->len;
+	*cap = c->cap;
+	free(c);
+	return 1;
+}
+
+void rsc_pass_recycle(rsc_pass *ps, unsigned char *chunk, size_t cap) {
+	pthread_mutex_lock(&ps->mu);
+	for (int i = 0; i < ps->nout; i++) {
+		if (ps->out[i] == chunk) {
+			ps->out[i] = ps->out[--ps->nout];
+			break;
+		}
+	}
+	if (cap == RSC_EV_CAP && ps->nspare < RSC_SPARE) {
+		ps->spare[ps->nspare++] = chunk;
+		chunk = NULL;
+	}
+	pthread_mutex_unlock(&ps->mu);
+	free(chunk);
+}
+
+int rsc_pass_finish(rsc_pass *ps, int failed, int *wellformed) {
+	rsc_stream *st = &ps->st;
+	xmlParserCtxtPtr ctxt = st->ctxt;
+	int rc = -1;
+	*wellformed = 0;
+	if (ps->finished) {
+		return -1;
+	}
+	ps->finished = 1;
+	if (st->oom) {
 		goto done;
 	}
-	if (!stopped) {
-		pthread_mutex_lock(&ps->mu);
-		int failed = ps->in.failed;
-		pthread_mutex_unlock(&ps->mu);
+	if (!ps->stopped) {
 		if (failed) {
-			// A read error, or the pass was aborted: nothing is decided
+			// A read error, or the pass was cancelled: nothing is decided
 			// (the Go side knows why).
 			rc = 0;
 			goto done;
 		}
-		if (fed == 0) {
-			rsc_add(res, 1, 0, XML_ERR_FATAL, 1, NULL, "The document is empty.");
+		if (ps->fed == 0) {
+			rsc_add(&ps->res, 1, 0, XML_ERR_FATAL, 1, NULL, "The document is empty.");
 			rc = 0;
 			goto done;
 		}
 		xmlParseChunk(ctxt, NULL, 0, 1);
-		if (st.oom) {
+		if (st->oom) {
 			goto done;
 		}
 	}
@@ -1085,20 +974,20 @@ static int rsc_run(rsc_pass *ps, uintptr_t schema, int max_errors, rsc_result *r
 	// The window still starts at the document's start when the root was
 	// never located: then the prolog is there to look for a DOCTYPE in
 	// (one libxml2 stopped at, or one it refused as malformed).
-	int prolog = st.win_off == 0 && rsc_prolog_doctype((const char *)st.win.p, (long)st.win.len, &dline, &dcol);
-	if (prolog || st.doctype || ctxt->intSubName != NULL || ctxt->hasExternalSubset) {
-		rsc_clear(res);
-		rsc_add(res, dline, dcol, XML_ERR_FATAL, 1, NULL,
+	int prolog = st->win_off == 0 && rsc_prolog_doctype((const char *)st->win.p, (long)st->win.len, &dline, &dcol);
+	if (prolog || st->doctype || ctxt->intSubName != NULL || ctxt->hasExternalSubset) {
+		rsc_clear(&ps->res);
+		rsc_add(&ps->res, dline, dcol, XML_ERR_FATAL, 1, NULL,
 		        "DOCTYPE is not allowed: ResourceSync documents have no document type "
 		        "declaration, and rsconform refuses one outright (no entity is expanded, "
 		        "no file or URL is read).");
-	} else if (!ctxt->wellFormed || !st.root_seen) {
-		rsc_clear(res);
+	} else if (!ctxt->wellFormed || !st->root_seen) {
+		rsc_clear(&ps->res);
 		xmlErrorPtr e = xmlCtxtGetLastError(ctxt);
 		if (e != NULL && e->message != NULL) {
-			rsc_add(res, e->line, e->int2, XML_ERR_FATAL, 1, NULL, e->message);
+			rsc_add(&ps->res, e->line, e->int2, XML_ERR_FATAL, 1, NULL, e->message);
 		} else {
-			rsc_add(res, 1, 0, XML_ERR_FATAL, 1, NULL, "The document is not well-formed XML.");
+			rsc_add(&ps->res, 1, 0, XML_ERR_FATAL, 1, NULL, "The document is not well-formed XML.");
 		}
 	} else {
 		*wellformed = 1;
@@ -1106,37 +995,64 @@ static int rsc_run(rsc_pass *ps, uintptr_t schema, int max_errors, rsc_result *r
 			// Namespace errors (an unbound prefix) do not stop the parse.
 			xmlErrorPtr e = xmlCtxtGetLastError(ctxt);
 			if (e != NULL && e->message != NULL) {
-				rsc_add(res, e->line, e->int2, XML_ERR_ERROR, 1, NULL, e->message);
+				rsc_add(&ps->res, e->line, e->int2, XML_ERR_ERROR, 1, NULL, e->message);
 			}
 		}
-		rsc_flush(&st, 1);
-		if (st.oom) {
+		rsc_flush(st, 1);
+		if (st->oom) {
+			*wellformed = 0;
 			goto done;
 		}
 	}
 	rc = 0;
 
 done:
-	if (plug != NULL) {
-		xmlSchemaSAXUnplug(plug);
+	return rc;
+}
+
+void rsc_pass_result(rsc_pass *ps, rsc_result *res) {
+	*res = ps->res;
+	memset(&ps->res, 0, sizeof ps->res);
+}
+
+void rsc_pass_free(rsc_pass *ps) {
+	if (ps == NULL) {
+		return;
 	}
-	if (vctxt != NULL) {
-		xmlSchemaFreeValidCtxt(vctxt);
+	if (ps->plug != NULL) {
+		xmlSchemaSAXUnplug(ps->plug);
 	}
+	if (ps->vctxt != NULL) {
+		xmlSchemaFreeValidCtxt(ps->vctxt);
+	}
+	xmlParserCtxtPtr ctxt = ps->st.ctxt;
 	if (ctxt != NULL) {
 		if (ctxt->myDoc != NULL) {
 			xmlFreeDoc(ctxt->myDoc); // never built by our handlers; in case
 		}
 		xmlFreeParserCtxt(ctxt);
 	}
-	free(evbuf.p);
-	free(st.win.p);
-	free(st.text.p);
-	free(st.leaf);
-	free(st.line);
-	free(st.col);
-	if (rc != 0) {
-		rsc_result_free(res);
+	for (rsc_chunk *c = ps->ready; c != NULL;) {
+		rsc_chunk *n = c->next;
+		free(c->p);
+		free(c);
+		c = n;
 	}
-	return rc;
+	for (int i = 0; i < ps->nout; i++) {
+		free(ps->out[i]); // given to Go and not given back: Go is done with them
+	}
+	free(ps->out);
+	for (int i = 0; i < ps->nspare; i++) {
+		free(ps->spare[i]);
+	}
+	free(ps->evbuf.p);
+	free(ps->st.win.p);
+	free(ps->st.text.p);
+	free(ps->st.leaf);
+	free(ps->st.line);
+	free(ps->st.col);
+	rsc_result_free(&ps->res);
+	pthread_mutex_destroy(&ps->mu);
+	free(ps);
+	__atomic_sub_fetch(&rsc_live_passes, 1, __ATOMIC_SEQ_CST);
 }

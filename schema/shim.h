@@ -18,7 +18,7 @@ typedef struct {
 	char *message;
 } rsc_error;
 
-// rsc_result is filled by rsc_pass_run; release it with rsc_result_free.
+// rsc_result is filled by rsc_pass_result; release it with rsc_result_free.
 typedef struct {
 	rsc_error *errors;
 	int n;        // number of entries in errors
@@ -44,50 +44,48 @@ int rsc_capture_stop(char **text);
 
 // A pass parses one document with libxml2's push parser and, given a
 // schema, validates it in the same streaming pass, without building a tree.
-// Three parties share it: the caller of rsc_pass_run (the parse, on its own
-// thread), a feeder (rsc_pass_feed, rsc_pass_end) and a reader of the
-// element events (rsc_pass_next). The input and the events go through
-// bounded queues: each side waits for the other, and memory does not grow
-// with the document. Nothing here calls back into Go.
+// One goroutine drives it: rsc_pass_push parses the next chunk of the
+// document on the calling thread, rsc_pass_take hands over the element
+// events the pushes completed, rsc_pass_finish ends it. Only
+// rsc_pass_recycle may be called from another thread, concurrently.
+// Nothing here waits or calls back into Go.
 typedef struct rsc_pass rsc_pass;
 
-// rsc_pass_new returns a pass (NULL: out of memory); events says whether
-// element events are wanted (see shim.c). Free it with rsc_pass_free once
-// every party is done with it.
-rsc_pass *rsc_pass_new(int events);
+// rsc_pass_new returns a pass over a document to come (NULL: out of
+// memory), validating against schema (an xmlSchemaPtr; 0 parses only),
+// keeping at most max_errors findings; events says whether element events
+// are wanted (see shim.c). Free it with rsc_pass_free.
+rsc_pass *rsc_pass_new(int events, uintptr_t schema, int max_errors);
 
-// rsc_pass_feed queues a copy of the next len bytes of the document,
-// waiting while the queue is full. Returns -1 when the pass reads no more
-// input (it stopped, was aborted, or memory ran out).
-int rsc_pass_feed(rsc_pass *ps, const char *buf, size_t len);
+// rsc_pass_push parses the next len bytes of the document (not kept after
+// the call). Returns 0 when the pass wants more, 1 when it has stopped (a
+// fatal error or a DOCTYPE: the rest of the input is not parsed), -1 when
+// memory ran out.
+int rsc_pass_push(rsc_pass *ps, const char *buf, size_t len);
 
-// rsc_pass_end says the input has ended: failed 0 at its end, 1 on a read
-// error (the pass then stops without deciding anything).
-void rsc_pass_end(rsc_pass *ps, int failed);
+// rsc_pass_take hands over the next buffer of events the pushes (and
+// rsc_pass_finish) completed: 1 with chunk, holding len bytes in a buffer
+// of cap, to give back with rsc_pass_recycle once read (or leave to
+// rsc_pass_free); 0 when there is none now.
+int rsc_pass_take(rsc_pass *ps, unsigned char **chunk, size_t *len, size_t *cap);
 
-// rsc_pass_abort stops the pass as soon as it can, as a failed input:
-// queued input is dropped and further feeds are refused. Safe to call from
-// any thread while the pass is alive.
-void rsc_pass_abort(rsc_pass *ps);
-
-// rsc_pass_run parses the fed document and validates it against schema (an
-// xmlSchemaPtr; 0 parses only). Findings go to res (parser findings have
-// parse set); *wellformed says whether the document was well-formed (and so
-// validated). When it returns, the events have ended and feeds are
-// refused. Returns 0 when it ran, -1 when it could not (out of memory).
-int rsc_pass_run(rsc_pass *ps, uintptr_t schema, int max_errors, rsc_result *res, int *wellformed);
-
-// rsc_pass_next waits for the next chunk of events: 1 with a malloc'd
-// chunk of len bytes in a buffer of cap (to give back with
-// rsc_pass_recycle, or free()), 0 when the pass has ended and every chunk
-// was read.
-int rsc_pass_next(rsc_pass *ps, unsigned char **chunk, size_t *len, size_t *cap);
-
-// rsc_pass_recycle gives back a chunk rsc_pass_next returned, once read:
-// the pass writes events into it again (or frees it). The pass must not
-// have been freed.
+// rsc_pass_recycle gives back a chunk rsc_pass_take handed over, for the
+// pass to write events into again (or free).
 void rsc_pass_recycle(rsc_pass *ps, unsigned char *chunk, size_t cap);
 
+// rsc_pass_finish ends the pass: failed 0 at the end of the input (the
+// parse is completed and decided), 1 after a read error or a cancel
+// (nothing is decided). It says whether the document was well-formed (and
+// so validated); the last events are then to take. Returns 0 when it ran,
+// -1 when it could not (out of memory).
+int rsc_pass_finish(rsc_pass *ps, int failed, int *wellformed);
+
+// rsc_pass_result moves the findings of a finished pass to res (parser
+// findings have parse set); release them with rsc_result_free. Findings
+// not moved out are freed with the pass.
+void rsc_pass_result(rsc_pass *ps, rsc_result *res);
+
+// rsc_pass_free frees the pass, with any event buffer not given back.
 void rsc_pass_free(rsc_pass *ps);
 
 // rsc_pass_live is the number of passes not yet freed.

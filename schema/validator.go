@@ -237,8 +237,9 @@ func elementOf(msg string) string {
 	return name
 }
 
-// chunkSize is how much input a pass is fed at a time; the pass holds a
-// few chunks queued at most.
+// chunkSize is how much input a pass is pushed at a time (parsed in that
+// call: the pass holds no input of its own beyond libxml2's buffer and the
+// start tag being read).
 const chunkSize = 64 * 1024
 
 // headSize is how much of a document ReadFrom reads before libxml2 sees
@@ -416,12 +417,21 @@ type passOut struct {
 	err        error
 }
 
-// feedOut is what the feeder of a pass read: n bytes, holding lines
-// newlines, then err (nil at the end of the input).
+// feedOut is what the reader of a pass read: n bytes, holding lines
+// newlines, then err (nil at the end of the input); and how the pass ended
+// (rsc_pass_finish's rc and wellformed).
 type feedOut struct {
 	n     int64
 	lines int
 	err   error
+	rc    C.int
+	wf    C.int
+}
+
+// events is a buffer of element events a pass handed over (C memory).
+type events struct {
+	p        *C.uchar
+	n, limit C.size_t
 }
 
 // pass runs one libxml2 pass over the document head then rest (nil: head
@@ -429,23 +439,24 @@ type feedOut struct {
 // opts (nil: only the findings are wanted) builds the model from the
 // element events it hands over, calling opts.OnEntries on the way.
 //
-// Three parties work at once: a feeder goroutine reads the input and
-// pushes it into the pass's input queue; the pass parses (and validates)
-// in its own cgo call; this goroutine builds the model from the events.
-// Both queues are bounded (see shim.h), so each party waits for the
-// slower one and memory stays flat. C never calls into Go.
+// Two goroutines work at once: a reader reads the input and pushes it into
+// the pass, which parses (and validates) each chunk in that call, then
+// sends the events the chunk completed over a channel; this goroutine
+// builds the model from them and gives the buffers back. The channel is
+// bounded, so each waits for the slower one (in Go: no thread waits in C)
+// and memory stays flat. C never calls into Go.
 func (v *Validator) pass(ctx context.Context, head []byte, rest io.Reader, schema uintptr, opts *ReadOptions) passOut {
-	events := opts != nil
+	wanted := opts != nil
 	var ev C.int
-	if events {
+	if wanted {
 		ev = 1
 	}
-	ps := C.rsc_pass_new(ev)
+	ps := C.rsc_pass_new(ev, C.uintptr_t(schema), C.int(MaxErrors))
 	if ps == nil {
 		return passOut{err: errors.New("schema: out of memory")}
 	}
-	// The pass is freed by the last of this call and the feeder to be done
-	// with it: after a cancel, the feeder may still be in a Read.
+	// The pass is freed by the last of this call and the reader to be done
+	// with it: after a cancel, the reader may still be in a Read.
 	var refs atomic.Int32
 	refs.Store(2)
 	release := func() {
@@ -454,65 +465,52 @@ func (v *Validator) pass(ctx context.Context, head []byte, rest io.Reader, schem
 		}
 	}
 	defer release()
-	aborted := make(chan struct{})
-	stopAbort := context.AfterFunc(ctx, func() {
-		C.rsc_pass_abort(ps)
-		close(aborted)
-	})
-	defer func() {
-		if !stopAbort() {
-			<-aborted // the abort is running: it must end before the pass is freed
-		}
-	}()
+	chunks := make(chan events, 4)
 	fed := make(chan feedOut, 1)
 	go func() {
 		defer release()
-		fed <- feed(ctx, ps, head, rest)
-	}()
-	var res C.rsc_result
-	var wf, rc C.int
-	passed := make(chan struct{})
-	go func() {
-		defer close(passed)
-		rc = C.rsc_pass_run(ps, C.uintptr_t(schema), C.int(MaxErrors), &res, &wf)
+		fed <- feed(ctx, ps, head, rest, chunks)
 	}()
 	dec := newDecoder()
-	if events {
+	if wanted {
 		dec.b.OnEntries, dec.b.Window = opts.OnEntries, opts.Window
 	}
 	var ferr error
-	for {
-		var chunk *C.uchar
-		var n, capacity C.size_t
-		if C.rsc_pass_next(ps, &chunk, &n, &capacity) == 0 {
-			break
+	for done := false; !done; {
+		select {
+		case c, ok := <-chunks:
+			if !ok {
+				done = true
+				break
+			}
+			if ferr == nil && c.n > 0 {
+				ferr = dec.feed(unsafe.Slice((*byte)(unsafe.Pointer(c.p)), int(c.n)))
+			}
+			C.rsc_pass_recycle(ps, c.p, c.limit)
+		case <-ctx.Done():
+			// Without waiting for a Read in progress: the reader frees
+			// the pass, and what is left in chunks with it.
+			return passOut{err: ctx.Err()}
 		}
-		if ferr == nil && n > 0 {
-			ferr = dec.feed(unsafe.Slice((*byte)(unsafe.Pointer(chunk)), int(n)))
-		}
-		C.rsc_pass_recycle(ps, chunk, capacity)
 	}
-	<-passed
+	f := <-fed // the reader is done with the pass
+	var res C.rsc_result
+	C.rsc_pass_result(ps, &res)
 	errs := convert(&res)
 	C.rsc_result_free(&res)
-	var f feedOut
-	select {
-	case f = <-fed:
-	case <-ctx.Done():
-	}
 	if err := ctx.Err(); err != nil {
 		return passOut{err: err}
 	}
 	if f.err != nil {
 		return passOut{err: &ReadError{Offset: f.n, Line: f.lines + 1, Err: f.err}}
 	}
-	if rc != 0 {
+	if f.rc != 0 {
 		return passOut{err: errors.New("schema: libxml2 could not parse the document (out of memory or internal error)")}
 	}
-	if wf == 0 {
+	if f.wf == 0 {
 		return passOut{errs: errs}
 	}
-	if !events {
+	if !wanted {
 		return passOut{wellformed: true, errs: errs}
 	}
 	if ferr != nil {
@@ -525,21 +523,42 @@ func (v *Validator) pass(ctx context.Context, head []byte, rest io.Reader, schem
 	return passOut{doc: doc, wellformed: true, errs: errs}
 }
 
-// feed pushes head, then what rest holds, into the pass in chunks. Once
-// the pass reads no more (it stopped early), rest is still read to its
-// end, for a read error or the size limit, as when a document is read
-// whole. It stops reading when ctx is done.
-func feed(ctx context.Context, ps *C.rsc_pass, head []byte, rest io.Reader) (out feedOut) {
+// feed pushes head, then what rest holds, into the pass in chunks, and
+// sends the events each push completed to chunks, which it closes once the
+// pass has finished. Once the pass reads no more (it stopped early), rest
+// is still read to its end, for a read error or the size limit, as when a
+// document is read whole. It stops reading when ctx is done.
+func feed(ctx context.Context, ps *C.rsc_pass, head []byte, rest io.Reader, chunks chan<- events) (out feedOut) {
+	defer close(chunks)
 	feeding := true
+	// send hands over the events completed so far; false when ctx is done.
+	send := func() bool {
+		for {
+			var c events
+			if C.rsc_pass_take(ps, &c.p, &c.n, &c.limit) == 0 {
+				return true
+			}
+			select {
+			case chunks <- c:
+			case <-ctx.Done():
+				C.rsc_pass_recycle(ps, c.p, c.limit)
+				return false
+			}
+		}
+	}
 	push := func(b []byte) {
 		out.n += int64(len(b))
 		out.lines += bytes.Count(b, newline)
 		for feeding && len(b) > 0 {
 			k := min(len(b), chunkSize)
-			if C.rsc_pass_feed(ps, (*C.char)(unsafe.Pointer(&b[0])), C.size_t(k)) != 0 {
+			// b is Go memory the pass reads during the call only.
+			if C.rsc_pass_push(ps, (*C.char)(unsafe.Pointer(&b[0])), C.size_t(k)) != 0 {
 				feeding = false
 			}
 			b = b[k:]
+			if !send() {
+				feeding = false
+			}
 		}
 	}
 	push(head)
@@ -561,11 +580,15 @@ func feed(ctx context.Context, ps *C.rsc_pass, head []byte, rest io.Reader) (out
 			}
 		}
 	}
+	if out.err == nil {
+		out.err = ctx.Err()
+	}
 	var failed C.int
 	if out.err != nil {
 		failed = 1
 	}
-	C.rsc_pass_end(ps, failed)
+	out.rc = C.rsc_pass_finish(ps, failed, &out.wf)
+	send()
 	return out
 }
 
