@@ -11,14 +11,8 @@ import (
 	"github.com/rsconform/rsconform/schema"
 )
 
-// FuzzValidate feeds arbitrary bytes to the validator: it must neither
-// crash nor fail to run, and every finding must carry a message.
-// Run with: go test -run '^$' -fuzz FuzzValidate ./schema/
-func FuzzValidate(f *testing.F) {
-	v, err := schema.New()
-	if err != nil {
-		f.Fatal(err)
-	}
+// addSeeds gives f the documents of testdata as seeds.
+func addSeeds(f *testing.F) {
 	seeds, _ := filepath.Glob(filepath.Join("testdata", "*.xml"))
 	for _, s := range seeds {
 		data, err := os.ReadFile(s)
@@ -27,6 +21,17 @@ func FuzzValidate(f *testing.F) {
 		}
 		f.Add(data)
 	}
+}
+
+// FuzzValidate feeds arbitrary bytes to the validator: it must neither
+// crash nor fail to run, and every finding must carry a message.
+// Run with: go test -run '^$' -fuzz FuzzValidate ./schema/
+func FuzzValidate(f *testing.F) {
+	v, err := schema.New()
+	if err != nil {
+		f.Fatal(err)
+	}
+	addSeeds(f)
 	f.Add([]byte(`<?xml version="1.0" encoding="UTF-16"?><urlset/>`))
 	f.Add([]byte(`<?xml version="1.0" encoding="bogus"?><urlset/>`))
 	f.Add([]byte("\xef\xbb\xbf<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"/>"))
@@ -69,14 +74,7 @@ func FuzzRead(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	seeds, _ := filepath.Glob(filepath.Join("testdata", "*.xml"))
-	for _, s := range seeds {
-		data, err := os.ReadFile(s)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
+	addSeeds(f)
 	f.Add([]byte(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/"><rs:md capability="resourcelist" at="2013-01-03T09:00:00Z"/><url><loc>http://e.com/a</loc><rs:md hash="md5:1584abdf8ebdc9802ac0c6a7402c03b6" x:y="1" xmlns:x="urn:x"/></url><url><loc>http://e.com/b</loc></url></urlset>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, _, err := v.ReadWith(data, schema.ReadOptions{Validate: true, Window: 3, OnEntries: func(d *rs.Document) {

@@ -259,6 +259,14 @@ static void rsc_grow(rsc_buf *b, size_t need) {
 	b->cap = ncap;
 }
 
+// rsc_le32 writes v at p, little-endian.
+static inline void rsc_le32(unsigned char *p, uint32_t v) {
+	p[0] = v & 0xff;
+	p[1] = (v >> 8) & 0xff;
+	p[2] = (v >> 16) & 0xff;
+	p[3] = (v >> 24) & 0xff;
+}
+
 static inline void rsc_put_u32(rsc_buf *b, uint32_t v) {
 	if (b->len + 4 > b->cap) {
 		rsc_grow(b, 4);
@@ -266,11 +274,7 @@ static inline void rsc_put_u32(rsc_buf *b, uint32_t v) {
 			return;
 		}
 	}
-	unsigned char *p = b->p + b->len;
-	p[0] = v & 0xff;
-	p[1] = (v >> 8) & 0xff;
-	p[2] = (v >> 16) & 0xff;
-	p[3] = (v >> 24) & 0xff;
+	rsc_le32(b->p + b->len, v);
 	b->len += 4;
 }
 
@@ -292,10 +296,7 @@ static inline void rsc_put_bytes(rsc_buf *b, const xmlChar *s, size_t n) {
 		}
 	}
 	unsigned char *p = b->p + b->len;
-	p[0] = n & 0xff;
-	p[1] = (n >> 8) & 0xff;
-	p[2] = (n >> 16) & 0xff;
-	p[3] = (n >> 24) & 0xff;
+	rsc_le32(p, (uint32_t)n);
 	if (n) {
 		memcpy(p + 4, s, n);
 	}
