@@ -48,6 +48,10 @@ func (p *parser) pos() Pos {
 	return Pos{Line: l, Column: c}
 }
 
+// TruncatedMessage is the SyntaxError message of a document that ends
+// before its root element does, whichever parser read it.
+const TruncatedMessage = "unexpected end of input: the document is truncated or empty"
+
 func (p *parser) syntax(pos Pos, err error) error {
 	msg := err.Error()
 	var se *xml.SyntaxError
@@ -60,7 +64,7 @@ func (p *parser) syntax(pos Pos, err error) error {
 			": Sitemap documents must be UTF-8 encoded"
 	}
 	if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(msg, "unexpected EOF") {
-		msg = "unexpected end of input: the document is truncated or empty"
+		msg = TruncatedMessage
 	}
 	return &SyntaxError{Pos: pos, Msg: msg}
 }

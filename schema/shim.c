@@ -942,11 +942,12 @@ void rsc_pass_recycle(rsc_pass *ps, unsigned char *chunk, size_t cap) {
 	free(chunk);
 }
 
-int rsc_pass_finish(rsc_pass *ps, int failed, int *wellformed) {
+int rsc_pass_finish(rsc_pass *ps, int failed, int *wellformed, int *truncated) {
 	rsc_stream *st = &ps->st;
 	xmlParserCtxtPtr ctxt = st->ctxt;
 	int rc = -1;
 	*wellformed = 0;
+	*truncated = 0;
 	if (ps->finished) {
 		return -1;
 	}
@@ -985,6 +986,10 @@ int rsc_pass_finish(rsc_pass *ps, int failed, int *wellformed) {
 	} else if (!ctxt->wellFormed || !st->root_seen) {
 		rsc_clear(&ps->res);
 		xmlErrorPtr e = xmlCtxtGetLastError(ctxt);
+		// libxml2 says "Extra content at the end of the document" (its
+		// XML_ERR_DOCUMENT_END) of a document that ends with elements
+		// still open: the Go side words that as the Go parser does.
+		*truncated = e != NULL && e->code == XML_ERR_DOCUMENT_END && st->depth > 0;
 		if (e != NULL && e->message != NULL) {
 			rsc_add(&ps->res, e->line, e->int2, XML_ERR_FATAL, 1, NULL, e->message);
 		} else {

@@ -76,9 +76,10 @@ void rsc_pass_recycle(rsc_pass *ps, unsigned char *chunk, size_t cap);
 // rsc_pass_finish ends the pass: failed 0 at the end of the input (the
 // parse is completed and decided), 1 after a read error or a cancel
 // (nothing is decided). It says whether the document was well-formed (and
-// so validated); the last events are then to take. Returns 0 when it ran,
-// -1 when it could not (out of memory).
-int rsc_pass_finish(rsc_pass *ps, int failed, int *wellformed);
+// so validated), and whether it is not because it ended with elements
+// still open (truncated); the last events are then to take. Returns 0 when
+// it ran, -1 when it could not (out of memory).
+int rsc_pass_finish(rsc_pass *ps, int failed, int *wellformed, int *truncated);
 
 // rsc_pass_result moves the findings of a finished pass to res (parser
 // findings have parse set); release them with rsc_result_free. Findings

@@ -123,6 +123,24 @@ var _ = Describe("Streaming a document (ReadFrom)", func() {
 		Expect(lse.Msg).NotTo(Equal(se.Msg))
 	})
 
+	It("words a document that ends with elements open as the Go parser does, even when it cannot read it again", func() {
+		data := streamed()[:85_000] // cut inside the entries: <urlset> and an entry are open
+		_, _, whole := v.Read(data, true)
+		var se *rs.SyntaxError
+		Expect(errors.As(whole, &se)).To(BeTrue(), "%v", whole)
+		Expect(se.Msg).To(Equal(rs.TruncatedMessage))
+
+		_, _, once := readFrom(context.Background(), v, bytes.NewReader(data), false, nil)
+		Expect(once).To(Equal(whole), "libxml2 calls it %q", "Extra content at the end of the document")
+
+		// Content after the root element is not a truncation: libxml2's words.
+		extra := append(doc(""), "<extra/>\n"...)
+		extra = append(extra, bytes.Repeat([]byte("<!-- padding -->\n"), 5000)...)
+		_, _, after := readFrom(context.Background(), v, bytes.NewReader(extra), false, nil)
+		Expect(errors.As(after, &se)).To(BeTrue(), "%v", after)
+		Expect(se.Msg).NotTo(Equal(rs.TruncatedMessage))
+	})
+
 	It("refuses a DOCTYPE and a non-UTF-8 encoding before libxml2 sees the stream", func() {
 		big := bytes.Repeat([]byte("<!-- padding -->\n"), 5000)
 		for _, data := range [][]byte{

@@ -419,13 +419,14 @@ type passOut struct {
 
 // feedOut is what the reader of a pass read: n bytes, holding lines
 // newlines, then err (nil at the end of the input); and how the pass ended
-// (rsc_pass_finish's rc and wellformed).
+// (rsc_pass_finish's rc, wellformed and truncated).
 type feedOut struct {
 	n     int64
 	lines int
 	err   error
 	rc    C.int
 	wf    C.int
+	trunc C.int
 }
 
 // events is a buffer of element events a pass handed over (C memory).
@@ -508,6 +509,9 @@ func (v *Validator) pass(ctx context.Context, head []byte, rest io.Reader, schem
 		return passOut{err: errors.New("schema: libxml2 could not parse the document (out of memory or internal error)")}
 	}
 	if f.wf == 0 {
+		if f.trunc != 0 && len(errs) > 0 && errs[0].Parse {
+			errs[0].Message = rs.TruncatedMessage // one wording, whichever parser read it
+		}
 		return passOut{errs: errs}
 	}
 	if !wanted {
@@ -587,7 +591,7 @@ func feed(ctx context.Context, ps *C.rsc_pass, head []byte, rest io.Reader, chun
 	if out.err != nil {
 		failed = 1
 	}
-	out.rc = C.rsc_pass_finish(ps, failed, &out.wf)
+	out.rc = C.rsc_pass_finish(ps, failed, &out.wf, &out.trunc)
 	send()
 	return out
 }
