@@ -486,6 +486,10 @@ func (c *crawl) run() {
 
 // report assembles the Report once the crawl is done.
 func (c *crawl) report() *Report {
+	// From here on, the documents are taken in the order of the links,
+	// not of the fetches: the graph's rules and the report's order are the
+	// same in every crawl of the Source.
+	c.graph.SortByLinks()
 	r := &Report{Graph: c.graph, EntryError: c.entryErr, Stats: c.stats}
 	if c.opts.Sample != SampleNone {
 		r.Sampling = c.sampling()
@@ -549,7 +553,7 @@ func downward(rel string) bool {
 }
 
 // parentOf picks the parent of a node: the first document that leads down
-// to it, in linkOrder; "" for a top.
+// to it, in the graph's (link) order; "" for a top.
 func (c *crawl) parentOf(n *rules.Node, order map[string]int) string {
 	// A document that lists this one wins over a page that led to it by
 	// discovery.
@@ -580,7 +584,7 @@ func (c *crawl) parentOf(n *rules.Node, order map[string]int) string {
 // from the tops, children in the order their parent names them.
 func (c *crawl) ordered() []rules.Result {
 	order := map[string]int{}
-	for i, u := range c.linkOrder() {
+	for i, u := range c.graph.Order { // in link order: see report
 		order[u] = i
 	}
 	children := map[string][]string{}
@@ -633,7 +637,7 @@ func (c *crawl) ordered() []rules.Result {
 		})
 		c.results[p].Children = cs
 	}
-	// Tops: the Source Descriptions first, then in linkOrder.
+	// Tops: the Source Descriptions first, then in the graph's (link) order.
 	sort.SliceStable(tops, func(i, j int) bool {
 		return topRank(c.graph.Node(tops[i])) < topRank(c.graph.Node(tops[j]))
 	})
@@ -659,65 +663,6 @@ func (c *crawl) ordered() []rules.Result {
 	return out
 }
 
-// linkOrder is the crawl's URLs in an order that does not depend on when
-// their fetches completed (with several requests in flight, or a crawl
-// resumed from its state, that order varies from run to run): breadth
-// first from the entry point, each document's links in the order it gives
-// them (line, column, then how), and the URLs no link leads to last, by
-// URL. The report's documents, parents and tops follow it, so that two
-// crawls of the same Source report the same.
-func (c *crawl) linkOrder() []string {
-	type link struct {
-		to  string
-		pos rs.Pos
-		rel string
-	}
-	from := map[string][]link{}
-	for u, n := range c.graph.Nodes {
-		for _, e := range n.In {
-			if e.From != "" && e.From != u {
-				from[e.From] = append(from[e.From], link{u, e.Pos, e.Rel})
-			}
-		}
-	}
-	for _, ls := range from {
-		sort.Slice(ls, func(i, j int) bool {
-			a, b := ls[i], ls[j]
-			switch {
-			case a.pos.Line != b.pos.Line:
-				return a.pos.Line < b.pos.Line
-			case a.pos.Column != b.pos.Column:
-				return a.pos.Column < b.pos.Column
-			case a.rel != b.rel:
-				return a.rel < b.rel
-			}
-			return a.to < b.to
-		})
-	}
-	out := make([]string, 0, len(c.graph.Nodes))
-	seen := map[string]bool{}
-	if c.graph.Entry != "" {
-		out = append(out, c.graph.Entry)
-		seen[c.graph.Entry] = true
-	}
-	for i := 0; i < len(out); i++ {
-		for _, l := range from[out[i]] {
-			if !seen[l.to] {
-				seen[l.to] = true
-				out = append(out, l.to)
-			}
-		}
-	}
-	var rest []string
-	for u := range c.graph.Nodes {
-		if !seen[u] {
-			rest = append(rest, u)
-		}
-	}
-	sort.Strings(rest)
-	return append(out, rest...)
-}
-
 func orderOf(order map[string]int, u string) int {
 	if o, ok := order[u]; ok {
 		return o
@@ -739,7 +684,7 @@ func topRank(n *rules.Node) int {
 }
 
 // descends reports whether candidate has u as an ancestor through the
-// parents chosen so far (which are those of nodes earlier in linkOrder).
+// parents chosen so far (which are those of nodes earlier in the graph's order).
 func (c *crawl) descends(candidate, u string, order map[string]int) bool {
 	seen := map[string]bool{}
 	for p := candidate; p != ""; {

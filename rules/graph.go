@@ -21,7 +21,8 @@ import (
 // dump manifests are kept for the coverage rules.
 type Graph struct {
 	Nodes map[string]*Node
-	// Order is the URLs in the order they were fetched.
+	// Order is the URLs in the order they were fetched, until SortByLinks
+	// puts them in the order of the links that lead to them.
 	Order []string
 	// Entry is the URL the crawl started from.
 	Entry string
@@ -47,7 +48,67 @@ func (g *Graph) Add(n *Node) {
 // Node returns the node for url, or nil.
 func (g *Graph) Node(url string) *Node { return g.Nodes[url] }
 
-// Sorted returns the nodes in fetch order.
+// SortByLinks puts Order in an order that does not depend on when the
+// fetches completed (with several requests in flight, or a crawl resumed
+// from its state, that order varies from run to run): breadth first from
+// Entry, each document's links in the order it gives them (line, column,
+// then how), and the URLs no link leads to last, by URL. A crawl calls it
+// once every fetch is done, before the graph's rules run: they, and the
+// report, then take the documents in the same order in every crawl of a
+// Source.
+func (g *Graph) SortByLinks() {
+	type link struct {
+		to  string
+		pos rs.Pos
+		rel string
+	}
+	from := map[string][]link{}
+	for u, n := range g.Nodes {
+		for _, e := range n.In {
+			if e.From != "" && e.From != u {
+				from[e.From] = append(from[e.From], link{u, e.Pos, e.Rel})
+			}
+		}
+	}
+	for _, ls := range from {
+		sort.Slice(ls, func(i, j int) bool {
+			a, b := ls[i], ls[j]
+			switch {
+			case a.pos.Line != b.pos.Line:
+				return a.pos.Line < b.pos.Line
+			case a.pos.Column != b.pos.Column:
+				return a.pos.Column < b.pos.Column
+			case a.rel != b.rel:
+				return a.rel < b.rel
+			}
+			return a.to < b.to
+		})
+	}
+	out := make([]string, 0, len(g.Nodes))
+	seen := map[string]bool{}
+	if _, ok := g.Nodes[g.Entry]; ok {
+		out = append(out, g.Entry)
+		seen[g.Entry] = true
+	}
+	for i := 0; i < len(out); i++ {
+		for _, l := range from[out[i]] {
+			if !seen[l.to] {
+				seen[l.to] = true
+				out = append(out, l.to)
+			}
+		}
+	}
+	var rest []string
+	for u := range g.Nodes {
+		if !seen[u] {
+			rest = append(rest, u)
+		}
+	}
+	sort.Strings(rest)
+	g.Order = append(out, rest...)
+}
+
+// Sorted returns the nodes in Order.
 func (g *Graph) Sorted() []*Node {
 	out := make([]*Node, 0, len(g.Order))
 	for _, u := range g.Order {

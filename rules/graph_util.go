@@ -34,7 +34,7 @@ func targetURL(from, href string) string {
 	return rs.Resolve(from, href)
 }
 
-// docs returns the parsed document nodes in fetch order.
+// docs returns the parsed document nodes in the graph's Order.
 func (g *Graph) docs() []*Node {
 	var out []*Node
 	for _, n := range g.Sorted() {
