@@ -46,56 +46,6 @@ func (d *decoder) keep(b []byte) string {
 	return unsafe.String(&d.slab[i], len(b))
 }
 
-// name is keep for an element or attribute name: the names of the
-// ResourceSync vocabulary are constants, not copies.
-func (d *decoder) name(b []byte) string {
-	switch string(b) { // no allocation: the compiler compares in place
-	case "url":
-		return "url"
-	case "loc":
-		return "loc"
-	case "lastmod":
-		return "lastmod"
-	case "md":
-		return "md"
-	case "ln":
-		return "ln"
-	case "sitemap":
-		return "sitemap"
-	case "urlset":
-		return "urlset"
-	case "sitemapindex":
-		return "sitemapindex"
-	case "changefreq":
-		return "changefreq"
-	case "priority":
-		return "priority"
-	case "hash":
-		return "hash"
-	case "length":
-		return "length"
-	case "type":
-		return "type"
-	case "rel":
-		return "rel"
-	case "href":
-		return "href"
-	case "at":
-		return "at"
-	case "capability":
-		return "capability"
-	case "change":
-		return "change"
-	case "datetime":
-		return "datetime"
-	case "modified":
-		return "modified"
-	case "path":
-		return "path"
-	}
-	return d.keep(b)
-}
-
 // feed replays the events of buf, which is only read during the call (it
 // may be C memory given back afterwards).
 func (d *decoder) feed(buf []byte) error {
@@ -121,10 +71,6 @@ func (d *decoder) feed(buf []byte) error {
 	str := func() (string, bool) {
 		b, ok := raw()
 		return d.keep(b), ok
-	}
-	name := func() (string, bool) {
-		b, ok := raw()
-		return d.name(b), ok
 	}
 	ns := func() (string, bool) {
 		id, ok := u32()
@@ -156,7 +102,7 @@ func (d *decoder) feed(buf []byte) error {
 			line, ok1 := u32()
 			col, ok2 := u32()
 			space, ok3 := ns()
-			local, ok4 := name()
+			local, ok4 := str()
 			na, ok5 := u32()
 			if !(ok1 && ok2 && ok3 && ok4 && ok5) || int(na) > len(buf) {
 				return errEvents
@@ -164,7 +110,7 @@ func (d *decoder) feed(buf []byte) error {
 			d.attrs = d.attrs[:0]
 			for k := uint32(0); k < na; k++ {
 				as, ok1 := ns()
-				al, ok2 := name()
+				al, ok2 := str()
 				av, ok3 := str()
 				if !(ok1 && ok2 && ok3) {
 					return errEvents
