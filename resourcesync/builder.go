@@ -32,6 +32,12 @@ type Builder struct {
 	OnEntries func(*Document)
 	Window    int // entries per call; below 1 means 1
 	completed int // entries completed since the last OnEntries
+	// Pool, when set, gives the Builder back the entries of earlier
+	// windows once the caller is done with them (EntryPool.Put): it
+	// builds new entries, and their <rs:md>, in them instead of
+	// allocating.
+	Pool  *EntryPool
+	spare spare
 
 	doc   *Document
 	state []int
@@ -161,7 +167,15 @@ func (b *Builder) rootChild(space, local string, attrs []XMLAttr, pos Pos, tag [
 		if (local == "url") != (d.Root != RootSitemapIndex) {
 			d.MisplacedEntries = append(d.MisplacedEntries, Element{Space: space, Local: local, Pos: pos})
 		}
-		b.entry = &Entry{Pos: pos}
+		if d.Entries == nil && b.Pool != nil && len(b.spare.entries) == 0 {
+			b.spare = b.Pool.get()
+		}
+		if n := len(b.spare.entries); n > 0 {
+			b.entry, b.spare.entries = b.spare.entries[n-1], b.spare.entries[:n-1]
+			b.entry.Pos = pos
+		} else {
+			b.entry = &Entry{Pos: pos}
+		}
 		if d.Entries == nil && b.OnEntries != nil {
 			// A window's worth: the slice is not grown (and copied) ten
 			// times per window.
@@ -254,7 +268,13 @@ func (b *Builder) attrs(attrs []XMLAttr, pos Pos, tag []byte, field func(local s
 }
 
 func (b *Builder) md(attrs []XMLAttr, pos Pos, tag []byte) *Md {
-	m := &Md{Pos: pos}
+	var m *Md
+	if n := len(b.spare.mds); n > 0 {
+		m, b.spare.mds = b.spare.mds[n-1], b.spare.mds[:n-1]
+		m.Pos = pos
+	} else {
+		m = &Md{Pos: pos}
+	}
 	m.Extra = b.attrs(attrs, pos, tag, m.field, &m.attrs)
 	return m
 }
@@ -263,6 +283,48 @@ func (b *Builder) ln(attrs []XMLAttr, pos Pos, tag []byte) *Ln {
 	l := &Ln{Pos: pos}
 	l.Extra = b.attrs(attrs, pos, tag, l.field, &l.attrs)
 	return l
+}
+
+// EntryPool holds entries, and their <rs:md>, that a Builder's caller is
+// done with, for the Builder to build the next ones in (Builder.Pool): a
+// caller that checks a large document window by window (OnEntries) puts
+// each window back once checked, and the Builder allocates next to nothing
+// per entry. Put may be called on another goroutine than the Builder's.
+type EntryPool struct{ free chan spare }
+
+type spare struct {
+	entries []*Entry
+	mds     []*Md
+}
+
+// NewEntryPool returns an empty pool.
+func NewEntryPool() *EntryPool { return &EntryPool{free: make(chan spare, 4)} }
+
+// Put gives back entries no one reads any more, nor their <rs:md>: they
+// are cleared, to be built again. The pool keeps a few windows' worth;
+// the rest is left to the garbage collector.
+func (p *EntryPool) Put(entries []*Entry) {
+	s := spare{entries: entries, mds: make([]*Md, 0, len(entries))}
+	for _, e := range entries {
+		if e.Md != nil {
+			*e.Md = Md{}
+			s.mds = append(s.mds, e.Md)
+		}
+		*e = Entry{}
+	}
+	select {
+	case p.free <- s:
+	default:
+	}
+}
+
+func (p *EntryPool) get() spare {
+	select {
+	case s := <-p.free:
+		return s
+	default:
+		return spare{}
+	}
 }
 
 // prefixedAs reports whether qname is prefix:local with a prefix other

@@ -320,7 +320,7 @@ func (v *Validator) validate(ctx context.Context, location string, keep bool, re
 	var st *stream
 	if !keep {
 		st = newStream(location, v.Config)
-		opts.OnEntries, opts.Window = st.entries, streamWindow
+		opts.OnEntries, opts.Window, opts.Pool = st.entries, streamWindow, st.pool
 	}
 	doc, errs, err := read(fe, opts)
 	in := Input{Doc: doc, Schema: errs}

@@ -12,9 +12,10 @@ import (
 
 // Scope is what of a document a rule's Check reads. A document whose
 // rules all read the header, or the entries once in order, is checked
-// while it is read, and its entries are dropped as soon as every rule has
-// seen them: memory then stays bounded by the rules' own state, not by the
-// document (issue 13). Every document rule of the catalogue reads the
+// while it is read, and its entries are cleared as soon as every rule has
+// seen them, for the next ones to be built in: memory then stays bounded by
+// the rules' own state, not by the document (issue 13), and a rule must
+// keep nothing of an entry but copies of its values. Every document rule of the catalogue reads the
 // header or the entries once (its self-test sees to it), but for the rules
 // on the input's facts (Rule.Input), which run at the end. A rule of
 // ScopeDocument, which needs the whole model, still works: it makes the
@@ -94,7 +95,7 @@ func (p *Pass) Entries() iter.Seq[*rs.Entry] {
 // stream checks a document while the front end reads it: it is the
 // OnEntries hook of schema.ReadOptions. The rules of ScopeEntries run as
 // coroutines, resumed on every window of entries; once they have seen a
-// window, its entries are dropped. Nothing is streamed before the kind of
+// window, its entries go back to the front end's pool. Nothing is streamed before the kind of
 // the document is known (its <rs:md> read): the entries are kept until
 // then, and when the <rs:md> never comes, or when a selected rule needs
 // the whole model (ScopeDocument: none of the catalogue's does), every
@@ -119,6 +120,10 @@ type stream struct {
 	// done is closed when it has ended.
 	work chan batch
 	done chan struct{}
+	// pool takes back each window once every rule has seen it: the
+	// rules keep nothing of the model (see Scope), and the front end
+	// builds the next entries in them.
+	pool *rs.EntryPool
 }
 
 // batch is a window of entries with the header as it stood then.
@@ -135,7 +140,7 @@ type coroutine struct {
 }
 
 func newStream(location string, cfg Config) *stream {
-	return &stream{location: location, cfg: cfg.WithDefaults()}
+	return &stream{location: location, cfg: cfg.WithDefaults(), pool: rs.NewEntryPool()}
 }
 
 // entries is the OnEntries hook: d.Entries are complete and not yet seen.
@@ -167,6 +172,7 @@ func (s *stream) run() {
 	for b := range s.work {
 		*s.header = b.header
 		s.feed(b.entries, b.last)
+		s.pool.Put(b.entries)
 		if b.last {
 			return
 		}

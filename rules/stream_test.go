@@ -19,7 +19,9 @@ import (
 // ScopeEntries see the entries window by window, then the entries are
 // dropped) must say exactly what checking the whole model says
 // (ValidateDoc), whatever the window: a rule whose Scope is wrong shows
-// here on the fixture that exercises it.
+// here on the fixture that exercises it. So does a rule that keeps an
+// entry (or its <rs:md>) beyond its window: the window is cleared once
+// seen, and later entries are built in it (rs.EntryPool).
 var _ = Describe("Streaming", func() {
 	all, err := fixtures.All()
 	It("has fixtures", func() { Expect(err).NotTo(HaveOccurred()) })

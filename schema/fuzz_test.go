@@ -77,7 +77,9 @@ func FuzzRead(f *testing.F) {
 	addSeeds(f)
 	f.Add([]byte(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/"><rs:md capability="resourcelist" at="2013-01-03T09:00:00Z"/><url><loc>http://e.com/a</loc><rs:md hash="md5:1584abdf8ebdc9802ac0c6a7402c03b6" x:y="1" xmlns:x="urn:x"/></url><url><loc>http://e.com/b</loc></url></urlset>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, _, err := v.ReadWith(data, schema.ReadOptions{Validate: true, Window: 3, OnEntries: func(d *rs.Document) {
+		pool := rs.NewEntryPool()
+		doc, _, err := v.ReadWith(data, schema.ReadOptions{Validate: true, Window: 3, Pool: pool, OnEntries: func(d *rs.Document) {
+			pool.Put(d.Entries)
 			d.Entries = nil
 		}})
 		var se *rs.SyntaxError

@@ -14,6 +14,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/bench/benchdata"
+	"github.com/rsconform/rsconform/fixtures"
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/schema"
 )
@@ -84,6 +85,57 @@ var _ = Describe("Streaming a document (ReadFrom)", func() {
 			Expect(gotErrs).To(Equal(wantErrs))
 			Expect(gotDoc).To(Equal(wantDoc))
 		}
+	})
+
+	It("builds each window's entries right in the entries of earlier windows put back in the pool", func() {
+		all, err := fixtures.All()
+		Expect(err).NotTo(HaveOccurred())
+		docs := [][]byte{streamed()}
+		for _, f := range all {
+			docs = append(docs, f.Data)
+		}
+		reused := 0
+		for _, data := range docs {
+			wantDoc, _, err := v.Read(data, false)
+			if err != nil {
+				continue // not well-formed: no model
+			}
+			// Each window is copied as it comes, then put back: the
+			// Builder builds later entries in these very structures.
+			pool := rs.NewEntryPool()
+			var got []rs.Entry
+			seen := map[*rs.Entry]bool{}
+			keep := func(d *rs.Document) {
+				for _, e := range d.Entries {
+					if seen[e] {
+						reused++
+					}
+					seen[e] = true
+					c := *e
+					if e.Md != nil {
+						md := *e.Md
+						c.Md = &md
+					}
+					got = append(got, c)
+				}
+			}
+			doc, _, err := v.ReadWith(data, schema.ReadOptions{Window: 2, Pool: pool, OnEntries: func(d *rs.Document) {
+				keep(d)
+				pool.Put(d.Entries)
+				d.Entries = nil
+			}})
+			Expect(err).NotTo(HaveOccurred())
+			keep(doc)
+			want := []rs.Entry{}
+			for _, e := range wantDoc.Entries {
+				want = append(want, *e)
+			}
+			Expect(got).To(HaveLen(len(want)))
+			for i := range want {
+				Expect(got[i]).To(Equal(want[i]), "entry %d", i)
+			}
+		}
+		Expect(reused).To(BeNumerically(">", 1000)) // the pool was used
 	})
 
 	It("gives a located read error, not a hang, when the reader fails midway", func() {

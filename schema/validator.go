@@ -265,6 +265,10 @@ type ReadOptions struct {
 	// be discarded.
 	OnEntries func(*rs.Document)
 	Window    int
+	// Pool, with OnEntries, is where the caller puts back the entries it
+	// is done with, for the next ones to be built in (see
+	// resourcesync.Builder.Pool).
+	Pool *rs.EntryPool
 }
 
 // ReadError reports that reading a document failed after Offset bytes, on
@@ -474,7 +478,7 @@ func (v *Validator) pass(ctx context.Context, head []byte, rest io.Reader, schem
 	}()
 	dec := newDecoder()
 	if wanted {
-		dec.b.OnEntries, dec.b.Window = opts.OnEntries, opts.Window
+		dec.b.OnEntries, dec.b.Window, dec.b.Pool = opts.OnEntries, opts.Window, opts.Pool
 	}
 	var ferr error
 	for done := false; !done; {
