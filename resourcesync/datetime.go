@@ -94,7 +94,7 @@ func (e *DatetimeError) Error() string {
 
 // ParseDatetime parses any of the six W3C Datetime forms.
 func ParseDatetime(s string) (Datetime, error) {
-	p := dtParser{s: s}
+	p := dtParser{s: s, instant: true}
 	d, err := p.parse()
 	if err != nil {
 		return Datetime{}, err
@@ -123,8 +123,18 @@ func NewDatetime(t time.Time) Datetime {
 }
 
 type dtParser struct {
-	s   string
-	pos int
+	s       string
+	pos     int
+	instant bool // compute Datetime.Time
+}
+
+// CheckDatetime is ParseDatetime for a caller that only needs to know
+// whether s is a W3C Datetime (the same error when it is not): it does not
+// compute the instant.
+func CheckDatetime(s string) error {
+	p := dtParser{s: s}
+	_, err := p.parse()
+	return err
 }
 
 func (p *dtParser) fail(reason string) error {
@@ -193,7 +203,9 @@ func (p *dtParser) parse() (Datetime, error) {
 		d.Granularity = GranDay
 	}
 	if p.done() {
-		d.Time = time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC)
+		if p.instant {
+			d.Time = time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC)
+		}
 		return d, nil
 	}
 	if d.Granularity != GranDay {
@@ -279,17 +291,32 @@ func (p *dtParser) parse() (Datetime, error) {
 			off = -off
 		}
 		d.TZD = p.s[start:p.pos]
-		loc = time.FixedZone(d.TZD, off)
+		if p.instant {
+			loc = time.FixedZone(d.TZD, off)
+		}
 	default:
 		return d, p.fail("expected a time zone designator (Z or +hh:mm or -hh:mm)")
 	}
 	if !p.done() {
 		return d, p.fail("unexpected characters after the time zone designator")
 	}
-	d.Time = time.Date(year, time.Month(month), day, hour, minute, sec, nsec, loc)
+	if p.instant {
+		d.Time = time.Date(year, time.Month(month), day, hour, minute, sec, nsec, loc)
+	}
 	return d, nil
 }
 
+// daysIn is the number of days of month (1-12) of year in the proleptic
+// Gregorian calendar, time.Date's.
 func daysIn(year, month int) int {
-	return time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
 }

@@ -1,6 +1,7 @@
 package resourcesync_test
 
 import (
+	"fmt"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -70,6 +71,33 @@ var _ = Describe("W3C Datetime", func() {
 		Entry("2012 before 2013-01-01T00:00:00Z", "2012", "2013-01-01T00:00:00Z", true),
 		Entry("2013-01-03T10:00:00+01:00 before 2013-01-03T09:00:00Z", "2013-01-03T10:00:00+01:00", "2013-01-03T09:00:00Z", false),
 	)
+	It("knows the last day of every month of years 0000-9999 as time.Date does", func() {
+		for year := 0; year <= 9999; year++ {
+			for month := 1; month <= 12; month++ {
+				last := time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+				ok := fmt.Sprintf("%04d-%02d-%02d", year, month, last)
+				_, err := rs.ParseDatetime(ok)
+				Expect(err).NotTo(HaveOccurred(), ok)
+				over := fmt.Sprintf("%04d-%02d-%02d", year, month, last+1)
+				_, err = rs.ParseDatetime(over)
+				Expect(err).To(MatchError(ContainSubstring("day out of range")), over)
+			}
+		}
+	})
+	It("says with CheckDatetime exactly what ParseDatetime says of a value", func() {
+		values := []string{"", "1997", "1997-07", "1997-07-16", "1997-07-16T19:20+01:00", "2013-01-03T09:00:00.5Z",
+			"2013-01-03T09:00:00-05:30", "2012-02-29", "2013-02-29", "2013-01-03T24:00:00Z", "2013-01-03T09:00:00.Z",
+			"2013-01-03T09:00:00+0100", "2013-01-03T09:00:00Zjunk", "2013-01T09:00Z", "2013-01-03T09:00:00+24:00"}
+		for _, v := range values {
+			_, perr := rs.ParseDatetime(v)
+			cerr := rs.CheckDatetime(v)
+			if perr == nil {
+				Expect(cerr).NotTo(HaveOccurred(), v)
+			} else {
+				Expect(cerr).To(Equal(perr), v)
+			}
+		}
+	})
 	It("formats times in the recommended UTC form", func() {
 		t := time.Date(2013, 1, 3, 10, 0, 0, 0, time.FixedZone("x", 3600))
 		Expect(rs.FormatDatetime(t)).To(Equal("2013-01-03T09:00:00Z"))

@@ -49,8 +49,8 @@ func (h Hash) Problem() string {
 		}
 	}
 	alg := h.Algorithm()
-	if a, ok := hashAlgorithms[alg]; ok && len(h.Digest) != 2*a.size {
-		return fmt.Sprintf("has %d hex digits; a %s digest has %d", len(h.Digest), alg, 2*a.size)
+	if size, _ := computedHash(alg); size > 0 && len(h.Digest) != 2*size {
+		return fmt.Sprintf("has %d hex digits; a %s digest has %d", len(h.Digest), alg, 2*size)
 	}
 	return ""
 }
@@ -133,26 +133,32 @@ func (l *Ln) Hashes() []Hash {
 	return ParseHashes(l.Hash)
 }
 
-// hashAlgorithms are the algorithms rsconform computes, by their names in
-// the IANA "Hash Function Textual Names" registry, the names section 7's
+// computedHash is the algorithm rsconform computes named alg (in lower
+// case): its digest size and constructor, or 0 and nil. Its names are those
+// of the IANA "Hash Function Textual Names" registry, the names section 7's
 // examples use (md5, sha-256). Other spellings (sha256, SHA_1) name no
 // algorithm here: a Destination cannot be expected to know them, and
-// RS-HASH-ALGORITHM says so.
-var hashAlgorithms = map[string]struct {
-	size int
-	new  func() hash.Hash
-}{
-	"md5":     {md5.Size, md5.New},
-	"sha-1":   {sha1.Size, sha1.New},
-	"sha-256": {sha256.Size, sha256.New},
-	"sha-512": {sha512.Size, sha512.New},
+// RS-HASH-ALGORITHM says so. (A switch: every hash value of a list is
+// looked up.)
+func computedHash(alg string) (size int, newHash func() hash.Hash) {
+	switch alg {
+	case "md5":
+		return md5.Size, md5.New
+	case "sha-1":
+		return sha1.Size, sha1.New
+	case "sha-256":
+		return sha256.Size, sha256.New
+	case "sha-512":
+		return sha512.Size, sha512.New
+	}
+	return 0, nil
 }
 
 // NewHash returns a hash for an algorithm name (compared
 // case-insensitively), or nil for one rsconform does not compute.
 func NewHash(alg string) hash.Hash {
-	if a, ok := hashAlgorithms[strings.ToLower(alg)]; ok {
-		return a.new()
+	if _, newHash := computedHash(strings.ToLower(alg)); newHash != nil {
+		return newHash()
 	}
 	return nil
 }
@@ -166,7 +172,7 @@ func KnownAlgorithms(hs []Hash) []string {
 	var out []string
 	for _, h := range hs {
 		alg := h.Algorithm()
-		if _, ok := hashAlgorithms[alg]; !ok {
+		if size, _ := computedHash(alg); size == 0 {
 			continue
 		}
 		dup := false

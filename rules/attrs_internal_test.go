@@ -1,7 +1,10 @@
 package rules
 
 import (
+	"math/rand/v2"
 	"testing"
+
+	rs "github.com/rsconform/rsconform/resourcesync"
 )
 
 // Table tests for the value grammars of the attribute rules; the fixtures
@@ -73,5 +76,41 @@ func TestAttrHashSuggestion(t *testing.T) {
 		if got := attrHashSuggestion(in); got != want {
 			t.Errorf("attrHashSuggestion(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// utcZShape lets RS-TIME-UTC skip the parse: a value of that shape must be
+// either in the recommended form or no datetime, whatever its characters.
+func TestUTCZShape(t *testing.T) {
+	base := []byte("2013-01-03T09:00:00.123Z")
+	alphabet := []byte("0123456789-:T.Z+z ")
+	rng := rand.New(rand.NewPCG(1, 2))
+	shaped := 0
+	for i := 0; i < 200_000; i++ {
+		v := append([]byte(nil), base[:20+rng.IntN(5)]...)
+		for k := rng.IntN(4); k >= 0; k-- {
+			v[rng.IntN(len(v))] = alphabet[rng.IntN(len(alphabet))]
+		}
+		s := string(v)
+		if !utcZShape(s) {
+			continue
+		}
+		shaped++
+		if d, err := rs.ParseDatetime(s); err == nil && !d.IsUTCZ() {
+			t.Fatalf("%q has the shape but is a datetime not in the recommended form", s)
+		}
+	}
+	for _, s := range []string{"2013-01-03T09:00:00Z", "2013-01-03T09:00:00.5Z"} {
+		if !utcZShape(s) {
+			t.Errorf("%q: not recognized", s)
+		}
+	}
+	for _, s := range []string{"2013-01-03T09:00Z", "2013-01-03T09:00:00+00:00", "2013-01-03", "2013-01-03T09:00:00.5+01:00"} {
+		if utcZShape(s) {
+			t.Errorf("%q: taken for the recommended form", s)
+		}
+	}
+	if shaped < 10_000 {
+		t.Fatalf("only %d shaped values tried", shaped)
 	}
 }
