@@ -28,3 +28,17 @@ func BenchmarkParse50k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAppendHashes splits the hash attribute of a Resource List entry
+// (md5 and sha-256), as RS-HASH-SYNTAX and RS-HASH-ALGORITHM do for every
+// entry.
+func BenchmarkAppendHashes(b *testing.B) {
+	v := "md5:73b8a4d223b00f120d9a121b08baccc9 sha-256:ce0d145953ea736df1d115ddfe454fde5ac1957702144691a160e2179da403ee"
+	var hs []resourcesync.Hash
+	for b.Loop() {
+		hs = resourcesync.AppendHashes(hs[:0], v)
+	}
+	if len(hs) != 2 {
+		b.Fatal(hs)
+	}
+}

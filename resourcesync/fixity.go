@@ -77,19 +77,18 @@ func ParseHashes(v string) []Hash { return AppendHashes(nil, v) }
 func AppendHashes(dst []Hash, v string) []Hash {
 	start := len(dst)
 	for i := 0; i < len(v); {
-		c := v[i]
-		if c >= utf8.RuneSelf {
-			return appendFields(dst[:start], strings.Fields(v)) // white space beyond ASCII
-		}
-		if asciiSpace[c] {
+		switch hashByte[v[i]] {
+		case hbSpace:
 			i++
 			continue
+		case hbBeyondASCII:
+			return appendFields(dst[:start], strings.Fields(v)) // white space beyond ASCII
 		}
-		j := i
-		for j < len(v) && v[j] < utf8.RuneSelf && !asciiSpace[v[j]] {
+		j := i + 1
+		for j < len(v) && hashByte[v[j]] == hbToken {
 			j++
 		}
-		if j < len(v) && v[j] >= utf8.RuneSelf {
+		if j < len(v) && hashByte[v[j]] == hbBeyondASCII {
 			return appendFields(dst[:start], strings.Fields(v))
 		}
 		dst = append(dst, hashOf(v[i:j]))
@@ -97,6 +96,26 @@ func AppendHashes(dst []Hash, v string) []Hash {
 	}
 	return dst
 }
+
+// hashByte classes the bytes of a hash attribute for AppendHashes (one
+// lookup a byte: values are long): the ASCII white space characters of
+// unicode.IsSpace, bytes beyond ASCII (which may be white space too), the
+// rest.
+var hashByte = func() (t [256]uint8) {
+	for c := utf8.RuneSelf; c < 256; c++ {
+		t[c] = hbBeyondASCII
+	}
+	for _, c := range "\t\n\v\f\r " {
+		t[c] = hbSpace
+	}
+	return
+}()
+
+const (
+	hbToken = iota
+	hbSpace
+	hbBeyondASCII
+)
 
 func appendFields(dst []Hash, toks []string) []Hash {
 	for _, tok := range toks {
@@ -112,9 +131,6 @@ func hashOf(tok string) Hash {
 	}
 	return h
 }
-
-// asciiSpace are the ASCII white space characters of unicode.IsSpace.
-var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // Hashes returns the hash values of m's hash attribute (none when m is nil
 // or has none).
