@@ -191,6 +191,7 @@ var LocDuplicate = &Rule{
 		"It is a warning, from the SHOULD of 10.1. URIs are compared as written, after trimming white space (by a 128-bit fingerprint: memory does not grow with the length of the URIs, and two different URIs would be taken for one with a probability of about 10^-29 in a list of 50,000); duplicates across the Resource Lists of an index are not checked.",
 	Check: func(p *Pass) error {
 		first := newFingerprints()
+		defer first.release()
 		for e := range p.Entries() {
 			if e.Loc == "" {
 				continue

@@ -39,6 +39,7 @@ var CapabilityListUnique = &Rule{
 		"A Source with more Resource Lists than one document holds lists a Resource List Index in the one resourcelist entry; a Source with several sets of resources publishes one Capability List per set.",
 	Check: func(p *Pass) error {
 		first := newFingerprints() // each capability with where it was first given
+		defer first.release()
 		for e := range p.Entries() {
 			if e.Md == nil {
 				continue

@@ -143,6 +143,7 @@ func kindsReportLastmod(p *Pass, doc, children string) {
 // already gave, reading the entries once.
 func kindsReportDuplicateLocs(p *Pass, what string) {
 	first := newFingerprints()
+	defer first.release()
 	for e := range p.Entries() {
 		if e.Loc == "" {
 			continue

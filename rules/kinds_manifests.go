@@ -80,6 +80,7 @@ var ResourceDumpManifestPathUnique = &Rule{
 // first given.
 func kindsCheckPathUnique(p *Pass) {
 	first := newFingerprints()
+	defer first.release()
 	for e := range p.Entries() {
 		if e.Md == nil {
 			continue

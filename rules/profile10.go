@@ -92,6 +92,7 @@ var V10ChangeUnique = &Rule{
 		// A change is its loc and the instant of its <lastmod>, kept as a
 		// fingerprint of both with where it was first listed.
 		first := newFingerprints()
+		defer first.release()
 		var key []byte
 		for e := range p.Entries() {
 			if e.Loc == "" || e.Lastmod == "" {
