@@ -114,3 +114,17 @@ func TestUTCZShape(t *testing.T) {
 		t.Fatalf("only %d shaped values tried", shaped)
 	}
 }
+
+// pos32 keeps positions of the rules' per-entry state in 8 bytes.
+func TestPos32(t *testing.T) {
+	for _, tc := range []struct{ in, want rs.Pos }{
+		{rs.Pos{Line: 1, Column: 1}, rs.Pos{Line: 1, Column: 1}},
+		{rs.Pos{Line: 53356, Column: 19}, rs.Pos{Line: 53356, Column: 19}},
+		{rs.Pos{Line: 1, Column: 3_000_000_000}, rs.Pos{Line: 1, Column: 2147483647}},
+		{rs.Pos{}, rs.Pos{}},
+	} {
+		if got := newPos32(tc.in).pos(); got != tc.want {
+			t.Errorf("%v: got %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}

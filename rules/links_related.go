@@ -240,7 +240,7 @@ var LinkDescribesPair = &Rule{
 		hash := func(s string) uint64 { return maphash.String(seed, s) }
 		type listed struct {
 			loc uint64
-			pos rs.Pos
+			pos pos32
 		}
 		type edge struct {
 			from, to uint64
@@ -260,7 +260,7 @@ var LinkDescribesPair = &Rule{
 				continue // neither listed nor linking from a listed URI
 			}
 			from := hash(e.Loc)
-			locs.add(listed{from, e.Pos})
+			locs.add(listed{from, newPos32(e.Pos)})
 			for _, l := range e.Links {
 				rel, back := "describedby", "describes"
 				if l.Is(back) {
@@ -281,7 +281,7 @@ var LinkDescribesPair = &Rule{
 		first := make(map[uint64]rs.Pos, locs.n)
 		for x := range locs.all() {
 			if _, ok := first[x.loc]; !ok {
-				first[x.loc] = x.pos
+				first[x.loc] = x.pos.pos()
 			}
 		}
 		for _, l := range links {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"iter"
+	"math"
 	"slices"
 	"sync"
 
@@ -277,14 +278,14 @@ func (s *stream) finish(in Input) Result {
 // n²/2^129 (10^-29 for 50,000 strings).
 type fingerprints struct {
 	s1, s2 maphash.Seed
-	first  map[[2]uint64]rs.Pos
+	first  map[[2]uint64]pos32
 }
 
 func newFingerprints() *fingerprints {
 	if f, ok := fingerprintPool.Get().(*fingerprints); ok {
 		return f
 	}
-	return &fingerprints{s1: maphash.MakeSeed(), s2: maphash.MakeSeed(), first: make(map[[2]uint64]rs.Pos, 1024)}
+	return &fingerprints{s1: maphash.MakeSeed(), s2: maphash.MakeSeed(), first: make(map[[2]uint64]pos32, 1024)}
 }
 
 // fingerprintPool keeps the sets of documents checked, emptied, for the
@@ -307,11 +308,22 @@ func (f *fingerprints) release() {
 func (f *fingerprints) seen(s string, pos rs.Pos) (rs.Pos, bool) {
 	k := [2]uint64{maphash.String(f.s1, s), maphash.String(f.s2, s)}
 	if prev, ok := f.first[k]; ok {
-		return prev, true
+		return prev.pos(), true
 	}
-	f.first[k] = pos
+	f.first[k] = newPos32(pos)
 	return rs.Pos{}, false
 }
+
+// pos32 is a position kept for each entry of a document (24 bytes a
+// fingerprint instead of 32): lines and columns beyond 2^31-1, in a
+// document of more than 2 GB, are kept as 2^31-1.
+type pos32 struct{ line, col int32 }
+
+func newPos32(p rs.Pos) pos32 {
+	return pos32{int32(min(p.Line, math.MaxInt32)), int32(min(p.Column, math.MaxInt32))}
+}
+
+func (p pos32) pos() rs.Pos { return rs.Pos{Line: int(p.line), Column: int(p.col)} }
 
 // blocks is an append-only list kept in blocks of 4096 values: a rule that
 // notes something of each of 50,000 entries never copies what it noted
