@@ -128,3 +128,33 @@ func TestPos32(t *testing.T) {
 		}
 	}
 }
+
+// plainHTTPURL, the fast path of RS-LOC-URI, accepts only what the slow
+// path (url.Parse) accepts.
+func TestPlainHTTPURL(t *testing.T) {
+	alphabet := []byte("ab09-._~:/?#[]@!$&'()*+,;=% \"<>\\^`{|}\x7f\xc3\xa9\t")
+	rng := rand.New(rand.NewPCG(3, 4))
+	accepted := 0
+	for i := 0; i < 100_000; i++ {
+		v := []byte("http://example.org/res/0000001.txt")
+		for k := rng.IntN(3); k >= 0; k-- {
+			v[7+rng.IntN(len(v)-7)] = alphabet[rng.IntN(len(alphabet))]
+		}
+		s := string(v)
+		if !plainHTTPURL(s) {
+			continue
+		}
+		accepted++
+		if msg := uriProblem(s); msg != "" {
+			t.Fatalf("%q: accepted by the fast path, but it %s", s, msg)
+		}
+	}
+	if accepted < 10_000 {
+		t.Fatalf("only %d accepted", accepted)
+	}
+	for _, s := range []string{"http://example.org/a b", "http://example.org/%zz", "http://exa mple.org/", "http://[::1]/", "http://example.org/é", "http://example.org:8o/"} {
+		if plainHTTPURL(s) {
+			t.Errorf("%q: accepted", s)
+		}
+	}
+}

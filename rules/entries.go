@@ -35,6 +35,11 @@ func absoluteURIProblem(s string) string {
 	if plainHTTPURL(s) {
 		return ""
 	}
+	return uriProblem(s)
+}
+
+// uriProblem is absoluteURIProblem without its fast path.
+func uriProblem(s string) string {
 	if strings.ContainsAny(s, " \t\r\n") {
 		return "contains white space (escape it as %20)"
 	}
@@ -68,11 +73,17 @@ func plainHTTPURL(s string) bool {
 	if host == "" || strings.ContainsAny(host, "@[]%") {
 		return false
 	}
+	if i := strings.IndexByte(host, ':'); i >= 0 {
+		for _, c := range []byte(host[i+1:]) {
+			if c < '0' || c > '9' {
+				return false // not a port: url.Parse decides
+			}
+		}
+	}
 	for i := 0; i < len(rest); i++ {
 		c := rest[i]
 		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
-		case strings.IndexByte("-._~:/?#@!$&'()*+,;=", c) >= 0:
+		case uriChar[c]:
 		case c == '%':
 			if i+2 >= len(rest) || !isHex[rest[i+1]] || !isHex[rest[i+2]] {
 				return false
@@ -84,6 +95,18 @@ func plainHTTPURL(s string) bool {
 	}
 	return true
 }
+
+// uriChar are the unreserved and reserved characters of RFC 3986 (every
+// character of a URI but '%'), one lookup a character of every <loc>.
+var uriChar = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	}
+	for _, c := range "-._~:/?#@!$&'()*+,;=" {
+		t[c] = true
+	}
+	return
+}()
 
 func truncateValue(s string) string {
 	if len(s) > 120 {
