@@ -329,9 +329,10 @@ func (v *Validator) ReadFrom(ctx context.Context, r io.Reader, opts ReadOptions)
 	if v == nil || v.schema == nil {
 		return nil, nil, errors.New("schema: validator not initialised")
 	}
-	head := make([]byte, headSize)
-	n, err := io.ReadFull(r, head)
-	head = head[:n]
+	head, err := readHead(ctx, r)
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return nil, nil, err
+	}
 	whole := err == io.EOF || err == io.ErrUnexpectedEOF
 	if err != nil && !whole {
 		return nil, nil, readError(head, 0, 0, err)
@@ -393,6 +394,31 @@ func (v *Validator) ReadFrom(ctx context.Context, r io.Reader, opts ReadOptions)
 		return nil, nil, &rs.SyntaxError{Pos: rs.Pos{Line: errs[0].Line, Column: errs[0].Column}, Msg: errs[0].Message}
 	}
 	return out.doc, errs, nil
+}
+
+// readHead reads the first headSize bytes of r, or all of it when it is
+// shorter (with io.EOF or io.ErrUnexpectedEOF, as io.ReadFull says). It
+// returns ctx's error as soon as ctx is done, without waiting for a Read
+// in progress: standard input may block before a program writes it. The
+// Read goes on on its own goroutine until the caller ends it (closing a
+// file or a body does; the process ending does for standard input).
+func readHead(ctx context.Context, r io.Reader) ([]byte, error) {
+	type read struct {
+		head []byte
+		err  error
+	}
+	done := make(chan read, 1)
+	go func() {
+		head := make([]byte, headSize)
+		n, err := io.ReadFull(r, head)
+		done <- read{head[:n], err}
+	}()
+	select {
+	case h := <-done:
+		return h.head, h.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // Read is ReadFrom for a document held in memory (uncompressed; the caller
