@@ -79,6 +79,13 @@ func main() {
 		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The first signal cancels the command, which ends what it is doing
+	// and says so; a second one ends the process at once, wherever it is
+	// (opening a FIFO that nobody writes, say, where no cancel reaches).
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	pprof.StopCPUProfile()

@@ -9,6 +9,17 @@ import (
 	. "github.com/onsi/gomega"
 )
 
+// TestMain runs the command itself when the tests start their own binary
+// as rsconform (RSCONFORM_TEST_MAIN=1): what happens to a process, signals,
+// is tested on a process.
+func TestMain(m *testing.M) {
+	if os.Getenv("RSCONFORM_TEST_MAIN") == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
 func TestCLI(t *testing.T) {
 	RegisterFailHandler(Fail)
 	suiteConfig, reporterConfig := GinkgoConfiguration()
