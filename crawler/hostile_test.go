@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -518,6 +519,27 @@ var _ = Describe("Crawling a build output with --map", func() {
 		Expect(rep.EntryError).NotTo(HaveOccurred())
 		Expect(result(rep, "https://build.example.org/dataset1/changelist-old.xml").Status).To(Equal(rules.StatusValid), describe(rep, ""))
 		Expect(rep.Discovered()).To(HaveLen(3))
+	})
+})
+
+var _ = Describe("A FIFO in a --map folder", func() {
+	It("is refused as a static server refuses it (403), instead of blocking the crawl", func() {
+		dir := GinkgoT().TempDir()
+		Expect(syscall.Mkfifo(filepath.Join(dir, "capabilitylist.xml"), 0o600)).To(Succeed())
+		m, err := crawler.ParseMapping("https://build.example.org/=" + dir)
+		Expect(err).NotTo(HaveOccurred())
+		opts := testOptions()
+		opts.Maps = []crawler.Mapping{m}
+		opts.Transport = refuseTransport{}
+		done := make(chan *crawler.Report, 1)
+		go func() {
+			rep, err := crawler.Crawl(context.Background(), "https://build.example.org/capabilitylist.xml", opts)
+			Expect(err).NotTo(HaveOccurred())
+			done <- rep
+		}()
+		var rep *crawler.Report
+		Eventually(done, 10*time.Second).Should(Receive(&rep))
+		Expect(rep.EntryError).To(MatchError(ContainSubstring("403")))
 	})
 })
 

@@ -93,7 +93,15 @@ func serveFile(req *http.Request, dir, rel string) *http.Response {
 		resp.ContentLength = -1
 		return resp
 	}
-	f, err := os.Open(name)
+	if !st.Mode().IsRegular() {
+		// A FIFO or a device could block the crawl or never end: a static
+		// server refuses them too.
+		err = fmt.Errorf("%s is not a regular file", clean)
+	}
+	var f *os.File
+	if err == nil {
+		f, err = os.Open(name)
+	}
 	if err != nil {
 		resp.StatusCode = http.StatusForbidden
 		resp.Status = "403 Forbidden"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/rsconform/rsconform/reporter"
 	"path/filepath"
@@ -62,6 +63,17 @@ var _ = Describe("validate on a directory", func() {
 		Expect(status(docs, ".well-known/resourcesync")).To(Equal("valid "))
 		Expect(status(docs, "resourcelist.xml")).To(Equal("valid "))
 		Expect(rep.Summary.Skipped).To(Equal(2))
+	})
+
+	It("skips a FIFO and a device found in the directory, saying what they are, instead of blocking on them", func() {
+		Expect(syscall.Mkfifo(filepath.Join(dir, "pipe.xml"), 0o600)).To(Succeed())
+		Expect(os.Symlink("/dev/zero", filepath.Join(dir, "zero.xml"))).To(Succeed())
+		code, rep := jsonReport(dir, "--exclude", "drafts")
+		Expect(code).To(Equal(0))
+		docs := statuses(rep)
+		Expect(status(docs, "pipe.xml")).To(HavePrefix("skipped is a named pipe (FIFO), not read when found in a directory"))
+		Expect(status(docs, "zero.xml")).To(HavePrefix("skipped is a device, not read"))
+		Expect(status(docs, "resourcelist.xml")).To(Equal("valid "))
 	})
 
 	It("tells large documents apart while streaming them: a plain Sitemap is skipped, a list whose only rs:ln is in its last entry is judged", func() {

@@ -302,6 +302,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 type input struct {
 	name   string
 	walked bool
+	skip   string // why a walked file is not read, when it is not
 }
 
 // validateClient is the Source client of a validate run: each URL given
@@ -380,10 +381,31 @@ func expandInputs(args []string, exclude []string) ([]input, error) {
 		}
 		sort.Strings(found)
 		for _, p := range found {
-			out = append(out, input{name: p, walked: true})
+			out = append(out, input{name: p, walked: true, skip: notRegular(p)})
 		}
 	}
 	return out, nil
+}
+
+// notRegular says why a file found in a directory is not read, or "": one
+// that is not a regular file once symbolic links are followed (a FIFO, a
+// device, a socket) could block the run or never end; named on the command
+// line, it is read (validate <(generate) reads a pipe).
+func notRegular(p string) string {
+	st, err := os.Stat(p)
+	if err != nil || st.Mode().IsRegular() {
+		return "" // an error is reported when the file is opened
+	}
+	what := "not a regular file"
+	switch t := st.Mode().Type(); {
+	case t&fs.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO)"
+	case t&fs.ModeDevice != 0:
+		what = "a device"
+	case t&fs.ModeSocket != 0:
+		what = "a socket"
+	}
+	return "is " + what + ", not read when found in a directory (name it to read it)"
 }
 
 // walkedDocument reports whether a file found in a directory is one to
@@ -466,6 +488,8 @@ func validateOne(ctx context.Context, v *rules.Validator, client *sourcehttp.Cli
 			return rules.ErrorResult(in.name, fail)
 		}
 		return v.ValidateReader(ctx, in.name, r.Body)
+	case in.skip != "":
+		return rules.SkippedResult(in.name, in.skip)
 	default:
 		f, err := os.Open(in.name)
 		if err != nil {
