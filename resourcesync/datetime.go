@@ -93,8 +93,16 @@ func (e *DatetimeError) Error() string {
 }
 
 // ParseDatetime parses any of the six W3C Datetime forms.
-func ParseDatetime(s string) (Datetime, error) {
-	p := dtParser{s: s, instant: true}
+func ParseDatetime(s string) (Datetime, error) { return parseDatetime(s, true) }
+
+// ParseDatetimeForm is ParseDatetime for a caller that judges only the
+// form of a value (whether it is a W3C Datetime, its granularity, its time
+// zone designator): the same errors and the same Datetime, but for Time,
+// which it leaves zero (computing the instant is most of a parse).
+func ParseDatetimeForm(s string) (Datetime, error) { return parseDatetime(s, false) }
+
+func parseDatetime(s string, instant bool) (Datetime, error) {
+	p := dtParser{s: s, instant: instant}
 	d, err := p.parse()
 	if err != nil {
 		return Datetime{}, err
@@ -126,15 +134,6 @@ type dtParser struct {
 	s       string
 	pos     int
 	instant bool // compute Datetime.Time
-}
-
-// CheckDatetime is ParseDatetime for a caller that only needs to know
-// whether s is a W3C Datetime (the same error when it is not): it does not
-// compute the instant.
-func CheckDatetime(s string) error {
-	p := dtParser{s: s}
-	_, err := p.parse()
-	return err
 }
 
 func (p *dtParser) fail(reason string) error {

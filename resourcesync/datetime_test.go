@@ -2,6 +2,7 @@ package resourcesync_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -84,19 +85,39 @@ var _ = Describe("W3C Datetime", func() {
 			}
 		}
 	})
-	It("says with CheckDatetime exactly what ParseDatetime says of a value", func() {
+	It("says with ParseDatetimeForm exactly what ParseDatetime says of a value, but the instant", func() {
 		values := []string{"", "1997", "1997-07", "1997-07-16", "1997-07-16T19:20+01:00", "2013-01-03T09:00:00.5Z",
 			"2013-01-03T09:00:00-05:30", "2012-02-29", "2013-02-29", "2013-01-03T24:00:00Z", "2013-01-03T09:00:00.Z",
 			"2013-01-03T09:00:00+0100", "2013-01-03T09:00:00Zjunk", "2013-01T09:00Z", "2013-01-03T09:00:00+24:00"}
+		// And 200,000 mutations of a value in the recommended form, most of
+		// them near it (RS-TIME-UTC judges the form of every datetime).
+		base := []byte("2013-01-03T09:00:00.123Z")
+		alphabet := []byte("0123456789-:T.Z+z ")
+		rng := rand.New(rand.NewPCG(1, 2))
+		for i := 0; i < 200_000; i++ {
+			v := append([]byte(nil), base[:10+rng.IntN(15)]...)
+			for k := rng.IntN(4); k >= 0; k-- {
+				v[rng.IntN(len(v))] = alphabet[rng.IntN(len(alphabet))]
+			}
+			values = append(values, string(v))
+		}
+		utcz := 0
 		for _, v := range values {
-			_, perr := rs.ParseDatetime(v)
-			cerr := rs.CheckDatetime(v)
-			if perr == nil {
-				Expect(cerr).NotTo(HaveOccurred(), v)
-			} else {
-				Expect(cerr).To(Equal(perr), v)
+			full, perr := rs.ParseDatetime(v)
+			form, ferr := rs.ParseDatetimeForm(v)
+			if perr != nil {
+				Expect(ferr).To(Equal(perr), v)
+				continue
+			}
+			Expect(ferr).NotTo(HaveOccurred(), v)
+			Expect(form.Time.IsZero()).To(BeTrue(), v)
+			full.Time = time.Time{}
+			Expect(form).To(Equal(full), v)
+			if form.IsUTCZ() {
+				utcz++
 			}
 		}
+		Expect(utcz).To(BeNumerically(">", 1_000)) // the recommended form was tried (1,795 times)
 	})
 	It("formats times in the recommended UTC form", func() {
 		t := time.Date(2013, 1, 3, 10, 0, 0, 0, time.FixedZone("x", 3600))

@@ -79,42 +79,6 @@ func TestAttrHashSuggestion(t *testing.T) {
 	}
 }
 
-// utcZShape lets RS-TIME-UTC skip the parse: a value of that shape must be
-// either in the recommended form or no datetime, whatever its characters.
-func TestUTCZShape(t *testing.T) {
-	base := []byte("2013-01-03T09:00:00.123Z")
-	alphabet := []byte("0123456789-:T.Z+z ")
-	rng := rand.New(rand.NewPCG(1, 2))
-	shaped := 0
-	for i := 0; i < 200_000; i++ {
-		v := append([]byte(nil), base[:20+rng.IntN(5)]...)
-		for k := rng.IntN(4); k >= 0; k-- {
-			v[rng.IntN(len(v))] = alphabet[rng.IntN(len(alphabet))]
-		}
-		s := string(v)
-		if !utcZShape(s) {
-			continue
-		}
-		shaped++
-		if d, err := rs.ParseDatetime(s); err == nil && !d.IsUTCZ() {
-			t.Fatalf("%q has the shape but is a datetime not in the recommended form", s)
-		}
-	}
-	for _, s := range []string{"2013-01-03T09:00:00Z", "2013-01-03T09:00:00.5Z"} {
-		if !utcZShape(s) {
-			t.Errorf("%q: not recognized", s)
-		}
-	}
-	for _, s := range []string{"2013-01-03T09:00Z", "2013-01-03T09:00:00+00:00", "2013-01-03", "2013-01-03T09:00:00.5+01:00"} {
-		if utcZShape(s) {
-			t.Errorf("%q: taken for the recommended form", s)
-		}
-	}
-	if shaped < 10_000 {
-		t.Fatalf("only %d shaped values tried", shaped)
-	}
-}
-
 // pos32 keeps positions of the rules' per-entry state in 8 bytes.
 func TestPos32(t *testing.T) {
 	for _, tc := range []struct{ in, want rs.Pos }{

@@ -20,7 +20,7 @@ var TimeSyntax = &Rule{
 	Doc:   "The W3C Datetime note allows six forms: YYYY, YYYY-MM, YYYY-MM-DD, and date with hh:mm, hh:mm:ss or hh:mm:ss.s followed by a time zone designator (Z or ±hh:mm), which is required whenever a time is given.",
 	Check: func(p *Pass) error {
 		forEachDatetime(p, func(name, value string, pos rs.Pos, _ int) {
-			if err := rs.CheckDatetime(value); err != nil {
+			if _, err := rs.ParseDatetimeForm(value); err != nil {
 				p.Reportf(pos, "%s: %v", name, err)
 			}
 		})
@@ -41,10 +41,7 @@ var TimeUTC = &Rule{
 		var firstMsgs [datetimeGroups]string
 		n := 0
 		forEachDatetime(p, func(name, value string, pos rs.Pos, group int) {
-			if utcZShape(value) {
-				return // the recommended form, or no datetime (RS-TIME-W3C)
-			}
-			d, err := rs.ParseDatetime(value)
+			d, err := rs.ParseDatetimeForm(value)
 			if err != nil || d.IsUTCZ() {
 				return
 			}
@@ -70,15 +67,6 @@ var TimeUTC = &Rule{
 		}
 		return nil
 	},
-}
-
-// utcZShape reports whether v is shaped YYYY-MM-DDThh:mm:ss[.s]Z, what
-// the digits may be: such a value is either in the recommended form or not
-// a W3C Datetime at all. Most values of a list are: they need no parse.
-func utcZShape(v string) bool {
-	n := len(v)
-	return n >= 20 && v[4] == '-' && v[7] == '-' && v[10] == 'T' && v[13] == ':' && v[16] == ':' &&
-		v[n-1] == 'Z' && (n == 20 || v[19] == '.')
 }
 
 // datetimeGroups is the number of groups of forEachDatetime.
