@@ -12,16 +12,17 @@ import (
 	rs "github.com/rsconform/rsconform/resourcesync"
 )
 
-// Scope is what of a document a rule's Check reads. A document whose
-// rules all read the header, or the entries once in order, is checked
-// while it is read, and its entries are cleared as soon as every rule has
-// seen them, for the next ones to be built in: memory then stays bounded by
-// the rules' own state, not by the document (issue 13), and a rule must
-// keep nothing of an entry but copies of its values. Every document rule of the catalogue reads the
-// header or the entries once (its self-test sees to it), but for the rules
-// on the input's facts (Rule.Input), which run at the end. A rule of
-// ScopeDocument, which needs the whole model, still works: it makes the
-// document be checked as a whole, after it is read, its entries kept.
+// Scope is what of a document a rule's Check reads. A document whose rules
+// all read the header, or the entries once in order, is checked while it is
+// read, and its entries are cleared as soon as every rule has seen them,
+// for the next ones to be built in: memory then stays bounded by the rules'
+// own state, not by the document (issue 13), and a rule must keep nothing
+// of an entry but copies of its values. Every document rule of the
+// catalogue reads the header or the entries once (its self-test sees to
+// it), but for the rules on the input's facts (Rule.Input), which run at
+// the end. A rule of ScopeDocument, which needs the whole model, still
+// works: it makes the document be checked as a whole, after it is read, its
+// entries kept.
 type Scope int
 
 const (
@@ -100,11 +101,11 @@ func (p *Pass) Entries() iter.Seq[*rs.Entry] {
 // stream checks a document while the front end reads it: it is the
 // OnEntries hook of schema.ReadOptions. The rules of ScopeEntries run as
 // coroutines, resumed on every window of entries; once they have seen a
-// window, its entries go back to the front end's pool. Nothing is streamed before the kind of
-// the document is known (its <rs:md> read): the entries are kept until
-// then, and when the <rs:md> never comes, or when a selected rule needs
-// the whole model (ScopeDocument: none of the catalogue's does), every
-// rule runs on the whole document at the end, as Run does.
+// window, its entries go back to the front end's pool. Nothing is streamed
+// before the kind of the document is known (its <rs:md> read): the entries
+// are kept until then, and when the <rs:md> never comes, or when a selected
+// rule needs the whole model (ScopeDocument: none of the catalogue's does),
+// every rule runs on the whole document at the end, as Run does.
 type stream struct {
 	location string
 	cfg      Config
