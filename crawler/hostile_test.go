@@ -533,6 +533,7 @@ var _ = Describe("A FIFO in a --map folder", func() {
 		opts.Transport = refuseTransport{}
 		done := make(chan *crawler.Report, 1)
 		go func() {
+			defer GinkgoRecover()
 			rep, err := crawler.Crawl(context.Background(), "https://build.example.org/capabilitylist.xml", opts)
 			Expect(err).NotTo(HaveOccurred())
 			done <- rep
