@@ -68,7 +68,7 @@ var ResourceDumpManifestPathUnique = &Rule{
 	Applies: []rs.Kind{rs.ResourceDumpManifest},
 	Title:   "No two Resource Dump Manifest entries give the same path",
 	Quote:   "One <url> child element of <urlset> per bitstream. This element does not have attributes, but uses child elements to convey information about the bitstream.",
-	Doc:     "Two entries with one path describe one bitstream twice, as two resources: at least one of them has no bitstream of its own. Paths are compared as written (by a 128-bit fingerprint, as RS-LOC-DUPLICATE compares locs).",
+	Doc:     "Two entries with one path describe one bitstream twice, as two resources: at least one of them has no bitstream of its own. Paths are compared as written (by a 95-bit fingerprint, as RS-LOC-DUPLICATE compares locs).",
 	Check: func(p *Pass) error {
 		kindsCheckPathUnique(p)
 		return nil
@@ -198,7 +198,7 @@ var ChangeDumpManifestPathUnique = &Rule{
 	Applies: []rs.Kind{rs.ChangeDumpManifest},
 	Title:   "No two Change Dump Manifest entries give the same path",
 	Quote:   "One <url> child element of <urlset> should be included for each resource change, and hence for each bitstream.",
-	Doc:     "A resource changed twice has two bitstreams at two paths (Example 23: /changes/res7.html and /changes/res7-v2.html); one path given twice makes two changes share one bitstream. Paths are compared as written (by a 128-bit fingerprint, as RS-LOC-DUPLICATE compares locs).",
+	Doc:     "A resource changed twice has two bitstreams at two paths (Example 23: /changes/res7.html and /changes/res7-v2.html); one path given twice makes two changes share one bitstream. Paths are compared as written (by a 95-bit fingerprint, as RS-LOC-DUPLICATE compares locs).",
 	Check: func(p *Pass) error {
 		kindsCheckPathUnique(p)
 		return nil
