@@ -1,6 +1,7 @@
 package resourcesync
 
 import (
+	"bytes"
 	"strings"
 	"unsafe"
 )
@@ -383,13 +384,20 @@ func tagAttrs(data []byte, pos Pos, out []tagAttr) []tagAttr {
 		}
 		q := data[i]
 		i++
-		for i < len(data) && data[i] != q {
-			if data[i] == '\n' {
-				newline()
-			}
+		// The value, to its closing quote: values are long (a hash, a URI)
+		// and seldom span lines, so the quote and the newlines are looked
+		// for with IndexByte rather than byte by byte.
+		end := bytes.IndexByte(data[i:], q)
+		if end < 0 {
+			end = len(data) - i
+		}
+		for nl := bytes.IndexByte(data[i:i+end], '\n'); nl >= 0; nl = bytes.IndexByte(data[i:i+end], '\n') {
+			end -= nl + 1
+			i += nl
+			newline()
 			i++
 		}
-		i++
+		i += end + 1
 	}
 	return out
 }
