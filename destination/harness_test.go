@@ -72,14 +72,12 @@ func syncCommand(flags ...string) []string {
 	return append([]string{rsconformBin, "sync", "{source}", "{dir}", "--rate", "0"}, flags...)
 }
 
-// scenariosToPlay are the built-in scenarios; large-source (100,000
-// resources) only with RSCONFORM_LARGE=1.
+// scenariosToPlay are the default scenarios, and the volume one with
+// RSCONFORM_LARGE=1.
 func scenariosToPlay() []string {
-	var out []string
-	for _, n := range mocksource.BuiltinScenarios() {
-		if n != "large-source" || os.Getenv("RSCONFORM_LARGE") != "" {
-			out = append(out, n)
-		}
+	out := mocksource.DefaultScenarios()
+	if os.Getenv("RSCONFORM_LARGE") != "" {
+		out = append(out, mocksource.VolumeScenario)
 	}
 	return out
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/destination/harness"
 	"github.com/rsconform/rsconform/internal/suggest"
+	"github.com/rsconform/rsconform/mocksource"
 	"github.com/rsconform/rsconform/reporter"
 	"github.com/rsconform/rsconform/rules"
 	"github.com/rsconform/rsconform/suite"
@@ -80,7 +81,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	hf.register(fset)
 	sample := fset.String("sample", "10", "resources checked per list: a number, all, or 0")
 	timeout := fset.Duration("timeout", 30*time.Second, "source: timeout of one request; destination: timeout of one run of the command (default 5m)")
-	scenarios := fset.String("scenarios", "", "destination: comma-separated built-in scenarios to play (default: all but large-source)")
+	scenarios := fset.String("scenarios", "", "destination: comma-separated built-in scenarios to play (default: all but "+mocksource.VolumeScenario+")")
 	dir := fset.String("dir", "", "destination: keep the Destination's directories under `DIR` (default: a temporary one)")
 	printUsage := func() {
 		fset.SetOutput(stdout)
@@ -183,7 +184,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintln(stderr, "rsconform suite destination: give the Destination command after -- (see --help)")
 			return 2
 		}
-		names := destsuite.DefaultScenarios()
+		names := mocksource.DefaultScenarios()
 		if *scenarios != "" {
 			names = strings.Split(*scenarios, ",")
 		}

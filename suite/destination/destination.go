@@ -39,8 +39,8 @@ type Config struct {
 	Command []string
 	// Env is added to the command's environment.
 	Env []string
-	// Scenarios to play; empty means every built-in scenario but the
-	// large one (large-source, 100,000 resources), which is asked for by name.
+	// Scenarios to play; empty means mocksource.DefaultScenarios (every
+	// built-in scenario but the volume one, which is asked for by name).
 	Scenarios []string
 	// Dir holds one directory per scenario; empty means a temporary one.
 	Dir string
@@ -48,17 +48,6 @@ type Config struct {
 	Timeout time.Duration
 	// Setup, when set, runs when the suite starts and may change the config.
 	Setup func(*Config) error
-}
-
-// DefaultScenarios are the built-in scenarios the suite plays by default.
-func DefaultScenarios() []string {
-	var out []string
-	for _, n := range mocksource.BuiltinScenarios() {
-		if n != "large-source" {
-			out = append(out, n)
-		}
-	}
-	return out
 }
 
 // RequirementLabels are the typed labels of one requirement's specs in a
@@ -78,7 +67,7 @@ func RequirementLabels(scenario string, r *harness.Requirement) ginkgo.Labels {
 func DefineSpecs(cfg Config) error {
 	names := cfg.Scenarios
 	if len(names) == 0 {
-		names = DefaultScenarios()
+		names = mocksource.DefaultScenarios()
 	}
 	known := mocksource.BuiltinScenarios()
 	seen := map[string]bool{}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/rsconform/rsconform/mocksource"
+)
+
+var _ = Describe("test-destination's scenarios", func() {
+	played := func(scenario string) []string {
+		// false fails every run at once: the scenarios are played, not
+		// passed, in well under a second.
+		code, out, errs := cli("test-destination", "--scenario", scenario, "--format", "json", "--", "false")
+		Expect(code).To(Equal(1), errs)
+		var rep struct {
+			Scenarios []struct{ Scenario string }
+		}
+		Expect(json.Unmarshal([]byte(out), &rep)).To(Succeed(), out)
+		var names []string
+		for _, s := range rep.Scenarios {
+			names = append(names, s.Scenario)
+		}
+		return names
+	}
+
+	It("are, for all, every built-in one but the volume scenario, as in the destination suite", func() {
+		Expect(mocksource.BuiltinScenarios()).To(ContainElement(mocksource.VolumeScenario))
+		Expect(played("all")).To(Equal(mocksource.DefaultScenarios()))
+		Expect(played("all")).NotTo(ContainElement(mocksource.VolumeScenario))
+		Expect(mocksource.DefaultScenarios()).To(HaveLen(len(mocksource.BuiltinScenarios()) - 1))
+	})
+
+	It("include the volume scenario when it is named", func() {
+		Expect(played("create-update-delete," + mocksource.VolumeScenario)).To(Equal([]string{"create-update-delete", mocksource.VolumeScenario}))
+	})
+})
+
+var _ = Describe("test-destination interrupted", func() {
+	It("reports the scenarios played before the one interrupted, and exits 2", func() {
+		dir := GinkgoT().TempDir()
+		mark := filepath.Join(dir, "started")
+		// The Destination returns at once in the first scenario and waits
+		// in the second, where the run is interrupted.
+		script := `case "$RSCONFORM_DIR" in */create-update-delete) : > "$1"; exec sleep 60;; esac`
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go func() {
+			defer GinkgoRecover()
+			Eventually(func() error { _, err := os.Stat(mark); return err }).WithTimeout(30 * time.Second).Should(Succeed())
+			cancel()
+		}()
+		var out, errb bytes.Buffer
+		code := run(ctx, []string{"test-destination", "--scenario", "baseline-resourcelist,create-update-delete", "--dir", filepath.Join(dir, "d"),
+			"--format", "json", "--", "sh", "-c", script, "sh", mark}, &out, &errb)
+		Expect(code).To(Equal(2), errb.String())
+		Expect(errb.String()).To(ContainSubstring("scenario create-update-delete: context canceled: the report covers the 1 scenario(s) played before it, of 2"))
+		var rep struct {
+			Scenarios []struct{ Scenario string }
+		}
+		Expect(json.Unmarshal(out.Bytes(), &rep)).To(Succeed(), out.String())
+		Expect(rep.Scenarios).To(HaveLen(1))
+		Expect(rep.Scenarios[0].Scenario).To(Equal("baseline-resourcelist"))
+	})
+})
