@@ -253,7 +253,7 @@ var _ = Describe("rsconform test-destination", Label("Kind:cli"), func() {
 		Expect(code).To(Equal(0))
 		Expect(out).To(ContainSubstring("PASS step 3 [5.2] MUST deleted resources are removed: expected 1 deleted resource absent, actual absent"))
 		Expect(out).To(ContainSubstring("PASS step 4 [policy] POLICY the request rate stays within the limit: expected at most 50 requests in any second"))
-		Expect(out).To(MatchRegexp(fmt.Sprintf(`1 scenarios, 5 runs: %d verdicts, \d+ passed, 0 failed \(0 failing the run\), 0 not observed, \d+ skipped`, 5*len(harness.Requirements))))
+		Expect(out).To(MatchRegexp(fmt.Sprintf(`1 scenario, 5 runs: %d verdicts, \d+ passed, 0 failed \(0 failing the run\), 0 not observed, \d+ skipped`, 5*len(harness.Requirements))))
 	})
 
 	DescribeTable("exits 2 on usage and scenario errors",

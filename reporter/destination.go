@@ -134,8 +134,8 @@ func writeDestinationText(w io.Writer, results []*harness.Result, o Options) err
 		}
 	}
 	s := harness.Summarize(results, o.Strict)
-	fmt.Fprintf(&b, "%d scenarios, %d runs: %d verdicts, %d passed, %d failed (%d failing the run), %d not observed, %d skipped\n",
-		s.Scenarios, s.Steps, s.Verdicts, s.Passed, s.Failed, s.Failing, s.NotObserved, s.Skipped)
+	fmt.Fprintf(&b, "%s, %s: %s, %d passed, %d failed (%d failing the run), %d not observed, %d skipped\n",
+		plural(s.Scenarios, "scenario"), plural(s.Steps, "run"), plural(s.Verdicts, "verdict"), s.Passed, s.Failed, s.Failing, s.NotObserved, s.Skipped)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -191,7 +191,7 @@ func runTestDestination(ctx context.Context, args []string, stdout, stderr io.Wr
 		return fail("writing the report: %v", err)
 	}
 	if runErr != nil {
-		return fail("%v: the report covers the %d scenario(s) played before it, of %d", runErr, len(results), len(scs))
+		return fail("%v (reported: the %d of %d scenarios played before it)", runErr, len(results), len(scs))
 	}
 	return reporter.DestinationExitCode(results, *strict)
 }

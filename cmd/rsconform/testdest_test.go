@@ -61,7 +61,7 @@ var _ = Describe("test-destination interrupted", func() {
 		code := run(ctx, []string{"test-destination", "--scenario", "baseline-resourcelist,create-update-delete", "--dir", filepath.Join(dir, "d"),
 			"--format", "json", "--", "sh", "-c", script, "sh", mark}, &out, &errb)
 		Expect(code).To(Equal(2), errb.String())
-		Expect(errb.String()).To(ContainSubstring("scenario create-update-delete: context canceled: the report covers the 1 scenario(s) played before it, of 2"))
+		Expect(errb.String()).To(ContainSubstring("scenario create-update-delete: context canceled (reported: the 1 of 2 scenarios played before it)"))
 		var rep struct {
 			Scenarios []struct{ Scenario string }
 		}
