@@ -80,8 +80,9 @@ only, so a Source cannot lead the crawl to another port of its own host.
 
 Exit codes: 0 no failing finding; 1 failing findings (errors, or warnings with
 --strict); 2 the entry point is unreachable or leads to no ResourceSync
-document, or bad usage. Documents further down that cannot be fetched are
-reported with status error.
+document, bad usage, or the crawl was interrupted (Ctrl-C: what was fetched
+is reported, with no verdict). Documents further down that cannot be fetched
+are reported with status error.
 
 Flags:
 `
@@ -281,6 +282,12 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if code, done := stateOutcome(ctx, st, stderr); done {
 			return code
 		}
+	}
+	if ctx.Err() != nil {
+		// Documents left unfetched are not findings: what was fetched is
+		// reported, but a pass would rest on part of the Source.
+		fmt.Fprintln(stderr, "rsconform crawl: interrupted: the report covers what was fetched before; no verdict")
+		return reporter.ExitNoVerdict
 	}
 	if report.EntryError != nil {
 		fmt.Fprintln(stderr, "rsconform crawl: the entry point is unusable:", report.EntryError)

@@ -104,6 +104,15 @@ var _ = Describe("rsconform crawl --state", func() {
 		Expect(errs).To(MatchRegexp(`resumed from .*: \d+ fetches read from it, 0 made now`))
 	})
 
+	It("has no verdict when interrupted without a state file: exit 2, the report of what was fetched", func() {
+		wantCode, _, errs := crawl(0)
+		Expect(wantCode).To(Equal(0), errs)
+		code, out, errs := crawl(25)
+		Expect(code).To(Equal(2), "an interrupted crawl of a valid Source passed: %s", errs)
+		Expect(errs).To(ContainSubstring("rsconform crawl: interrupted: the report covers what was fetched before; no verdict"))
+		Expect(out).To(ContainSubstring(`"documents"`), "the report is written")
+	})
+
 	It("refuses, with exit code 2 and before fetching, a state file of other options or a damaged one", func() {
 		code, _, _ := crawl(10, "--state", state)
 		Expect(code).To(Equal(2))
