@@ -41,7 +41,8 @@ Destinations Scenario:NAME.
   source       crawls the Source once (any entry point: site root, Source
                Description, Capability List, capability document) and runs one
                spec per rule of the catalogue
-  destination  plays every built-in mock Source scenario against the
+  destination  plays the built-in mock Source scenarios (all but the volume
+               one, large-source, unless --scenarios names it) against the
                Destination command (placeholders {source} and {dir}), one spec
                per step requirement
 
@@ -53,7 +54,9 @@ Examples:
 
 The same suites run with: go test ./suite/source -args -source URL
 
-Exit codes: 0 every spec passed (or was skipped), 1 a spec failed, 2 usage error.
+Exit codes: 0 every spec passed (or was skipped), 1 a spec failed, 2 usage
+error or interrupted (Ctrl-C; during the source suite's crawl, no spec is
+run).
 
 Flags:
 `
@@ -169,16 +172,20 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintln(stderr, "rsconform suite source:", err)
 			return 2
 		}
+		if ctx.Err() != nil {
+			// Specs run on part of the Source would pass on what nothing
+			// observed.
+			fmt.Fprintln(stderr, "rsconform suite source: interrupted while crawling; no spec is run")
+			return 2
+		}
 		cfg.Outcome = outcome
 		if err := source.DefineSpecs(cfg); err != nil {
 			fmt.Fprintln(stderr, "rsconform suite source:", err)
 			return 2
 		}
 		t := &suiteT{}
-		if !ginkgo.RunSpecs(t, "ResourceSync Source conformance: "+rest[0], suiteConfig, reporterConfig) || t.failed {
-			return 1
-		}
-		return 0
+		passed := ginkgo.RunSpecs(t, "ResourceSync Source conformance: "+rest[0], suiteConfig, reporterConfig) && !t.failed
+		return suiteExit(ctx, passed, "source", stderr)
 	case "destination":
 		if len(rest) == 0 {
 			fmt.Fprintln(stderr, "rsconform suite destination: give the Destination command after -- (see --help)")
@@ -210,13 +217,25 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 2
 		}
 		t := &suiteT{}
-		if !ginkgo.RunSpecs(t, "ResourceSync Destination conformance: "+strings.Join(rest, " "), suiteConfig, reporterConfig) || t.failed {
-			return 1
-		}
-		return 0
+		passed := ginkgo.RunSpecs(t, "ResourceSync Destination conformance: "+strings.Join(rest, " "), suiteConfig, reporterConfig) && !t.failed
+		return suiteExit(ctx, passed, "destination", stderr)
 	}
 	fmt.Fprintf(stderr, "rsconform suite: unknown suite %q (see --help)\n", which)
 	return 2
+}
+
+// suiteExit is the exit code of a suite that ran: 2 when it was
+// interrupted (Ginkgo reports the interrupted spec as failed, but the
+// suite has no verdict), else 0 or 1.
+func suiteExit(ctx context.Context, passed bool, which string, stderr io.Writer) int {
+	switch {
+	case ctx.Err() != nil:
+		fmt.Fprintf(stderr, "rsconform suite %s: interrupted; no verdict\n", which)
+		return 2
+	case passed:
+		return 0
+	}
+	return 1
 }
 
 // suiteColor decides the console's colour as the reports do: auto means

@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"net/http/httptest"
 	"os"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/rsconform/rsconform/mocksource"
 )
 
 var _ = Describe("rsconform suite, before any work", func() {
@@ -52,5 +57,38 @@ var _ = Describe("rsconform suite, before any work", func() {
 		Expect(on).To(BeFalse(), "--no-color wins")
 		_, err = suiteColor("sometimes", false)
 		Expect(err).To(HaveOccurred())
+	})
+})
+
+var _ = Describe("rsconform suite source, interrupted", func() {
+	It("runs no spec on part of the Source: exit 2", func() {
+		sc, err := mocksource.LoadScenario("showcase")
+		Expect(err).NotTo(HaveOccurred())
+		ms, err := mocksource.New(mocksource.Options{Scenario: sc, IgnoreFaults: true})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(ms.PlayToEnd()).To(Succeed())
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		src := &cuttingSource{h: ms.Handler(), counts: map[string]int{}, limit: 5, cancel: cancel}
+		srv := httptest.NewServer(src)
+		defer srv.Close()
+		var out, errb bytes.Buffer
+		code := run(ctx, []string{"suite", "source", "--no-color", srv.URL + "/"}, &out, &errb)
+		Expect(code).To(Equal(2), errb.String())
+		Expect(errb.String()).To(ContainSubstring("interrupted while crawling; no spec is run"))
+		Expect(out.String()).NotTo(ContainSubstring("Passed"))
+	})
+})
+
+var _ = Describe("a suite's exit code", func() {
+	It("is 2 when the suite was interrupted, whatever Ginkgo said, else 0 or 1", func() {
+		var errb bytes.Buffer
+		canceled, cancel := context.WithCancel(context.Background())
+		cancel()
+		Expect(suiteExit(canceled, false, "destination", &errb)).To(Equal(2))
+		Expect(errb.String()).To(Equal("rsconform suite destination: interrupted; no verdict\n"))
+		Expect(suiteExit(canceled, true, "source", &errb)).To(Equal(2))
+		Expect(suiteExit(context.Background(), false, "source", &errb)).To(Equal(1))
+		Expect(suiteExit(context.Background(), true, "source", &errb)).To(Equal(0))
 	})
 })
