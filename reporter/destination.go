@@ -132,6 +132,9 @@ func writeDestinationText(w io.Writer, results []*harness.Result, o Options) err
 				fmt.Fprintf(&b, "    output:\n      %s\n", strings.Join(lines, "\n      "))
 			}
 		}
+		if r.Interrupted != "" {
+			fmt.Fprintf(&b, "  interrupted: %s: the later steps were not played\n", termSafe(r.Interrupted, false))
+		}
 	}
 	s := harness.Summarize(results, o.Strict)
 	fmt.Fprintf(&b, "%s, %s: %s, %d passed, %d failed (%d failing the run), %d not observed, %d skipped\n",
@@ -189,6 +192,12 @@ func writeDestinationJUnit(w io.Writer, results []*harness.Result, o Options) er
 				suite.Cases = append(suite.Cases, c)
 			}
 		}
+		if r.Interrupted != "" {
+			suite.Cases = append(suite.Cases, JUnitCase{Name: "interrupted", Classname: xmlSafe(r.Scenario + ".interrupted"), Time: "0",
+				Errors: []JUnitProblem{{Message: xmlSafe(r.Interrupted + ": the later steps were not played"), Type: "interrupted"}}})
+			suite.Tests++
+			suite.Errors++
+		}
 		out.Suites = append(out.Suites, suite)
 	}
 	return WriteJUnitXML(w, out)
@@ -217,6 +226,11 @@ func writeDestinationSARIF(w io.Writer, results []*harness.Result, o Options) er
 	}
 	for _, r := range results {
 		s.processed++
+		if r.Interrupted != "" {
+			s.notes = append(s.notes, sarifNotification{Level: "error",
+				Message:   sarifMessage{Text: fmt.Sprintf("scenario %s interrupted: %s: the later steps were not played", r.Scenario, r.Interrupted)},
+				Locations: []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: artifactURI(r.Source, "")}}}}})
+		}
 		for _, st := range r.Steps {
 			for _, v := range st.Verdicts {
 				if v.Status != harness.Fail && v.Status != harness.NotObserved {

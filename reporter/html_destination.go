@@ -31,6 +31,7 @@ type htmlScenario struct {
 	ID, Name, Description, Source, Dir, Command, Duration string
 	Steps                                                 []htmlStep
 	NotRun                                                []string
+	Interrupted                                           string
 	Rows                                                  []htmlRequirementRow
 }
 
@@ -70,7 +71,8 @@ func writeDestinationHTML(w io.Writer, results []*harness.Result, o Options) err
 	seen := map[string]bool{}
 	for i, r := range results {
 		sc := htmlScenario{ID: fmt.Sprintf("scenario-%d", i+1), Name: r.Scenario, Description: r.Description,
-			Source: r.Source, Dir: r.Dir, Command: strings.Join(r.Command, " "), Duration: fmt.Sprintf("%.1fs", r.Duration)}
+			Source: r.Source, Dir: r.Dir, Command: strings.Join(r.Command, " "), Duration: fmt.Sprintf("%.1fs", r.Duration),
+			Interrupted: r.Interrupted}
 		var ran []harness.StepResult
 		for _, st := range r.Steps {
 			if !st.Ran {

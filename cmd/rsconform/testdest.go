@@ -65,8 +65,8 @@ Requirements (--rules 'DEST-*,-DEST-RATE' selects):
 
 Exit codes: 0 no MUST failed (with --strict: nothing failed); 1 a verdict
 failed; 2 usage or scenario error, the command could not be started, or a
-scenario could not be played to its end (Ctrl-C, say: the scenarios played
-before it are reported).
+scenario could not be played to its end (Ctrl-C, say: the steps played
+until then are reported).
 
 Flags:
 `
@@ -153,8 +153,8 @@ func runTestDestination(ctx context.Context, args []string, stdout, stderr io.Wr
 		base = tmp
 	}
 	// A scenario that cannot be played to its end (interrupted, or the mock
-	// Source failing) ends the run; the scenarios played before it are
-	// still reported.
+	// Source failing) ends the run; what was played until then is still
+	// reported.
 	var results []*harness.Result
 	var runErr error
 	for _, sc := range scs {
@@ -170,6 +170,11 @@ func runTestDestination(ctx context.Context, args []string, stdout, stderr io.Wr
 		res, err := harness.Run(ctx, cfg)
 		if err != nil {
 			runErr = fmt.Errorf("scenario %s: %w", sc.Name, err)
+			if res != nil && len(res.Steps) > 0 {
+				// The steps judged before it stopped keep their verdicts.
+				res.Interrupted = err.Error()
+				results = append(results, res)
+			}
 			break
 		}
 		results = append(results, res)
@@ -191,7 +196,7 @@ func runTestDestination(ctx context.Context, args []string, stdout, stderr io.Wr
 		return fail("writing the report: %v", err)
 	}
 	if runErr != nil {
-		return fail("%v (reported: the %d of %d scenarios played before it)", runErr, len(results), len(scs))
+		return fail("%v (the report has the steps played until then)", runErr)
 	}
 	return reporter.DestinationExitCode(results, *strict)
 }

@@ -44,12 +44,12 @@ var _ = Describe("test-destination's scenarios", func() {
 })
 
 var _ = Describe("test-destination interrupted", func() {
-	It("reports the scenarios played before the one interrupted, and exits 2", func() {
+	It("reports what was played until then, the interrupted scenario's steps included, and exits 2", func() {
 		dir := GinkgoT().TempDir()
 		mark := filepath.Join(dir, "started")
-		// The Destination returns at once in the first scenario and waits
-		// in the second, where the run is interrupted.
-		script := `case "$RSCONFORM_DIR" in */create-update-delete) : > "$1"; exec sleep 60;; esac`
+		// The Destination returns at once, but for the third step (2) of the
+		// second scenario, where it waits and the run is interrupted.
+		script := `case "$RSCONFORM_DIR:$RSCONFORM_STEP" in */create-update-delete:2) : > "$1"; exec sleep 60;; esac`
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		go func() {
@@ -61,12 +61,19 @@ var _ = Describe("test-destination interrupted", func() {
 		code := run(ctx, []string{"test-destination", "--scenario", "baseline-resourcelist,create-update-delete", "--dir", filepath.Join(dir, "d"),
 			"--format", "json", "--", "sh", "-c", script, "sh", mark}, &out, &errb)
 		Expect(code).To(Equal(2), errb.String())
-		Expect(errb.String()).To(ContainSubstring("scenario create-update-delete: context canceled (reported: the 1 of 2 scenarios played before it)"))
+		Expect(errb.String()).To(ContainSubstring("scenario create-update-delete: context canceled (the report has the steps played until then)"))
 		var rep struct {
-			Scenarios []struct{ Scenario string }
+			Scenarios []struct {
+				Scenario, Interrupted string
+				Steps                 []struct{ Step int }
+			}
 		}
 		Expect(json.Unmarshal(out.Bytes(), &rep)).To(Succeed(), out.String())
-		Expect(rep.Scenarios).To(HaveLen(1))
+		Expect(rep.Scenarios).To(HaveLen(2))
 		Expect(rep.Scenarios[0].Scenario).To(Equal("baseline-resourcelist"))
+		Expect(rep.Scenarios[0].Interrupted).To(BeEmpty())
+		Expect(rep.Scenarios[1].Scenario).To(Equal("create-update-delete"))
+		Expect(rep.Scenarios[1].Interrupted).To(Equal("context canceled"))
+		Expect(rep.Scenarios[1].Steps).To(HaveLen(2), "steps 0 and 1, judged before the interrupt")
 	})
 })

@@ -79,6 +79,10 @@ type Result struct {
 	Command     []string     `json:"command"`
 	Duration    float64      `json:"duration_seconds"`
 	Steps       []StepResult `json:"steps"`
+	// Interrupted says why the scenario stopped before its last step (an
+	// interrupt, the mock Source failing): the steps after the last one
+	// in Steps were not played, and have no verdict.
+	Interrupted string `json:"interrupted,omitempty"`
 }
 
 // StepResult is one step: the run of the command after it and the
