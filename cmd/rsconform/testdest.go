@@ -51,8 +51,8 @@ non-zero exit or a line on standard error naming its URL.
 
 Scenarios (--scenario NAME, several separated by commas, all, or a YAML file;
 all is every one but %s, whose 100,000 resources take a Destination
-polite enough for 20 requests a second over 80 minutes to copy: it is played when
-named, with a --timeout to match):
+polite enough for 20 requests a second over 80 minutes to copy: it is
+played when named, with a --timeout to match):
   %s
 
 Examples:
