@@ -32,11 +32,11 @@ func TestFingerprintsAsMap(t *testing.T) {
 				want[s] = pos
 			}
 		}
-		if f.n != len(want) {
-			t.Fatalf("round %d: %d strings recorded, want %d", round, f.n, len(want))
+		if f.at.n != len(want) {
+			t.Fatalf("round %d: %d strings recorded, want %d", round, f.at.n, len(want))
 		}
-		if used := f.n * 16; used > len(f.slots)*13 {
-			t.Fatalf("round %d: %d strings in %d slots: load beyond 13/16", round, f.n, len(f.slots))
+		if used := f.at.n * 16; used > len(f.slots)*13 {
+			t.Fatalf("round %d: %d strings in %d slots: load beyond 13/16", round, f.at.n, len(f.slots))
 		}
 		f.release()
 	}

@@ -287,8 +287,7 @@ func (s *stream) finish(in Input) Result {
 type fingerprints struct {
 	s1, s2 maphash.Seed
 	slots  []fingerprint // len a power of two
-	n      int           // strings recorded
-	at     [][]pos32     // where the i-th string was seen, in blocks of fpBlock
+	at     blocks[pos32] // where the i-th string recorded was seen
 }
 
 // fingerprint is a slot of the table; b == 0 marks an empty one.
@@ -298,7 +297,6 @@ type fingerprint struct {
 }
 
 const (
-	fpBlock   = 4096
 	fpMinSize = 1024
 	// fpPoolMax: a set grown beyond a large document's worth (more than
 	// 200,000 strings) is not pooled, since its table would stay that large.
@@ -324,7 +322,7 @@ func (f *fingerprints) release() {
 		return
 	}
 	clear(f.slots)
-	f.n = 0
+	f.at = blocks[pos32]{}
 	fingerprintPool.Put(f)
 }
 
@@ -339,19 +337,14 @@ func (f *fingerprints) seen(s string, pos rs.Pos) (rs.Pos, bool) {
 			break
 		}
 		if sl.a == a && sl.b == b {
-			return f.at[sl.i/fpBlock][sl.i%fpBlock].pos(), true
+			return f.at.get(int(sl.i)).pos(), true
 		}
 	}
-	if (f.n+1)*16 > len(f.slots)*13 { // a load of 13/16 at most
+	if (f.at.n+1)*16 > len(f.slots)*13 { // a load of 13/16 at most
 		f.grow()
 	}
-	i := uint32(f.n)
-	f.put(fingerprint{a: a, b: b, i: i})
-	if int(i/fpBlock) == len(f.at) {
-		f.at = append(f.at, make([]pos32, fpBlock))
-	}
-	f.at[i/fpBlock][i%fpBlock] = newPos32(pos)
-	f.n++
+	f.put(fingerprint{a: a, b: b, i: uint32(f.at.n)})
+	f.at.add(newPos32(pos))
 	return rs.Pos{}, false
 }
 
@@ -376,9 +369,9 @@ func (f *fingerprints) grow() {
 	}
 }
 
-// pos32 is a position kept for each entry of a document (24 bytes a
-// fingerprint instead of 32): lines and columns beyond 2^31-1, in a
-// document of more than 2 GB, are kept as 2^31-1.
+// pos32 is a position kept for each entry of a document (8 bytes instead
+// of 16): lines and columns beyond 2^31-1, in a document of more than 2 GB,
+// are kept as 2^31-1.
 type pos32 struct{ line, col int32 }
 
 func newPos32(p rs.Pos) pos32 {
@@ -387,9 +380,11 @@ func newPos32(p rs.Pos) pos32 {
 
 func (p pos32) pos() rs.Pos { return rs.Pos{Line: int(p.line), Column: int(p.col)} }
 
-// blocks is an append-only list kept in blocks of 4096 values: a rule that
-// notes something of each of 50,000 entries never copies what it noted
-// (as growing one slice does).
+// blocks is an append-only list kept in blocks of blockSize values: a rule
+// that notes something of each of 50,000 entries never copies what it
+// noted (as growing one slice does).
+const blockSize = 4096
+
 type blocks[T any] struct {
 	full [][]T
 	last []T
@@ -401,10 +396,18 @@ func (b *blocks[T]) add(v T) {
 		if b.last != nil {
 			b.full = append(b.full, b.last)
 		}
-		b.last = make([]T, 0, 4096)
+		b.last = make([]T, 0, blockSize)
 	}
 	b.last = append(b.last, v)
 	b.n++
+}
+
+// get returns the i-th value added (0 <= i < n).
+func (b *blocks[T]) get(i int) T {
+	if k := i / blockSize; k < len(b.full) {
+		return b.full[k][i%blockSize]
+	}
+	return b.last[i%blockSize]
 }
 
 // all yields the values in the order they were added.
