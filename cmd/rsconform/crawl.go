@@ -279,14 +279,16 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "rsconform crawl: rule %s could not run: %v\n", id, err)
 	}
 	if st := report.State; st != nil {
-		if code, done := stateOutcome(ctx, st, stderr); done {
-			return code
-		}
+		stateOutcome(st, stderr)
 	}
 	if ctx.Err() != nil {
 		// Documents left unfetched are not findings: what was fetched is
 		// reported, but a pass would rest on part of the Source.
-		fmt.Fprintln(stderr, "rsconform crawl: interrupted: the report covers what was fetched before; no verdict")
+		if st := report.State; st != nil {
+			fmt.Fprintf(stderr, "rsconform crawl: interrupted; %s records %d fetches of this run: run the same command again to resume\n", st.File, st.Recorded)
+		} else {
+			fmt.Fprintln(stderr, "rsconform crawl: interrupted: the report covers what was fetched before; no verdict")
+		}
 		return reporter.ExitNoVerdict
 	}
 	if report.EntryError != nil {
@@ -310,11 +312,10 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return code
 }
 
-// stateOutcome says what the crawl did with its state file; an
-// interrupted crawl has no verdict: done is then set, with exit code 2. A
-// state file that could not be written is said, and the (complete) crawl
-// keeps its verdict.
-func stateOutcome(ctx context.Context, st *crawler.StateInfo, stderr io.Writer) (code int, done bool) {
+// stateOutcome says what the crawl did with its state file: what it
+// resumed from, and whether it could not be written (a complete crawl
+// keeps its verdict).
+func stateOutcome(st *crawler.StateInfo, stderr io.Writer) {
 	if st.Resumed {
 		how := ""
 		if st.Dropped {
@@ -325,11 +326,6 @@ func stateOutcome(ctx context.Context, st *crawler.StateInfo, stderr io.Writer) 
 	if st.Err != nil {
 		fmt.Fprintf(stderr, "rsconform crawl: the state file %s may be incomplete: %v\n", st.File, st.Err)
 	}
-	if ctx.Err() != nil {
-		fmt.Fprintf(stderr, "rsconform crawl: interrupted; %s records %d fetches of this run: run the same command again to resume\n", st.File, st.Recorded)
-		return reporter.ExitNoVerdict, true
-	}
-	return 0, false
 }
 
 func isTerminal(w io.Writer) bool {
