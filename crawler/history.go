@@ -7,12 +7,18 @@ import (
 )
 
 // recordHistory adds the changes a Change List records to the Graph's
-// History; c.mu must be held.
-func (c *crawl) recordHistory(u string, d *rs.Document) {
+// History; again says the list is read once more after the sampled
+// resources were fetched. c.mu must be held.
+func (c *crawl) recordHistory(u string, d *rs.Document, again bool) {
 	if d == nil || d.Kind() != rs.ChangeList {
 		return
 	}
-	c.graph.History.Record(u, d, func(loc string) string { return rs.Resolve(u, loc) })
+	resolve := func(loc string) string { return rs.Resolve(u, loc) }
+	if again {
+		c.graph.History.RecordAgain(u, d, resolve)
+		return
+	}
+	c.graph.History.Record(u, d, resolve)
 }
 
 // refreshHistory fetches the open Change Lists and Change List Indexes
@@ -69,7 +75,7 @@ func (c *crawl) refreshHistory() {
 			}
 		}
 		c.update(func() {
-			c.recordHistory(u, d)
+			c.recordHistory(u, d, true)
 			c.stats.Refetched++
 		})
 	}

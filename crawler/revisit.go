@@ -65,7 +65,7 @@ func (c *crawl) revisit() {
 			if d.Kind() == rs.ChangeList && len(d.Entries) >= n.Entries {
 				rv.PrefixDigest = rules.EntriesDigest(d.Entries[:n.Entries])
 				rv.Disorder, rv.DisorderPos = rules.AppendedDisorder(n.LastDatetime, d.Entries[n.Entries:])
-				c.recordHistory(u, d)
+				c.recordHistory(u, d, true)
 			}
 			n.Revisit = rv
 			c.stats.Revisited++

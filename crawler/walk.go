@@ -209,7 +209,7 @@ func (c *crawl) processDocument(t task) {
 		n.Role = rules.RoleDocument
 		n.Doc, n.Kind = node, kind
 		if doc != nil {
-			c.recordHistory(t.url, doc)
+			c.recordHistory(t.url, doc, false)
 			n.Entries = len(doc.Entries)
 			c.stats.Entries += len(doc.Entries)
 			n.LocFingerprints = fingerprints(doc)

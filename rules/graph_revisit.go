@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"strings"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -60,18 +61,25 @@ func AppendedDisorder(last string, added []*rs.Entry) (string, rs.Pos) {
 func EntriesDigest(entries []*rs.Entry) string {
 	h := sha256.New()
 	for _, e := range entries {
-		h.Write([]byte(strings.TrimSpace(e.Loc)))
-		h.Write([]byte{0})
-		h.Write([]byte(strings.TrimSpace(e.Lastmod)))
-		if e.Md != nil {
-			for _, v := range []string{e.Md.Change, e.Md.Datetime, e.Md.Hash, e.Md.Length} {
-				h.Write([]byte{0})
-				h.Write([]byte(strings.TrimSpace(v)))
-			}
-		}
+		writeEntry(h, e)
 		h.Write([]byte{1})
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// writeEntry writes what an entry of a change document says (<loc>,
+// <lastmod>, change, datetime, hash, length), each trimmed and separated
+// by a NUL, for digests and fingerprints of entries.
+func writeEntry(h io.Writer, e *rs.Entry) {
+	h.Write([]byte(strings.TrimSpace(e.Loc)))
+	h.Write([]byte{0})
+	h.Write([]byte(strings.TrimSpace(e.Lastmod)))
+	if e.Md != nil {
+		for _, v := range []string{e.Md.Change, e.Md.Datetime, e.Md.Hash, e.Md.Length} {
+			h.Write([]byte{0})
+			h.Write([]byte(strings.TrimSpace(v)))
+		}
+	}
 }
 
 // revisited calls fn for every document visited twice.
