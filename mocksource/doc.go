@@ -126,4 +126,11 @@
 // deletion, each recorded in the open Change List at its instant and
 // served from then on. Resources a fault is armed for never change, so a
 // wrong hash stays wrong (scenario realtime-wrong-hash). See realtime.go.
+//
+// # Lastmod-only
+//
+// With Options.LastmodOnly (rsconform mock --lastmod-only), in any mode,
+// Change List and Change Dump Manifest entries carry <lastmod> but no
+// datetime and resources are served without Last-Modified, as most Sources
+// are: a deletion then carries no time at all.
 package mocksource

@@ -250,7 +250,11 @@ func (s *Source) serveContent(w *recorder, r *http.Request, p string, hb *hostBa
 		kb[i] = byte(vi.key >> (56 - 8*i))
 	}
 	hex.Encode(et[1:17], kb[:])
-	s.writeBody(w, r, body, vi.typ, string(et[:]), vi.at, hb.link, mod)
+	lastmod := vi.at
+	if s.opts.LastmodOnly {
+		lastmod = time.Time{}
+	}
+	s.writeBody(w, r, body, vi.typ, string(et[:]), lastmod, hb.link, mod)
 	putBuf(bp)
 }
 

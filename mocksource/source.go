@@ -48,6 +48,12 @@ type Options struct {
 	// Clock is the time in real-time mode; nil is time.Now. Tests inject
 	// one to decide when changes happen without waiting.
 	Clock Clock
+	// LastmodOnly serves the Source most Sources are: Change List (and
+	// Change Dump Manifest) entries carry <lastmod> but no datetime (both
+	// optional in 1.1), and resources are served without Last-Modified.
+	// A deletion then carries no time at all; a client has the order of
+	// the entries and the lists' from and until to go by.
+	LastmodOnly bool
 }
 
 // Source is a ResourceSync Source played from a scenario. It is safe for
