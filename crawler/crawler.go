@@ -382,7 +382,12 @@ func (c *crawl) enqueue(t task) bool {
 		return false
 	}
 	if u, err := url.Parse(t.url); err == nil && !c.f.Origins().Allowed(u) {
-		n.Skipped = c.f.Origins().Check(u).Error()
+		err := c.f.Origins().Check(u)
+		n.Skipped = err.Error()
+		var refused *sourcehttp.NotAllowedError
+		if errors.As(err, &refused) {
+			n.AllowHost = refused.AllowHost()
+		}
 		c.stats.Skipped++
 		if t.role == rules.RoleDocument && !t.probe {
 			c.setResult(skippedResult(t.url, "not fetched: "+n.Skipped))
@@ -503,8 +508,11 @@ func (c *crawl) report() *Report {
 			res = &rules.Result{Location: u, Kind: rs.KindUnknown}
 			if n := c.graph.Node(u); n != nil {
 				res.Kind = n.Kind
-				if n.Role == rules.RolePackage {
+				switch n.Role {
+				case rules.RolePackage:
 					res.Kind = rs.KindPackage
+				case rules.RoleResource:
+					res.Kind = rs.KindResource
 				}
 			}
 			c.results[u] = res

@@ -111,8 +111,11 @@ type htmlReport struct {
 	Strict        bool
 	Notes         []string
 	Summary       Summary
-	Roots         []*htmlNode
-	Rules         []htmlRule
+	// Sampling is the text format's sampling line ("" when the crawl
+	// sampled nothing or this is not a crawl).
+	Sampling string
+	Roots    []*htmlNode
+	Rules    []htmlRule
 }
 
 // htmlNode is one document in the tree.
@@ -148,17 +151,21 @@ type htmlRule struct {
 
 type htmlReporter struct {
 	once
-	w     io.Writer
-	o     Options
-	sum   Summary
-	nodes []*htmlNode
-	rules map[string]*htmlRule
-	tmpl  *template.Template
+	w        io.Writer
+	o        Options
+	sum      Summary
+	sampling *rules.Sampling
+	nodes    []*htmlNode
+	rules    map[string]*htmlRule
+	tmpl     *template.Template
 }
 
 func newHTML(w io.Writer, o Options) *htmlReporter {
 	return &htmlReporter{w: w, o: o, rules: map[string]*htmlRule{}, tmpl: HTMLTemplates()}
 }
+
+// SetSampling makes the summary say what a crawl sampled.
+func (h *htmlReporter) SetSampling(s *rules.Sampling) { h.sampling = s }
 
 func (h *htmlReporter) ruleURL(id string) string {
 	if h.o.RuleURL != nil {
@@ -200,8 +207,8 @@ func (h *htmlReporter) node(r rules.Result) *htmlNode {
 		n.Mark = "–"
 	}
 	n.Errors, n.Warnings, n.Infos = r.Count()
-	text, kept := h.o.Sources.take(r.Location)
-	if !kept && h.o.Sources != nil && len(r.Diagnostics) > 0 {
+	text, kept, tooLarge := h.o.Sources.take(r.Location)
+	if tooLarge && len(r.Diagnostics) > 0 {
 		n.SourceNote = "The document's text was not kept (too large for the report), so no lines are shown."
 	}
 	idx := &lineIndex{data: text}
@@ -247,7 +254,7 @@ func (h *htmlReporter) Flush() error {
 	rep := htmlReport{
 		HTMLPage: NewHTMLPage(title, h.o.Home, h.o.Tool, "'none'"),
 		Version:  h.o.Version, Spec: specOf(h.o), Strict: h.o.Strict, Summary: h.sum, Notes: h.o.Notes,
-		Roots: buildTree(h.nodes),
+		Roots: buildTree(h.nodes), Sampling: samplingText(h.sampling),
 	}
 	for _, r := range h.rules {
 		rep.Rules = append(rep.Rules, *r)

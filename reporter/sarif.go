@@ -45,7 +45,12 @@ type sarifReporter struct {
 	// processed counts documents that were checked, failed is those that
 	// could not be (status error without findings).
 	processed, failed int
+	sampling          *rules.Sampling
 }
+
+// SetSampling puts what a crawl sampled in the run's properties
+// ("sampling", as the JSON report's member).
+func (s *sarifReporter) SetSampling(sm *rules.Sampling) { s.sampling = sm }
 
 // The subset of the SARIF 2.1.0 object model rsconform writes.
 
@@ -337,6 +342,9 @@ func (s *sarifReporter) Flush() error {
 		}},
 		Results:    s.results,
 		Properties: map[string]any{"spec": specOf(s.o), "strict": s.o.Strict},
+	}
+	if s.sampling != nil {
+		run.Properties["sampling"] = jsonSamplingOf(s.sampling)
 	}
 	enc := json.NewEncoder(s.w)
 	enc.SetIndent("", "  ")
