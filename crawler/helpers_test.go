@@ -14,22 +14,22 @@ import (
 
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/fixtures"
-	"github.com/rsconform/rsconform/rules"
-	"github.com/rsconform/rsconform/schema"
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/frontend"
 )
 
 var (
 	schemaOnce sync.Once
-	schemaV    *schema.Validator
+	schemaV    frontend.LibXML2
 	schemaErr  error
 )
 
 // validator is the per-document pipeline the crawls use; the schemas are
 // loaded once and shared.
-func validator() *rules.Validator {
-	schemaOnce.Do(func() { schemaV, schemaErr = schema.New() })
+func validator() *engine.Validator {
+	schemaOnce.Do(func() { schemaV, schemaErr = frontend.New() })
 	Expect(schemaErr).NotTo(HaveOccurred())
-	return &rules.Validator{Schema: schemaV}
+	return &engine.Validator{Schema: schemaV}
 }
 
 // testOptions are fast options for crawls of local servers.
@@ -72,7 +72,7 @@ func found(rep *crawler.Report, base string, graphOnly bool) []fixtures.SiteWant
 	for _, res := range rep.Results {
 		for _, d := range res.Diagnostics {
 			if graphOnly {
-				if r := rules.Lookup(d.Rule); r == nil || !r.IsGraph() {
+				if r := engine.Lookup(d.Rule); r == nil || !r.IsGraph() {
 					continue
 				}
 			}

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/rsconform/rsconform/destination/harness"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 // Reports of `rsconform test-destination`: the verdicts of the Destination
@@ -254,5 +254,5 @@ func writeDestinationSARIF(w io.Writer, results []*harness.Result, o Options) er
 }
 
 func destinationSARIFLevel(l harness.Level) string {
-	return sarifLevel(map[harness.Level]rules.Severity{harness.Must: rules.SeverityError, harness.Should: rules.SeverityWarning}[l])
+	return sarifLevel(map[harness.Level]engine.Severity{harness.Must: engine.SeverityError, harness.Should: engine.SeverityWarning}[l])
 }

@@ -38,7 +38,7 @@ import (
 	"time"
 
 	"github.com/rsconform/rsconform/mocksource"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 // Config is one scenario to play against one Destination.
@@ -64,7 +64,7 @@ type Config struct {
 	// Output, when set, receives the command's output as it runs.
 	Output io.Writer
 	// Select chooses the requirements judged; the zero Selector, all.
-	Select rules.Selector
+	Select engine.Selector
 }
 
 // Selects reports whether the requirement with this ID is judged.

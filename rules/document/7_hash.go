@@ -1,0 +1,63 @@
+package document
+
+import (
+	"strings"
+
+	rs "github.com/rsconform/rsconform/resourcesync"
+	"github.com/rsconform/rsconform/rules/engine"
+)
+
+// Fixity attributes of section 7: hash.
+
+// 7: "hash – ... The attribute value is expressed in the form of a
+// whitespace-delimited list of hash values. Each hash value is represented
+// by a hex-encoded digest and is preceded by a token that identifies the
+// utilized hash algorithm, e.g., md5:, sha-256:."
+var HashSyntax = &engine.Rule{
+	ID: "RS-HASH-SYNTAX", Section: "7", Level: engine.Must, Scope: engine.ScopeEntries,
+	Title: "hash is a whitespace-delimited list of algorithm:hexdigest with the algorithm's digest length",
+	Quote: "The attribute value is expressed in the form of a whitespace-delimited list of hash values. Each hash value is represented by a hex-encoded digest and is preceded by a token that identifies the utilized hash algorithm, e.g., md5:, sha-256:.",
+	Doc: "Checked on <rs:md> and <rs:ln>. For the algorithms rsconform computes (" + rs.ComputedAlgorithms + ") the digest must also have the algorithm's length (32, 40, 64, 128 hex digits); other algorithm tokens are accepted if the digest is hex (RS-HASH-ALGORITHM says whether Destinations will know them). " +
+		"Example 27 of the specification uses digests that are not hex (sha-256:f40xZX_x_…): the spec errs there, and rsconform reports them.",
+	Check: func(p *engine.Pass) error {
+		var hashes []rs.Hash // one buffer for every value
+		check := func(v string, pos rs.Pos) {
+			if strings.TrimSpace(v) == "" {
+				p.Reportf(pos, "hash is empty")
+				return
+			}
+			var seen [8]string // the algorithms given so far (a value gives few)
+			n := 0
+			hashes = rs.AppendHashes(hashes[:0], v)
+			for _, h := range hashes {
+				if msg := h.Problem(); msg != "" {
+					p.Reportf(pos, "hash value %q %s", truncateValue(h.Value), msg)
+					continue
+				}
+				alg := h.Algorithm()
+				for _, s := range seen[:n] {
+					if s == alg {
+						p.Reportf(pos, "hash gives algorithm %q twice", alg)
+						break
+					}
+				}
+				if n < len(seen) {
+					seen[n] = alg
+					n++
+				}
+			}
+		}
+		for x := range elements(p, true, true) {
+			if x.md != nil {
+				if v, ok := x.md.Get("hash"); ok {
+					check(v, x.md.AttrPosition("hash"))
+				}
+			} else if v, ok := x.ln.Get("hash"); ok {
+				check(v, x.ln.AttrPosition("hash"))
+			}
+		}
+		return nil
+	},
+}
+
+func init() { engine.Register(HashSyntax) }
