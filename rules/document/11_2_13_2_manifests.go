@@ -80,8 +80,8 @@ var ResourceDumpManifestPathUnique = &engine.Rule{
 // the entries once; it keeps a fingerprint of each path and where it was
 // first given.
 func kindsCheckPathUnique(p *engine.Pass) {
-	first := newFingerprints()
-	defer first.release()
+	first := engine.NewFingerprints()
+	defer first.Release()
 	for e := range p.Entries() {
 		if e.Md == nil {
 			continue
@@ -91,7 +91,7 @@ func kindsCheckPathUnique(p *engine.Pass) {
 			continue
 		}
 		pos := e.Md.AttrPosition("path")
-		if f, dup := first.seen(v, pos); dup {
+		if f, dup := first.Seen(v, pos); dup {
 			p.ReportRelated(pos, []rs.Pos{f},
 				"path %q is given by an earlier entry too (line %d): each entry describes its own bitstream", truncateValue(v), f.Line)
 		}

@@ -29,16 +29,16 @@ var PathInside = &engine.Rule{
 				p.Reportf(pos, "path %q on %s has %s", truncateValue(v), elem, pe.Reason)
 			}
 		}
-		for x := range elements(p, true, true) {
+		for x := range p.Elements(true, true) {
 			switch {
-			case x.entry == nil:
-			case x.md != nil:
-				if v, ok := x.md.Get("path"); ok {
-					check(v, x.md.AttrPosition("path"), "<rs:md>")
+			case x.Entry == nil:
+			case x.Md != nil:
+				if v, ok := x.Md.Get("path"); ok {
+					check(v, x.Md.AttrPosition("path"), "<rs:md>")
 				}
 			default:
-				if v, ok := x.ln.Get("path"); ok {
-					check(v, x.ln.AttrPosition("path"), "<rs:ln>")
+				if v, ok := x.Ln.Get("path"); ok {
+					check(v, x.Ln.AttrPosition("path"), "<rs:ln>")
 				}
 			}
 		}

@@ -72,17 +72,17 @@ var ChangeListIndexOpenLast = &engine.Rule{
 		"Entries without <rs:md> announce nothing and are skipped (the element is recommended, RS-TIME-ENTRY-FROM). Change Dump Indexes are checked alike. Whether the Change Lists are in fact open or closed is for the crawl (RS-CLI-OPEN).",
 	Check: func(p *engine.Pass) error {
 		// An open entry is reported once another entry follows it.
-		var open held
+		var open engine.Held
 		have := false
 		for e := range p.Entries() {
 			if have {
-				release(p, open)
+				p.Release(open)
 				have = false
 			}
 			if e.Md == nil || e.Md.Has("until") {
 				continue
 			}
-			open, have = hold(p, e.Md.Pos, nil, "the entry for %s has no until, so it announces an open %s, but it is not the last entry of the index: only the last may be open (a closed one must give until)", kindsLocName(e), kindsChildTitle(p.Kind)), true
+			open, have = p.Hold(e.Md.Pos, nil, "the entry for %s has no until, so it announces an open %s, but it is not the last entry of the index: only the last may be open (a closed one must give until)", kindsLocName(e), kindsChildTitle(p.Kind)), true
 		}
 		return nil
 	},

@@ -241,7 +241,7 @@ var LinkDescribesPair = &engine.Rule{
 		hash := func(s string) uint64 { return maphash.String(seed, s) }
 		type listed struct {
 			loc uint64
-			pos pos32
+			pos engine.Pos32
 		}
 		type edge struct {
 			from, to uint64
@@ -253,7 +253,7 @@ var LinkDescribesPair = &engine.Rule{
 			pos       rs.Pos
 			href, loc string
 		}
-		var locs blocks[listed]
+		var locs engine.Blocks[listed]
 		var links []link
 		edges := map[edge]bool{}
 		for e := range p.Entries() {
@@ -261,7 +261,7 @@ var LinkDescribesPair = &engine.Rule{
 				continue // neither listed nor linking from a listed URI
 			}
 			from := hash(e.Loc)
-			locs.add(listed{from, newPos32(e.Pos)})
+			locs.Add(listed{from, engine.NewPos32(e.Pos)})
 			for _, l := range e.Links {
 				rel, back := "describedby", "describes"
 				if l.Is(back) {
@@ -279,10 +279,10 @@ var LinkDescribesPair = &engine.Rule{
 		if len(links) == 0 {
 			return nil // most lists: no index of the locs is built
 		}
-		first := make(map[uint64]rs.Pos, locs.n)
-		for x := range locs.all() {
+		first := make(map[uint64]rs.Pos, locs.Len())
+		for x := range locs.All() {
 			if _, ok := first[x.loc]; !ok {
-				first[x.loc] = x.pos.pos()
+				first[x.loc] = x.pos.Pos()
 			}
 		}
 		for _, l := range links {

@@ -28,20 +28,20 @@ type attrValue struct {
 
 // attrValues yields every occurrence of attribute name on the <rs:md>
 // (when onMd) and <rs:ln> (when onLn) elements of the document, in the
-// order of Pass.elements (which it uses: a rule of ScopeEntries calls it
+// order of Pass.Elements (which it uses: a rule of ScopeEntries calls it
 // once, instead of Entries).
 func attrValues(p *engine.Pass, name string, onMd, onLn bool) iter.Seq[attrValue] {
 	return func(yield func(attrValue) bool) {
-		for x := range elements(p, onMd, onLn) {
+		for x := range p.Elements(onMd, onLn) {
 			var v string
 			var ok bool
 			var a attrValue
-			if x.md != nil {
-				if v, ok = x.md.Get(name); ok {
-					a = attrValue{v, x.md.AttrPosition(name), "<rs:md>", x.entry}
+			if x.Md != nil {
+				if v, ok = x.Md.Get(name); ok {
+					a = attrValue{v, x.Md.AttrPosition(name), "<rs:md>", x.Entry}
 				}
-			} else if v, ok = x.ln.Get(name); ok {
-				a = attrValue{v, x.ln.AttrPosition(name), "<rs:ln>", x.entry}
+			} else if v, ok = x.Ln.Get(name); ok {
+				a = attrValue{v, x.Ln.AttrPosition(name), "<rs:ln>", x.Entry}
 			}
 			if ok && !yield(a) {
 				return

@@ -191,13 +191,13 @@ var LocDuplicate = &engine.Rule{
 		"Change Lists and Change Dump Manifests legitimately list a resource once per change (12.1: \"then it will be listed multiple times, once per change\"; Example 23) and are not checked. " +
 		"It is a warning, from the SHOULD of 10.1. URIs are compared as written, after trimming white space (by a 95-bit fingerprint: memory does not grow with the length of the URIs, and two different URIs would be taken for one with a probability of about 3x10^-20 in a list of 50,000); duplicates across the Resource Lists of an index are not checked.",
 	Check: func(p *engine.Pass) error {
-		first := newFingerprints()
-		defer first.release()
+		first := engine.NewFingerprints()
+		defer first.Release()
 		for e := range p.Entries() {
 			if e.Loc == "" {
 				continue
 			}
-			if prev, ok := first.seen(e.Loc, e.LocPos); ok {
+			if prev, ok := first.Seen(e.Loc, e.LocPos); ok {
 				p.ReportRelated(e.LocPos, []rs.Pos{prev}, "<loc> %q is listed again (first on line %d): a %s is a snapshot with one entry per resource", truncateValue(e.Loc), prev.Line, p.Kind.Title())
 			}
 		}

@@ -115,7 +115,7 @@ var TimeEntryInterval = &engine.Rule{
 		}
 		index := p.Kind.IsIndex()
 		// An open entry is reported once it is known to be the last.
-		var open held
+		var open engine.Held
 		have := false
 		for e := range p.Entries() {
 			have = false
@@ -130,11 +130,11 @@ var TimeEntryInterval = &engine.Rule{
 			case eHasFrom && until.SurelyBefore(eFrom):
 				p.ReportRelated(eFromPos, []rs.Pos{untilPos}, "the entry's from %s is after the document's until %s: the document is closed at its until and must not convey later changes", e.Md.From, top.Until)
 			case index && !e.Md.Has("until"):
-				open, have = hold(p, e.Md.Pos, []rs.Pos{untilPos}, "the entry for %s has no until, so it announces an open %s, in an index closed at %s: a closed index lists only closed %ss", kindsLocName(e), kindsChildTitle(p.Kind), top.Until, kindsChildTitle(p.Kind)), true
+				open, have = p.Hold(e.Md.Pos, []rs.Pos{untilPos}, "the entry for %s has no until, so it announces an open %s, in an index closed at %s: a closed index lists only closed %ss", kindsLocName(e), kindsChildTitle(p.Kind), top.Until, kindsChildTitle(p.Kind)), true
 			}
 		}
 		if have {
-			release(p, open)
+			p.Release(open)
 		}
 		return nil
 	},

@@ -47,13 +47,13 @@ var HashSyntax = &engine.Rule{
 				}
 			}
 		}
-		for x := range elements(p, true, true) {
-			if x.md != nil {
-				if v, ok := x.md.Get("hash"); ok {
-					check(v, x.md.AttrPosition("hash"))
+		for x := range p.Elements(true, true) {
+			if x.Md != nil {
+				if v, ok := x.Md.Get("hash"); ok {
+					check(v, x.Md.AttrPosition("hash"))
 				}
-			} else if v, ok := x.ln.Get("hash"); ok {
-				check(v, x.ln.AttrPosition("hash"))
+			} else if v, ok := x.Ln.Get("hash"); ok {
+				check(v, x.Ln.AttrPosition("hash"))
 			}
 		}
 		return nil

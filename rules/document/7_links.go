@@ -66,8 +66,8 @@ var LinkRel = &engine.Rule{
 		"A value with a colon is an extension relation type and must be an absolute URI (RFC 5988, Sec. 4.2), such as http://www.openarchives.org/rs/terms/patch (14.4). " +
 		"Table 3 takes <rs:ln> and rel from RFC 4287, where rel holds one relation type: a value with several space-separated types is reported (use one <rs:ln> per relation). A missing rel is reported by RS-XSD. A relation registered after 2025 would be reported here: it can be written as a URI meanwhile.",
 	Check: func(p *engine.Pass) error {
-		for ref := range lns(p) {
-			l := ref.ln
+		for ref := range p.Lns() {
+			l := ref.Ln
 			if _, ok := l.Get("rel"); !ok {
 				continue
 			}
@@ -126,12 +126,12 @@ var LinkHref = &engine.Rule{
 			}
 		}
 		var emptyUp []*rs.Ln // decided once every top-level link is known
-		for ref := range lns(p) {
-			l := ref.ln
+		for ref := range p.Lns() {
+			l := ref.Ln
 			if _, ok := l.Get("href"); !ok {
 				continue
 			}
-			if l.Href == "" && ref.entry == nil && l.Is("up") {
+			if l.Href == "" && ref.Entry == nil && l.Is("up") {
 				emptyUp = append(emptyUp, l)
 				continue
 			}
@@ -155,8 +155,8 @@ var LinkPri = &engine.Rule{
 	Quote: "pri – An optional attribute used to express a priority among links with the same relation type. The attribute value is an integer between 1 and 999,999, with a lower integer indicating a higher priority and the absence of the attribute indicating a value of 999,999.",
 	Doc:   "Decimal digits only (leading zeros accepted), no sign, no digit grouping: pri=\"999,999\" is not an integer.",
 	Check: func(p *engine.Pass) error {
-		for ref := range lns(p) {
-			l := ref.ln
+		for ref := range p.Lns() {
+			l := ref.Ln
 			if _, ok := l.Get("pri"); !ok {
 				continue
 			}

@@ -80,24 +80,24 @@ const datetimeGroups = 5
 // (2) and on the entries' (3), <lastmod> (4); within a group, fn sees
 // them in document order.
 func forEachDatetime(p *engine.Pass, fn func(name, value string, pos rs.Pos, group int)) {
-	for x := range walk(p, true, true, true) {
+	for x := range p.Walk(true, true, true) {
 		entry := 0
-		if x.entry != nil {
+		if x.Entry != nil {
 			entry = 1
 		}
 		switch {
-		case x.md != nil:
+		case x.Md != nil:
 			for _, a := range []string{"at", "completed", "from", "until", "datetime"} {
-				if v, ok := x.md.Get(a); ok {
-					fn(a, v, x.md.AttrPosition(a), entry)
+				if v, ok := x.Md.Get(a); ok {
+					fn(a, v, x.Md.AttrPosition(a), entry)
 				}
 			}
-		case x.ln != nil:
-			if v, ok := x.ln.Get("modified"); ok {
-				fn("modified", v, x.ln.AttrPosition("modified"), 2+entry)
+		case x.Ln != nil:
+			if v, ok := x.Ln.Get("modified"); ok {
+				fn("modified", v, x.Ln.AttrPosition("modified"), 2+entry)
 			}
-		case x.entry.LastmodPos.IsValid() || x.entry.Lastmod != "":
-			fn("<lastmod>", x.entry.Lastmod, x.entry.LastmodPos, 4)
+		case x.Entry.LastmodPos.IsValid() || x.Entry.Lastmod != "":
+			fn("<lastmod>", x.Entry.Lastmod, x.Entry.LastmodPos, 4)
 		}
 	}
 }

@@ -25,14 +25,14 @@ var TimeInterval = &engine.Rule{
 	Doc: "at is when the snapshot process started and completed when it completed; from and until bound the changes a document includes (\"all changes that occurred ... since the datetime expressed (and up until the datetime expressed in the until attribute, if it exists)\"). An interval that ends before it starts cannot be interpreted. " +
 		"Checked on every <rs:md>, top-level and in entries. Equal values are accepted. A value with a coarse granularity denotes its whole period (\"2013-01-03\" is the whole day), so it is reported only when no reading of the two values is in order. Unparsable values are left to RS-TIME-W3C.",
 	Check: func(p *engine.Pass) error {
-		for ref := range mds(p) {
+		for ref := range p.Mds() {
 			for _, pair := range [][2]string{{"at", "completed"}, {"from", "until"}} {
-				start, ok1 := attrTime(ref.md, pair[0])
-				end, ok2 := attrTime(ref.md, pair[1])
+				start, ok1 := attrTime(ref.Md, pair[0])
+				end, ok2 := attrTime(ref.Md, pair[1])
 				if !ok1 || !ok2 || !end.SurelyBefore(start) {
 					continue
 				}
-				p.ReportRelated(ref.md.AttrPosition(pair[1]), []rs.Pos{ref.md.AttrPosition(pair[0])},
+				p.ReportRelated(ref.Md.AttrPosition(pair[1]), []rs.Pos{ref.Md.AttrPosition(pair[0])},
 					"%s %q is before %s %q: the interval ends before it starts", pair[1], end.Raw, pair[0], start.Raw)
 			}
 		}
@@ -59,15 +59,15 @@ var DatetimeInterval = &engine.Rule{
 		if !hasFrom && !hasUntil {
 			return nil
 		}
-		for ref := range mds(p) {
-			if ref.entry == nil {
+		for ref := range p.Mds() {
+			if ref.Entry == nil {
 				continue
 			}
-			dt, ok := attrTime(ref.md, "datetime")
+			dt, ok := attrTime(ref.Md, "datetime")
 			if !ok {
 				continue
 			}
-			pos := ref.md.AttrPosition("datetime")
+			pos := ref.Md.AttrPosition("datetime")
 			switch {
 			case hasFrom && dt.SurelyBefore(from):
 				p.ReportRelated(pos, []rs.Pos{top.AttrPosition("from")}, "datetime %q is before the document's from %q: a %s covers the changes from its from onwards", dt.Raw, from.Raw, p.Kind.Title())

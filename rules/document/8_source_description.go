@@ -143,13 +143,13 @@ func kindsReportLastmod(p *engine.Pass, doc, children string) {
 // kindsReportDuplicateLocs reports every entry whose <loc> an earlier entry
 // already gave, reading the entries once.
 func kindsReportDuplicateLocs(p *engine.Pass, what string) {
-	first := newFingerprints()
-	defer first.release()
+	first := engine.NewFingerprints()
+	defer first.Release()
 	for e := range p.Entries() {
 		if e.Loc == "" {
 			continue
 		}
-		if f, ok := first.seen(e.Loc, kindsLocPos(e)); ok {
+		if f, ok := first.Seen(e.Loc, kindsLocPos(e)); ok {
 			p.ReportRelated(kindsLocPos(e), []rs.Pos{f}, "%s is listed twice (first at line %d): one entry per %s", truncateValue(e.Loc), f.Line, what)
 		}
 	}

@@ -39,8 +39,8 @@ var CapabilityListUnique = &engine.Rule{
 	Doc: "Entries are compared on their capability value as written, whatever it is (capabilities of other specifications included). " +
 		"A Source with more Resource Lists than one document holds lists a Resource List Index in the one resourcelist entry; a Source with several sets of resources publishes one Capability List per set.",
 	Check: func(p *engine.Pass) error {
-		first := newFingerprints() // each capability with where it was first given
-		defer first.release()
+		first := engine.NewFingerprints() // each capability with where it was first given
+		defer first.Release()
 		for e := range p.Entries() {
 			if e.Md == nil {
 				continue
@@ -50,7 +50,7 @@ var CapabilityListUnique = &engine.Rule{
 				continue
 			}
 			pos := e.Md.AttrPosition("capability")
-			if f, dup := first.seen(v, pos); dup {
+			if f, dup := first.Seen(v, pos); dup {
 				p.ReportRelated(pos, []rs.Pos{f},
 					"capability %q again (first at line %d): a Capability List must only contain one entry per capability; group several documents of a capability in an index", v, f.Line)
 			}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 // Table tests for the value grammars of the attribute rules; the fixtures
@@ -79,7 +80,7 @@ func TestAttrHashSuggestion(t *testing.T) {
 	}
 }
 
-// pos32 keeps positions of the rules' per-entry state in 8 bytes.
+// engine.Pos32 keeps positions of the rules' per-entry state in 8 bytes.
 func TestPos32(t *testing.T) {
 	for _, tc := range []struct{ in, want rs.Pos }{
 		{rs.Pos{Line: 1, Column: 1}, rs.Pos{Line: 1, Column: 1}},
@@ -87,7 +88,7 @@ func TestPos32(t *testing.T) {
 		{rs.Pos{Line: 1, Column: 3_000_000_000}, rs.Pos{Line: 1, Column: 2147483647}},
 		{rs.Pos{}, rs.Pos{}},
 	} {
-		if got := newPos32(tc.in).pos(); got != tc.want {
+		if got := engine.NewPos32(tc.in).Pos(); got != tc.want {
 			t.Errorf("%v: got %v, want %v", tc.in, got, tc.want)
 		}
 	}

@@ -8,10 +8,11 @@
 // section 7, 12_1_change_list_order.go the order of a Change List
 // (section 12.1), 11_2_13_2_manifests.go the manifests of sections 11.2
 // and 13.2; archives.go the ResourceSync Archives draft, profile_1_0.go
-// the rules of the 1.0 profile only. walk.go and state.go hold what the
-// rules share: walking the <rs:md> and <rs:ln> elements of a document in
-// one pass, and the state a rule of engine.ScopeEntries keeps across the
-// entries of a large document (fingerprints, blocks, findings held).
+// the rules of the 1.0 profile only; walk.go holds the kind sets of
+// Applies and the names of elements in messages. What every rule of
+// engine.ScopeEntries uses is the engine's: Pass.Elements, Mds and Lns
+// walk the <rs:md> and <rs:ln> elements in one pass; Fingerprints, Blocks
+// and Pass.Hold keep state across the entries of a large document.
 //
 // To add a rule: write its value in the file of its section (quote the
 // spec's sentence above it; its Level comes from the keyword), register

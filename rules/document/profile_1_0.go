@@ -59,10 +59,10 @@ var V10Datetime = &engine.Rule{
 	Check: func(p *engine.Pass) error {
 		var first rs.Pos
 		n := 0
-		for ref := range mds(p) {
-			if ref.md.Has("datetime") {
+		for ref := range p.Mds() {
+			if ref.Md.Has("datetime") {
 				if n == 0 {
-					first = ref.md.AttrPosition("datetime")
+					first = ref.Md.AttrPosition("datetime")
 				}
 				n++
 			}
@@ -92,8 +92,8 @@ var V10ChangeUnique = &engine.Rule{
 	Check: func(p *engine.Pass) error {
 		// A change is its loc and the instant of its <lastmod>, kept as a
 		// fingerprint of both with where it was first listed.
-		first := newFingerprints()
-		defer first.release()
+		first := engine.NewFingerprints()
+		defer first.Release()
 		var key []byte
 		for e := range p.Entries() {
 			if e.Loc == "" || e.Lastmod == "" {
@@ -107,7 +107,7 @@ var V10ChangeUnique = &engine.Rule{
 			key = append(append(key[:0], e.Loc...), 0) // no NUL in XML text
 			key = binary.BigEndian.AppendUint64(key, uint64(t.Unix()))
 			key = binary.BigEndian.AppendUint32(key, uint32(t.Nanosecond()))
-			if f, ok := first.seen(string(key), e.LastmodPos); ok {
+			if f, ok := first.Seen(string(key), e.LastmodPos); ok {
 				p.ReportRelated(e.LastmodPos, []rs.Pos{f}, "%s changed at %s is listed twice (first at line %d): the URI and datetime of a change should be unique; give change times at a finer granularity", truncateValue(e.Loc), e.Lastmod, f.Line)
 			}
 		}

@@ -1,4 +1,4 @@
-package document
+package engine
 
 import (
 	"hash/maphash"
@@ -15,7 +15,7 @@ import (
 func TestFingerprintsAsMap(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for round, n := range []int{0, 1, 900, 30_000, 120_000, 5_000} {
-		f := newFingerprints()
+		f := NewFingerprints()
 		want := map[string]rs.Pos{}
 		for k := range n {
 			s := "http://example.com/res" + strconv.Itoa(r.IntN(n*3/4+1))
@@ -23,7 +23,7 @@ func TestFingerprintsAsMap(t *testing.T) {
 				s = strconv.Itoa(k % 50) // short strings, and repeats of them
 			}
 			pos := rs.Pos{Line: k + 1, Column: r.IntN(500) + 1}
-			prev, dup := f.seen(s, pos)
+			prev, dup := f.Seen(s, pos)
 			first, wantDup := want[s]
 			if dup != wantDup || (dup && prev != first) {
 				t.Fatalf("round %d, string %d (%q): seen gave (%v, %v), want (%v, %v)", round, k, s, prev, dup, first, wantDup)
@@ -38,16 +38,16 @@ func TestFingerprintsAsMap(t *testing.T) {
 		if used := f.at.n * 16; used > len(f.slots)*13 {
 			t.Fatalf("round %d: %d strings in %d slots: load beyond 13/16", round, f.at.n, len(f.slots))
 		}
-		f.release()
+		f.Release()
 	}
 }
 
-// A position beyond what pos32 holds comes back saturated, not wrapped.
+// A position beyond what Pos32 holds comes back saturated, not wrapped.
 func TestFingerprintsLargePosition(t *testing.T) {
-	f := newFingerprints()
-	defer f.release()
-	f.seen("x", rs.Pos{Line: 1 << 40, Column: 3})
-	got, dup := f.seen("x", rs.Pos{Line: 1, Column: 1})
+	f := NewFingerprints()
+	defer f.Release()
+	f.Seen("x", rs.Pos{Line: 1 << 40, Column: 3})
+	got, dup := f.Seen("x", rs.Pos{Line: 1, Column: 1})
 	if !dup || got.Line != 1<<31-1 || got.Column != 3 {
 		t.Fatalf("got %v, %v", got, dup)
 	}
@@ -65,11 +65,11 @@ func fpInputs() []string {
 func BenchmarkFingerprints(b *testing.B) {
 	in := fpInputs()
 	for b.Loop() {
-		f := newFingerprints()
+		f := NewFingerprints()
 		for i, s := range in {
-			f.seen(s, rs.Pos{Line: i, Column: 3})
+			f.Seen(s, rs.Pos{Line: i, Column: 3})
 		}
-		f.release()
+		f.Release()
 	}
 }
 
@@ -77,14 +77,14 @@ func BenchmarkFingerprints(b *testing.B) {
 func BenchmarkFingerprintsGoMap(b *testing.B) {
 	in := fpInputs()
 	s1, s2 := maphash.MakeSeed(), maphash.MakeSeed()
-	m := make(map[[2]uint64]pos32, 1024)
+	m := make(map[[2]uint64]Pos32, 1024)
 	for b.Loop() {
 		for i, s := range in {
 			k := [2]uint64{maphash.String(s1, s), maphash.String(s2, s)}
 			if _, ok := m[k]; ok {
 				continue
 			}
-			m[k] = newPos32(rs.Pos{Line: i, Column: 3})
+			m[k] = NewPos32(rs.Pos{Line: i, Column: 3})
 		}
 		clear(m)
 	}
