@@ -323,6 +323,7 @@ func newCrawl(ctx context.Context, entry *url.URL, opts Options) (*crawl, error)
 	})
 	g := graph.New()
 	g.Entry = entry.String()
+	g.History.Spec = opts.Validator.Config.WithDefaults().Spec
 	return &crawl{
 		ctx: ctx, opts: opts, entry: entry, f: f, v: opts.Validator,
 		graph: g, results: map[string]*engine.Result{},

@@ -60,7 +60,7 @@ func (c *crawl) refreshHistory() {
 			}
 		}
 		c.update(func() {
-			c.graph.RecordChanges(u, d)
+			c.graph.RecordChanges(u, d, true)
 			c.stats.Refetched++
 		})
 	}

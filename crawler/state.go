@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/rsconform/rsconform/internal/filelock"
+	"github.com/rsconform/rsconform/internal/safefile"
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/graph"
 	"github.com/rsconform/rsconform/sourcehttp"
@@ -196,7 +197,7 @@ func stateOptions(o Options) map[string]string {
 // openJournal opens (or creates) the state file at path for a crawl of
 // entry with opts, and indexes the records it holds.
 func openJournal(path, entry string, opts Options) (*journal, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := safefile.OpenOwn(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("crawler: the state file: %w", err)
 	}

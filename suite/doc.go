@@ -13,7 +13,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2"
 
-	"github.com/rsconform/rsconform/destination/harness"
+	"github.com/rsconform/rsconform/harness"
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules"
 	"github.com/rsconform/rsconform/rules/engine"

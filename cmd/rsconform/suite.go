@@ -15,7 +15,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/rsconform/rsconform/crawler"
-	"github.com/rsconform/rsconform/destination/harness"
+	"github.com/rsconform/rsconform/harness"
 	"github.com/rsconform/rsconform/internal/suggest"
 	"github.com/rsconform/rsconform/mocksource"
 	"github.com/rsconform/rsconform/reporter"

@@ -21,13 +21,13 @@ func changeTime(e *rs.Entry, spec engine.Spec) (rs.Datetime, rs.Pos, bool) {
 		}
 	}
 	if spec == engine.Spec10 {
-		return lastmodTime(e)
+		return LastmodTime(e)
 	}
 	return rs.Datetime{}, rs.Pos{}, false
 }
 
-// lastmodTime is an entry's <lastmod>, when it has a valid one.
-func lastmodTime(e *rs.Entry) (rs.Datetime, rs.Pos, bool) {
+// LastmodTime is an entry's <lastmod>, when it has a valid one.
+func LastmodTime(e *rs.Entry) (rs.Datetime, rs.Pos, bool) {
 	if e.Lastmod != "" {
 		if d, err := rs.ParseDatetime(e.Lastmod); err == nil {
 			return d, e.LastmodPos, true
@@ -173,7 +173,7 @@ var ChangeListOrderLastmod = &engine.Rule{
 			if e.Md.Has("datetime") {
 				return nil
 			}
-			if f, ok := o.next(lastmodTime(e)); ok {
+			if f, ok := o.next(LastmodTime(e)); ok {
 				found = append(found, f)
 			}
 		}

@@ -26,7 +26,7 @@ func (g *Graph) SetDocument(n *Node, d *rs.Document, revisit bool) {
 	}
 	k := d.Kind()
 	n.Doc, n.Kind = d.Detached(keepsEntries(k)), k
-	g.RecordChanges(n.URL, d)
+	g.RecordChanges(n.URL, d, false)
 	n.Entries = len(d.Entries)
 	n.LocFingerprints = locFingerprints(d)
 	if k.IsManifest() {
@@ -55,7 +55,7 @@ func (g *Graph) SetRevisit(n *Node, d *rs.Document) {
 	if d.Kind() == rs.ChangeList && len(d.Entries) >= n.Entries {
 		rv.PrefixDigest = EntriesDigest(d.Entries[:n.Entries])
 		rv.Disorder, rv.DisorderPos = document.AppendedDisorder(n.LastDatetime, d.Entries[n.Entries:])
-		g.RecordChanges(n.URL, d)
+		g.RecordChanges(n.URL, d, true)
 	}
 	n.Revisit = rv
 }
@@ -74,12 +74,19 @@ func (n *Node) Revisits() bool {
 }
 
 // RecordChanges adds the changes a Change List at list records to the
-// History (a document of another kind records none).
-func (g *Graph) RecordChanges(list string, d *rs.Document) {
+// History (a document of another kind records none); again says the list
+// is read once more after the sampled resources were fetched (or by
+// --revisit): see History.RecordAgain.
+func (g *Graph) RecordChanges(list string, d *rs.Document, again bool) {
 	if d == nil || d.Kind() != rs.ChangeList {
 		return
 	}
-	g.History.Record(list, d, func(loc string) string { return rs.Resolve(list, loc) })
+	resolve := func(loc string) string { return rs.Resolve(list, loc) }
+	if again {
+		g.History.RecordAgain(list, d, resolve)
+		return
+	}
+	g.History.Record(list, d, resolve)
 }
 
 // keepsEntries reports whether the Graph keeps the entries of a kind:

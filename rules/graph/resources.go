@@ -2,7 +2,6 @@ package graph
 
 import (
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -55,7 +54,7 @@ func unretrievable(g *Graph, fn func(n *Node, e Edge, from *Node, covered bool, 
 			if !parsed(from) || laterChange(g, n, e, from) != "" {
 				continue
 			}
-			t, ok := claimTime(e, from)
+			t, ok := claimTime(g, n, e, from)
 			if !ok {
 				fn(n, e, from, false, "the claim has no time to compare with the Change Lists")
 				continue
@@ -80,7 +79,7 @@ var RepGone = &engine.Rule{
 	Title: "A listed resource that is gone has its deletion in the Change Lists",
 	Quote: "The from attribute indicates that the Change List includes all changes that occurred to the set of resources at the Source since the datetime expressed as the value of the attribute.",
 	Doc: "A sampled resource that answers 404 or 410 is compared with the Source's own history: the Change Lists the crawl read (open and closed, archived ones when reached, and the open ones fetched once more after the resources). " +
-		"When they record its deletion, or any change, after the claim (the Resource List's at, the Change List entry's datetime), nothing is reported. " +
+		"When they record its deletion, or any change, that comes or may come after the claim (placed by datetime, else <lastmod>, else by forward chronological order and the lists' from and until: docs/history.md), it is not an error (RS-REP-CHANGED says so). " +
 		"When they cover the time since the claim (from at or before it, contiguous up to an open list) and record no deletion, the Source broke the promise of from, which is mandatory: an error. " +
 		"When they do not cover it, RS-REP-STATUS reports a warning instead.",
 	CheckGraph: Check(func(p *Pass) error {
@@ -100,7 +99,7 @@ var RepStatus = &engine.Rule{
 	Title: "Listed resources can be retrieved",
 	Quote: "A Resource List is introduced to list and describe the resources that a Source makes available for synchronization.",
 	Doc: "Checked on the resources the crawl samples (--sample): from an open Change List the last change of each resource unless it is a deletion, and from Resource Lists. Archived lists are not sampled. " +
-		"A failure that the Source's Change Lists explain (a deletion or any change recorded after the claim) is not reported; a 404 or 410 in the time the Change Lists cover is an error of its own (RS-REP-GONE). " +
+		"A failure that the Source's Change Lists explain (a deletion or any change recorded, or that may be recorded, after the claim: docs/history.md) is not reported here but as RS-REP-CHANGED, an info; a 404 or 410 in the time the Change Lists cover is an error of its own (RS-REP-GONE). " +
 		"What is left is a warning, saying what the Change Lists read cover: a resource deleted in time no Change List covers may be rightly gone. A network failure or time-out is not reported.",
 	CheckGraph: Check(func(p *Pass) error {
 		unretrievable(p.Graph, func(n *Node, e Edge, from *Node, covered bool, note string) {
@@ -122,20 +121,22 @@ var RepLength = &engine.Rule{
 	Title: "length is the length of the representation the <loc> returns",
 	Quote: "The value of the length attribute should be equal to the value of the Content-Length header in the HTTP response and must be computed as defined in RFC 2616, Sec. 4.4.",
 	Doc: "The body is counted as received (RFC 2616 4.4: the entity length, content codings included; rsconform asks for the encoding the entry's encoding attribute gives, and for none otherwise), and the Content-Length header is compared too. " +
-		"Checked on sampled resources and, with --packages, on dump packages. A claim is not checked when the Source says the resource changed after it: its Change Lists record a change after the claim's time (the Resource List's at, the Change List entry's datetime), or its Last-Modified, read in any common form, is later.",
+		"Checked on sampled resources and, with --packages, on dump packages. A claim is not checked when the Source says the resource changed, or may have changed, after it (RS-REP-CHANGED then says so, an info): its Change Lists record a change that comes or may come later (a later entry of the same list whatever its time, an entry of a later list, or one whose datetime, else <lastmod>, else place between timed entries and within its list's from and until, may be later than the Resource List's at to completed), or its Last-Modified, read in any common form, is later. " +
+		"With --revisit, such a body is compared with every state the Change Lists record after the claim: one that is none of them is an error. docs/history.md has the whole table.",
 	CheckGraph: Check(func(p *Pass) error {
 		claims(p.Graph, func(n *Node, e Edge, from *Node) {
-			want, ok, err := e.Md.ContentLength()
-			if !ok || err != nil || laterChange(p.Graph, n, e, from) != "" {
+			msg := lengthDiffers(n, e)
+			if msg == "" {
 				return
 			}
 			pos := e.Md.AttrPosition("length")
-			switch {
-			case n.Body != nil && !n.Body.Truncated && n.Body.Length != want:
-				p.Reportf(e.From, pos, "length=%d but %s returns %d bytes", want, n.URL, n.Body.Length)
-			case n.Header.Get("Content-Length") != "" && n.Header.Get("Content-Length") != strconv.FormatInt(want, 10):
-				p.Reportf(e.From, pos, "length=%d but %s is served with Content-Length: %s", want, n.URL, n.Header.Get("Content-Length"))
+			if laterChange(p.Graph, n, e, from) != "" {
+				if msg := unrecordedState(p.Graph, n, e, from, lengthState); msg != "" {
+					p.Reportf(e.From, pos, "%s returns a body whose length is that of no state the Change Lists record since the claim: %s", n.URL, msg)
+				}
+				return
 			}
+			p.Reportf(e.From, pos, "%s", msg)
 		})
 		return nil
 	}),
@@ -148,17 +149,25 @@ var RepHash = &engine.Rule{
 	Title: "Every digest of hash is that of the representation the <loc> returns",
 	Quote: "hash – The value of the attribute conveys fixity information for a resource representation returned when the URI in <loc> is dereferenced.",
 	Doc: "Every algorithm given that rsconform computes (" + rs.ComputedAlgorithms + ") is checked against the body as received. " +
-		"Checked on sampled resources and, with --packages, on dump packages. A claim is not checked when the Source says the resource changed after it: its Change Lists record a change after the claim's time (the Resource List's at, the Change List entry's datetime), or its Last-Modified, read in any common form, is later.",
+		"Checked on sampled resources and, with --packages, on dump packages. A claim is not checked when the Source says the resource changed, or may have changed, after it (RS-REP-CHANGED then says so, an info): its Change Lists record a change that comes or may come later (a later entry of the same list whatever its time, an entry of a later list, or one whose datetime, else <lastmod>, else place between timed entries and within its list's from and until, may be later than the Resource List's at to completed), or its Last-Modified, read in any common form, is later. " +
+		"With --revisit, such a body is compared with every state the Change Lists record after the claim: one that is none of them is an error. docs/history.md has the whole table.",
 	CheckGraph: Check(func(p *Pass) error {
 		claims(p.Graph, func(n *Node, e Edge, from *Node) {
-			if e.Md == nil || n.Body == nil || n.Body.Truncated || laterChange(p.Graph, n, e, from) != "" {
+			if e.Md == nil || n.Body == nil || n.Body.Truncated {
 				return
 			}
-			for _, h := range e.Md.Hashes() {
-				got, known := n.Body.Digests[h.Algorithm()]
-				if known && !h.Matches(got) {
-					p.Reportf(e.From, e.Md.AttrPosition("hash"), "hash gives %s:%s but %s returns a body with %s:%s", h.Algorithm(), h.Digest, n.URL, h.Algorithm(), got)
+			wrong := hashDiffers(e.Md.Hashes(), n)
+			if len(wrong) == 0 {
+				return
+			}
+			if laterChange(p.Graph, n, e, from) != "" {
+				if msg := unrecordedState(p.Graph, n, e, from, hashState); msg != "" {
+					p.Reportf(e.From, e.Md.AttrPosition("hash"), "%s returns a body whose hash is that of no state the Change Lists record since the claim: %s", n.URL, msg)
 				}
+				return
+			}
+			for _, w := range wrong {
+				p.Reportf(e.From, e.Md.AttrPosition("hash"), "%s", w)
 			}
 		})
 		return nil
@@ -244,5 +253,5 @@ var HTTPLastModifiedDate = &engine.Rule{
 }
 
 func init() {
-	engine.Register(HTTPLastModifiedDate, RepStatus, RepGone, RepLength, RepHash, RepType, RepLastmod)
+	engine.Register(HTTPLastModifiedDate, RepStatus, RepGone, RepLength, RepHash, RepType, RepLastmod, RepChanged)
 }

@@ -3,6 +3,7 @@ package graph
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"strings"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -38,18 +39,25 @@ type Revisit struct {
 func EntriesDigest(entries []*rs.Entry) string {
 	h := sha256.New()
 	for _, e := range entries {
-		h.Write([]byte(strings.TrimSpace(e.Loc)))
-		h.Write([]byte{0})
-		h.Write([]byte(strings.TrimSpace(e.Lastmod)))
-		if e.Md != nil {
-			for _, v := range []string{e.Md.Change, e.Md.Datetime, e.Md.Hash, e.Md.Length} {
-				h.Write([]byte{0})
-				h.Write([]byte(strings.TrimSpace(v)))
-			}
-		}
+		writeEntry(h, e)
 		h.Write([]byte{1})
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// writeEntry writes what an entry of a change document says (<loc>,
+// <lastmod>, change, datetime, hash, length), each trimmed and separated
+// by a NUL, for digests and fingerprints of entries.
+func writeEntry(h io.Writer, e *rs.Entry) {
+	h.Write([]byte(strings.TrimSpace(e.Loc)))
+	h.Write([]byte{0})
+	h.Write([]byte(strings.TrimSpace(e.Lastmod)))
+	if e.Md != nil {
+		for _, v := range []string{e.Md.Change, e.Md.Datetime, e.Md.Hash, e.Md.Length} {
+			h.Write([]byte{0})
+			h.Write([]byte(strings.TrimSpace(v)))
+		}
+	}
 }
 
 // revisited calls fn for every document visited twice.

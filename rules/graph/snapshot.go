@@ -51,8 +51,10 @@ func snapshotOf(n, index *Node) (s snapshot, ok bool) {
 }
 
 // judge returns the latest change recorded before the snapshot's at by a
-// list in lists, or nil when there is none or when a change falls in the
-// snapshot's window [at, completed] (it may or may not show).
+// list in lists, or nil when there is none or when a change may fall in
+// the snapshot's window [at, completed] (it may or may not show): a change
+// is before at when every clue the History has puts it there (its Latest
+// bound), after the window when they put it after completed.
 func (s snapshot) judge(c *RecordedChange, lists map[string]bool) *Change {
 	var last *Change
 	for i := range c.Series {
@@ -60,13 +62,13 @@ func (s snapshot) judge(c *RecordedChange, lists map[string]bool) *Change {
 		if !lists[ch.List] {
 			continue
 		}
-		if !ch.At.Before(s.at) {
-			if !ch.At.After(s.done) {
-				return nil
-			}
-			continue
+		switch {
+		case !ch.Latest.IsZero() && ch.Latest.Before(s.at):
+			last = ch
+		case ch.Earliest.After(s.done):
+		default:
+			return nil
 		}
-		last = ch
 	}
 	return last
 }
@@ -220,7 +222,7 @@ func checkSnapshots(g *Graph, cap *Node) []snapshotFinding {
 			}
 			f := snapshotFinding{url: s.n.URL, pos: pos, related: loc(ch.List, ch.Pos)}
 			if ch.Change == "deleted" {
-				f.msg = "lists " + c.Loc + ", whose deletion at " + rs.FormatDatetime(ch.At) + " the Change Lists record before the snapshot's at (" + s.n.Doc.Md.At + ")"
+				f.msg = "lists " + c.Loc + ", whose deletion (" + ch.When() + ") the Change Lists record before the snapshot's at (" + s.n.Doc.Md.At + ")"
 				out = append(out, f)
 				continue
 			}
@@ -228,7 +230,7 @@ func checkSnapshots(g *Graph, cap *Node) []snapshotFinding {
 				continue
 			}
 			if msg := staleClaim(claim, ch); msg != "" {
-				f.msg = c.Loc + ": " + msg + " (" + ch.Change + " at " + rs.FormatDatetime(ch.At) + ", before the snapshot's at)"
+				f.msg = c.Loc + ": " + msg + " (" + ch.Change + " at " + ch.When() + ", before the snapshot's at)"
 				out = append(out, f)
 			}
 		}
@@ -237,7 +239,7 @@ func checkSnapshots(g *Graph, cap *Node) []snapshotFinding {
 		}
 		if ch := whole.judge(c, lists); ch != nil && ch.Change != "deleted" {
 			out = append(out, snapshotFinding{url: top.URL, pos: top.Doc.Md.Pos, related: loc(ch.List, ch.Pos),
-				msg: "the Change Lists record " + c.Loc + " " + ch.Change + " at " + rs.FormatDatetime(ch.At) + ", before the snapshot's at (" + top.Doc.Md.At + "), but no document of the Resource List lists it"})
+				msg: "the Change Lists record " + c.Loc + " " + ch.Change + " (" + ch.When() + "), before the snapshot's at (" + top.Doc.Md.At + "), but no document of the Resource List lists it"})
 		}
 	})
 	return out

@@ -18,11 +18,9 @@
 package harness
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -256,15 +254,14 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	started := time.Now()
 	res := &Result{Scenario: cfg.Scenario.Name, Description: cfg.Scenario.Description,
 		Source: base + "/.well-known/resourcesync", Dir: dir, Command: cfg.Command}
-	ctl := &control{base: base, client: &http.Client{Timeout: 30 * time.Second}}
 	j := &judge{cfg: &cfg, sc: cfg.Scenario, ever: map[string]bool{}}
 	var seq int64
 	for step := 0; step <= len(cfg.Scenario.Steps); step++ {
 		sr := StepResult{Step: step, Name: "initial state", Checkpoint: true}
 		if step > 0 {
-			in, err := ctl.step(ctx)
+			in, err := src.Step()
 			if err != nil {
-				return res, err
+				return res, fmt.Errorf("mock Source, step %d: %w", step, err)
 			}
 			sr.Name, sr.Time, sr.Checkpoint = in.Name, in.Time, in.Expect != nil
 			if sr.Name == "" {
@@ -273,10 +270,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		} else {
 			sr.Time = src.Now()
 		}
-		expected, err := ctl.expected(ctx)
-		if err != nil {
-			return res, err
-		}
+		expected := src.Expected()
 		for p := range expected {
 			j.ever[p] = true
 		}
@@ -299,10 +293,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		if err != nil {
 			return res, err
 		}
-		reqs, err := ctl.log(ctx, seq)
-		if err != nil {
-			return res, err
-		}
+		reqs := src.LogSince(seq)
 		var lost int64
 		if n := len(reqs); n > 0 {
 			lost = reqs[0].Seq - seq - 1
@@ -315,50 +306,6 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	res.Duration = time.Since(started).Seconds()
 	return res, nil
-}
-
-// control talks to the mock Source's control API.
-type control struct {
-	base   string
-	client *http.Client
-}
-
-func (c *control) do(ctx context.Context, method, path string, out any) error {
-	req, err := http.NewRequestWithContext(ctx, method, c.base+path, nil)
-	if err != nil {
-		return err
-	}
-	resp, err := c.client.Do(req)
-	if err != nil {
-		return fmt.Errorf("mock Source control API: %w", err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("mock Source control API: %s %s: %s: %s", method, path, resp.Status, bytes.TrimSpace(body))
-	}
-	return json.Unmarshal(body, out)
-}
-
-func (c *control) step(ctx context.Context) (mocksource.StepInfo, error) {
-	var in mocksource.StepInfo
-	err := c.do(ctx, http.MethodPost, mocksource.ControlPrefix+"step", &in)
-	return in, err
-}
-
-func (c *control) expected(ctx context.Context) (map[string]mocksource.ExpectedResource, error) {
-	out := map[string]mocksource.ExpectedResource{}
-	err := c.do(ctx, http.MethodGet, mocksource.ControlPrefix+"expected", &out)
-	return out, err
-}
-
-func (c *control) log(ctx context.Context, since int64) ([]mocksource.Request, error) {
-	var out []mocksource.Request
-	err := c.do(ctx, http.MethodGet, mocksource.ControlPrefix+"log?since="+strconv.FormatInt(since, 10), &out)
-	return out, err
 }
 
 // snapshot hashes every regular file of dir, by URI-style path ("/a/b"),
