@@ -26,6 +26,26 @@ func changeTime(e *rs.Entry, spec engine.Spec) (rs.Datetime, rs.Pos, bool) {
 	return rs.Datetime{}, rs.Pos{}, false
 }
 
+// changeTimeOf is changeTime for a rule that requires entryTimes.
+func changeTimeOf(p *engine.Pass, e *rs.Entry) (rs.Datetime, rs.Pos, bool) {
+	t := entryTimes.Of(p, e)
+	if dt := t.attr("datetime"); dt.ok() {
+		return dt.d, e.Md.AttrPosition("datetime"), true
+	}
+	if p.Spec == engine.Spec10 {
+		return lastmodTimeOf(p, e)
+	}
+	return rs.Datetime{}, rs.Pos{}, false
+}
+
+// lastmodTimeOf is LastmodTime for a rule that requires entryTimes.
+func lastmodTimeOf(p *engine.Pass, e *rs.Entry) (rs.Datetime, rs.Pos, bool) {
+	if t := entryTimes.Of(p, e).lastmod; t.ok() {
+		return t.d, e.LastmodPos, true
+	}
+	return rs.Datetime{}, rs.Pos{}, false
+}
+
 // LastmodTime is an entry's <lastmod>, when it has a valid one.
 func LastmodTime(e *rs.Entry) (rs.Datetime, rs.Pos, bool) {
 	if e.Lastmod != "" {
@@ -143,14 +163,15 @@ const forwardOrder = "entries must be in forward chronological order, least rece
 // resource must be listed at the end of the document."
 var ChangeListOrder = &engine.Rule{
 	ID: "RS-CL-ORDER", Section: "12.1", Level: engine.Must, Scope: engine.ScopeEntries,
-	Applies: []rs.Kind{rs.ChangeList},
-	Title:   "Change List entries are in forward chronological order",
-	Quote:   "All entries in a Change List must be provided in forward chronological order: the least recently changed resource must be listed at the beginning of the Change List, while the most recently changed resource must be listed at the end of the document.",
+	Applies:  []rs.Kind{rs.ChangeList},
+	Requires: []engine.Value{entryTimes},
+	Title:    "Change List entries are in forward chronological order",
+	Quote:    "All entries in a Change List must be provided in forward chronological order: the least recently changed resource must be listed at the beginning of the Change List, while the most recently changed resource must be listed at the end of the document.",
 	Doc: "The order is checked on the change time: the datetime attribute under 1.1. <lastmod> is not the change time in 1.1 (Example 3 and 19 show a created resource whose lastmod predates the change), so it is not used; under the 1.0 profile, where datetime does not exist and lastmod is mandatory, lastmod is the change time. " +
 		"Entries without a change time are skipped: Example 19 lists an update with neither, its position conveying its order. Each entry is compared with the latest time listed before it; fractions of a second are compared exactly, whatever their length (.0000000001Z is earlier than .0000000002Z). " +
 		"When no entry of a 1.1 Change List has datetime (most real ones), the order of <lastmod> is checked instead, as a warning: RS-CL-ORDER-LASTMOD.",
 	Check: func(p *engine.Pass) error {
-		checkForwardOrder(p, func(e *rs.Entry) (rs.Datetime, rs.Pos, bool) { return changeTime(e, p.Spec) }, "change time", forwardOrder)
+		checkForwardOrder(p, func(e *rs.Entry) (rs.Datetime, rs.Pos, bool) { return changeTimeOf(p, e) }, "change time", forwardOrder)
 		return nil
 	},
 }
@@ -158,10 +179,11 @@ var ChangeListOrder = &engine.Rule{
 // 12.1, as RS-CL-ORDER, when no entry gives its change time.
 var ChangeListOrderLastmod = &engine.Rule{
 	ID: "RS-CL-ORDER-LASTMOD", Section: "12.1", Level: engine.Should, Scope: engine.ScopeEntries,
-	Applies: []rs.Kind{rs.ChangeList},
-	Specs:   []engine.Spec{engine.Spec11},
-	Title:   "A Change List without datetime lists its entries in forward chronological order of <lastmod>",
-	Quote:   ChangeListOrder.Quote,
+	Applies:  []rs.Kind{rs.ChangeList},
+	Specs:    []engine.Spec{engine.Spec11},
+	Requires: []engine.Value{entryTimes},
+	Title:    "A Change List without datetime lists its entries in forward chronological order of <lastmod>",
+	Quote:    ChangeListOrder.Quote,
 	Doc: "Under 1.1 the change time is datetime, which is optional; most real 1.1 Change Lists give none, and RS-CL-ORDER then has nothing to check. In that case only, <lastmod> stands in for the change time: an entry whose lastmod is earlier than that of an entry listed before it is reported, as a warning, because lastmod is the resource's last modification, not necessarily the change the entry records (a deletion, or a change listed after a later modification). " +
 		"As soon as one entry has datetime, the order is RS-CL-ORDER's alone. Under the 1.0 profile lastmod is the change time and RS-CL-ORDER checks it. Fractions of a second are compared exactly, whatever their length.",
 	Check: func(p *engine.Pass) error {
@@ -173,7 +195,7 @@ var ChangeListOrderLastmod = &engine.Rule{
 			if e.Md.Has("datetime") {
 				return nil
 			}
-			if f, ok := o.next(LastmodTime(e)); ok {
+			if f, ok := o.next(lastmodTimeOf(p, e)); ok {
 				found = append(found, f)
 			}
 		}

@@ -370,24 +370,23 @@ var HashAlgorithm = &engine.Rule{
 	Doc: "The token must identify the algorithm to the Destination that verifies the digest. rsconform knows the names of the IANA \"Hash Function Textual Names\" registry, to which the examples of section 7 belong: md2, md5, sha-1, sha-224, sha-256, sha-384, sha-512, shake128, shake256 (compared case-insensitively). " +
 		"Section 7 only gives examples (\"e.g., md5:, sha-256:\"), so another token is not an error (RS-HASH-SYNTAX accepts any token with a hex digest), but a Destination will most likely not know how to verify it and will have to ignore the fixity information: a warning. " +
 		"Common spellings such as sha256 or SHA1 get a suggestion. Tokens RS-HASH-SYNTAX rejects are not considered here.",
+	Requires: []engine.Value{entryHashes},
 	Check: func(p *engine.Pass) error {
-		var hashes []rs.Hash
-		for a := range attrValues(p, "hash", true, true) {
-			hashes = rs.AppendHashes(hashes[:0], a.value)
+		forEachHashAttr(p, func(_ string, pos rs.Pos, elem string, hashes []checkedHash) {
 			for _, h := range hashes {
 				// A registered token is enough; a value RS-HASH-SYNTAX
 				// rejects is not considered.
-				if attrHashRegistered(h.Token) || h.Problem() != "" {
+				if attrHashRegistered(h.Token) || h.problem != "" {
 					continue
 				}
 				alg := h.Token
-				msg := fmt.Sprintf("hash algorithm %q on %s is not a registered hash function name (md5, sha-1, sha-256, sha-512, ...): a Destination may not be able to verify the digest", truncateValue(alg), a.elem)
+				msg := fmt.Sprintf("hash algorithm %q on %s is not a registered hash function name (md5, sha-1, sha-256, sha-512, ...): a Destination may not be able to verify the digest", truncateValue(alg), elem)
 				if s := attrHashSuggestion(alg); s != "" {
 					msg += fmt.Sprintf("; did you mean %q?", s)
 				}
-				p.Reportf(a.pos, "%s", msg)
+				p.Reportf(pos, "%s", msg)
 			}
-		}
+		})
 		return nil
 	},
 }

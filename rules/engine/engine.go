@@ -119,6 +119,10 @@ type Rule struct {
 	// Scope says what of the document Check reads, and so whether it can
 	// run while the document is read (see Scope).
 	Scope Scope
+	// Requires lists the values of each entry the rule reads (with
+	// EntryValue.Of): computed once per entry for every rule that requires
+	// them.
+	Requires []Value
 	// Check reports findings through the Pass. It returns an error only
 	// when the rule itself could not run.
 	Check func(*Pass) error
@@ -314,7 +318,10 @@ type Pass struct {
 	// schema findings). Doc is nil for Input rules when parsing failed.
 	Input  *Input
 	report func(Diagnostic)
-	feed   *feed // the entries as they are read (ScopeEntries rules while streaming)
+	values *values // the values of the window being checked (streaming only)
+	own    *values // the values the rule computed itself (see EntryValue.Of)
+	at     int     // the index in its window of the entry Entries last yielded
+	feed   *feed   // the entries as they are read (ScopeEntries rules while streaming)
 }
 
 // Reportf reports a finding of the pass's rule at pos.

@@ -82,7 +82,8 @@ func (p *Pass) Entries() iter.Seq[*rs.Entry] {
 	f.used = true
 	return func(yield func(*rs.Entry) bool) {
 		for {
-			for _, e := range f.shared.entries {
+			for i, e := range f.shared.entries {
+				p.at = i
 				if !yield(e) {
 					return
 				}
@@ -114,6 +115,7 @@ type stream struct {
 	cos     []*coroutine
 	shared  window
 	header  *rs.Document // what the rules of ScopeEntries see as Pass.Doc
+	values  *values      // the values the rules of ScopeEntries require
 	diags   []Diagnostic
 	errs    []string
 
@@ -205,10 +207,11 @@ func (s *stream) start(d *rs.Document) bool {
 	*s.header = *d
 	s.header.Entries = nil
 	in := &Input{Doc: s.header}
+	s.values = newValues(entries)
 	for _, r := range entries {
 		co := &coroutine{}
 		p := newPass(r, in, s.cfg, s.location, func(d Diagnostic) { s.diags = append(s.diags, d) })
-		p.feed = &feed{shared: &s.shared}
+		p.feed, p.values = &feed{shared: &s.shared}, s.values
 		co.next, co.stop = iter.Pull(func(yield func(struct{}) bool) {
 			p.feed.suspend = func() bool { return yield(struct{}{}) }
 			if err := safeCheck(r, p); err != nil {
@@ -226,6 +229,9 @@ func (s *stream) start(d *rs.Document) bool {
 // to their end.
 func (s *stream) feed(entries []*rs.Entry, last bool) {
 	s.shared = window{entries: entries, last: last}
+	if s.values != nil {
+		s.values.fill(entries)
+	}
 	for _, co := range s.cos {
 		if co.done {
 			continue
