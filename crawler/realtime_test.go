@@ -14,7 +14,7 @@ import (
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/fixtures"
 	"github.com/rsconform/rsconform/mocksource"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/graph"
 )
 
 // requestClock moves on by step each time the Source reads it, that is at
@@ -86,7 +86,7 @@ var _ = Describe("Crawling a live Source (mock real-time mode)", func() {
 			// changed, some deleted (404), after the crawl started.
 			changed, gone := 0, 0
 			for _, n := range rep.Graph.Sorted() {
-				if c := rep.Graph.History.Latest(n.URL).Last(); n.Role == rules.RoleResource && c != nil && c.Earliest.After(liveStart) {
+				if c := rep.Graph.History.Latest(n.URL).Last(); n.Role == graph.RoleResource && c != nil && c.Earliest.After(liveStart) {
 					changed++
 					if n.StatusCode == 404 {
 						gone++
@@ -148,7 +148,7 @@ var _ = Describe("Crawling a live Source (mock real-time mode)", func() {
 			Expect(n.Header.Get("Last-Modified")).To(BeEmpty(), n.URL)
 		}
 		changes := 0
-		rep.Graph.History.Each(func(_ uint64, c *rules.RecordedChange) {
+		rep.Graph.History.Each(func(_ uint64, c *graph.RecordedChange) {
 			for _, ch := range c.Series {
 				Expect(ch.Clue).NotTo(Equal("datetime"), ch.List)
 				changes++

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/graph"
 )
 
 // The html format: one self-contained page (no network, no external asset;
@@ -154,7 +156,7 @@ type htmlReporter struct {
 	w        io.Writer
 	o        Options
 	sum      Summary
-	sampling *rules.Sampling
+	sampling *graph.Sampling
 	nodes    []*htmlNode
 	rules    map[string]*htmlRule
 	tmpl     *template.Template
@@ -165,7 +167,7 @@ func newHTML(w io.Writer, o Options) *htmlReporter {
 }
 
 // SetSampling makes the summary say what a crawl sampled.
-func (h *htmlReporter) SetSampling(s *rules.Sampling) { h.sampling = s }
+func (h *htmlReporter) SetSampling(s *graph.Sampling) { h.sampling = s }
 
 func (h *htmlReporter) ruleURL(id string) string {
 	if h.o.RuleURL != nil {
@@ -174,7 +176,7 @@ func (h *htmlReporter) ruleURL(id string) string {
 	return DefaultRuleURL(id)
 }
 
-func (h *htmlReporter) Write(r rules.Result) error {
+func (h *htmlReporter) Write(r engine.Result) error {
 	if err := h.lock(false); err != nil {
 		return err
 	}
@@ -186,7 +188,7 @@ func (h *htmlReporter) Write(r rules.Result) error {
 
 // node converts a Result, cutting the excerpts out of the document's text
 // (which Sources then forgets).
-func (h *htmlReporter) node(r rules.Result) *htmlNode {
+func (h *htmlReporter) node(r engine.Result) *htmlNode {
 	st := statusOf(r)
 	n := &htmlNode{
 		ID:       "doc-" + strconv.Itoa(len(h.nodes)+1),
@@ -197,11 +199,11 @@ func (h *htmlReporter) node(r rules.Result) *htmlNode {
 		n.Href = r.Location
 	}
 	switch st {
-	case rules.StatusValid:
+	case engine.StatusValid:
 		n.Mark = "✓"
-	case rules.StatusInvalid:
+	case engine.StatusInvalid:
 		n.Mark = "✗"
-	case rules.StatusError:
+	case engine.StatusError:
 		n.Mark = "!"
 	default:
 		n.Mark = "–"
@@ -224,7 +226,7 @@ func (h *htmlReporter) node(r rules.Result) *htmlNode {
 		gr := h.rules[d.Rule]
 		if gr == nil {
 			gr = &htmlRule{ID: d.Rule, Href: f.RuleHref, Section: d.Section, SectionTitle: f.SectionTitle}
-			if rule := rules.Lookup(d.Rule); rule != nil {
+			if rule := engine.Lookup(d.Rule); rule != nil {
 				gr.Title, gr.Level, gr.Quote = rule.Title, rule.Level.String(), rule.Quote
 			}
 			h.rules[d.Rule] = gr
@@ -302,7 +304,7 @@ func buildTree(nodes []*htmlNode) []*htmlNode {
 	}
 	var mark func(n *htmlNode, depth int) bool
 	mark = func(n *htmlNode, depth int) bool {
-		failing := n.Errors > 0 || n.Status == string(rules.StatusError)
+		failing := n.Errors > 0 || n.Status == string(engine.StatusError)
 		for _, c := range n.Children {
 			if mark(c, depth+1) {
 				failing = true

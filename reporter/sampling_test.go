@@ -11,14 +11,15 @@ import (
 
 	"github.com/rsconform/rsconform/reporter"
 	rs "github.com/rsconform/rsconform/resourcesync"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/graph"
 )
 
-var crawlSampling = &rules.Sampling{Resources: 12,
-	Skipped: map[string]int{rules.SkipClosed: 40, rules.SkipLimit: 88, rules.SkipDeleted: 0},
-	Lists: []rules.SampledList{
-		{Location: "https://example.com/resourcelist.xml", Kind: rs.ResourceList, Entries: 100, Sampled: 10, Skipped: map[string]int{rules.SkipLimit: 88, rules.SkipBudget: 2}},
-		{Location: "https://example.com/changelist1.xml", Kind: rs.ChangeList, Entries: 40, Skipped: map[string]int{rules.SkipClosed: 40}},
+var crawlSampling = &graph.Sampling{Resources: 12,
+	Skipped: map[string]int{graph.SkipClosed: 40, graph.SkipLimit: 88, graph.SkipDeleted: 0},
+	Lists: []graph.SampledList{
+		{Location: "https://example.com/resourcelist.xml", Kind: rs.ResourceList, Entries: 100, Sampled: 10, Skipped: map[string]int{graph.SkipLimit: 88, graph.SkipBudget: 2}},
+		{Location: "https://example.com/changelist1.xml", Kind: rs.ChangeList, Entries: 40, Skipped: map[string]int{graph.SkipClosed: 40}},
 	}}
 
 func renderSampling(format string) []byte {
@@ -103,9 +104,9 @@ var _ = Describe("What a crawl sampled", func() {
 })
 
 var _ = Describe("A sampled resource's result", func() {
-	resource := rules.Result{Location: "https://example.com/res/a.txt", Kind: rs.KindResource, Status: rules.StatusValid,
-		Diagnostics: []rules.Diagnostic{{Rule: "RS-HTTP-LASTMOD-DATE", Severity: rules.SeverityWarning, Section: "7", Message: "m",
-			Location: rules.NewLocation("https://example.com/res/a.txt", rs.Pos{})}}}
+	resource := engine.Result{Location: "https://example.com/res/a.txt", Kind: rs.KindResource, Status: engine.StatusValid,
+		Diagnostics: []engine.Diagnostic{{Rule: "RS-HTTP-LASTMOD-DATE", Severity: engine.SeverityWarning, Section: "7", Message: "m",
+			Location: engine.NewLocation("https://example.com/res/a.txt", rs.Pos{})}}}
 
 	It("is not counted as a document, its findings are", func() {
 		rep := decodeContract(render(reporter.FormatJSON, sampleOptions, append(sampleResults(), resource)...))

@@ -8,13 +8,14 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/graph"
 )
 
 // The sarif format is SARIF 2.1.0 (OASIS), for code-scanning services:
 //
 //   - One run. tool.driver has name, version, informationUri and one
-//     reportingDescriptor per rule of the catalogue (rules.All()): id,
+//     reportingDescriptor per rule of the catalogue (engine.All()): id,
 //     name (the ID in CamelCase), shortDescription (the title),
 //     fullDescription (the quoted sentence of the spec), help (how
 //     rsconform reads the spec), defaultConfiguration.level, and properties
@@ -45,12 +46,12 @@ type sarifReporter struct {
 	// processed counts documents that were checked, failed is those that
 	// could not be (status error without findings).
 	processed, failed int
-	sampling          *rules.Sampling
+	sampling          *graph.Sampling
 }
 
 // SetSampling puts what a crawl sampled in the run's properties
 // ("sampling", as the JSON report's member).
-func (s *sarifReporter) SetSampling(sm *rules.Sampling) { s.sampling = sm }
+func (s *sarifReporter) SetSampling(sm *graph.Sampling) { s.sampling = sm }
 
 // The subset of the SARIF 2.1.0 object model rsconform writes.
 
@@ -160,7 +161,7 @@ func RuleHelpURI(id string) string {
 
 func newSARIF(w io.Writer, o Options) *sarifReporter {
 	s := &sarifReporter{w: w, o: o, index: map[string]int{}, results: []sarifResult{}}
-	for _, r := range rules.All() {
+	for _, r := range engine.All() {
 		s.addRule(ruleDescriptor(r))
 	}
 	return s
@@ -172,7 +173,7 @@ func (s *sarifReporter) addRule(d sarifRule) int {
 	return len(s.rules) - 1
 }
 
-func ruleDescriptor(r *rules.Rule) sarifRule {
+func ruleDescriptor(r *engine.Rule) sarifRule {
 	uri := RuleHelpURI(r.ID)
 	d := sarifRule{
 		ID:                   r.ID,
@@ -228,11 +229,11 @@ func camelName(id string) string {
 	return b.String()
 }
 
-func sarifLevel(s rules.Severity) string {
+func sarifLevel(s engine.Severity) string {
 	switch s {
-	case rules.SeverityError:
+	case engine.SeverityError:
 		return "error"
-	case rules.SeverityWarning:
+	case engine.SeverityWarning:
 		return "warning"
 	}
 	return "note"
@@ -244,7 +245,7 @@ func sarifLevel(s rules.Severity) string {
 // of the checkout; another relative file name as a relative URI reference;
 // another absolute one as a file: URI.
 func artifactURI(name, root string) string {
-	if rules.IsURL(name) {
+	if engine.IsURL(name) {
 		return name
 	}
 	if root != "" {
@@ -264,7 +265,7 @@ func artifactURI(name, root string) string {
 	return (&url.URL{Path: slash}).String()
 }
 
-func (s *sarifReporter) loc(l rules.Location, doc string) sarifLocation {
+func (s *sarifReporter) loc(l engine.Location, doc string) sarifLocation {
 	name := l.Name()
 	if name == "" {
 		name = doc
@@ -277,19 +278,19 @@ func (s *sarifReporter) loc(l rules.Location, doc string) sarifLocation {
 	return loc
 }
 
-func (s *sarifReporter) Write(r rules.Result) error {
+func (s *sarifReporter) Write(r engine.Result) error {
 	if err := s.lock(false); err != nil {
 		return err
 	}
 	defer s.unlock()
 	status := statusOf(r)
 	switch {
-	case status == rules.StatusError && len(r.Diagnostics) == 0:
+	case status == engine.StatusError && len(r.Diagnostics) == 0:
 		s.failed++
-	case status != rules.StatusSkipped:
+	case status != engine.StatusSkipped:
 		s.processed++
 	}
-	if status == rules.StatusError {
+	if status == engine.StatusError {
 		why := r.Error
 		if why == "" {
 			why = "the document could not be processed"
@@ -297,7 +298,7 @@ func (s *sarifReporter) Write(r rules.Result) error {
 		s.notes = append(s.notes, sarifNotification{
 			Level:     "error",
 			Message:   sarifMessage{Text: r.Location + ": " + why},
-			Locations: []sarifLocation{s.loc(rules.Location{}, r.Location)},
+			Locations: []sarifLocation{s.loc(engine.Location{}, r.Location)},
 		})
 	}
 	for _, d := range r.Diagnostics {
