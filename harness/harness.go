@@ -98,7 +98,10 @@ type StepResult struct {
 
 // RunInfo is how one run of the command went.
 type RunInfo struct {
+	// ExitCode is the exit status; -1 when the command was killed by a
+	// signal, which Signal names ("SIGSEGV").
 	ExitCode int     `json:"exit_code"`
+	Signal   string  `json:"signal,omitempty"`
 	TimedOut bool    `json:"timed_out"`
 	Seconds  float64 `json:"seconds"`
 	Requests int     `json:"requests"`
@@ -106,7 +109,26 @@ type RunInfo struct {
 	// error, interleaved); Stderr the end of its standard error alone.
 	Output string `json:"output,omitempty"`
 	Stderr string `json:"stderr,omitempty"`
+	// DirMissing is true when DIR did not exist after the run: the run
+	// fails, and DIR is judged as empty.
+	DirMissing bool `json:"dir_missing,omitempty"`
 }
+
+// Exit says how the run ended: "exit 0", "exit 3", "killed by SIGSEGV",
+// "killed at the timeout".
+func (r *RunInfo) Exit() string {
+	switch {
+	case r.TimedOut:
+		return "killed at the timeout"
+	case r.Signal != "":
+		return "killed by " + r.Signal
+	}
+	return fmt.Sprintf("exit %d", r.ExitCode)
+}
+
+// Crashed reports whether the run ended by a signal it did not ask for
+// (not the harness's kill at the timeout).
+func (r *RunInfo) Crashed() bool { return r.Signal != "" && !r.TimedOut }
 
 // Status of a verdict.
 type Status string
@@ -270,7 +292,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		} else {
 			sr.Time = src.Now()
 		}
-		expected := src.Expected()
+		expected := expectedFiles(src.Expected())
 		for p := range expected {
 			j.ever[p] = true
 		}
@@ -300,6 +322,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			seq = reqs[n-1].Seq
 		}
 		info.Requests = len(reqs) + int(lost)
+		info.DirMissing = after.Missing
 		sr.Ran, sr.Run = true, info
 		sr.Verdicts = j.verdicts(j.newStep(step, info, expected, before, after, reqs, lost))
 		res.Steps = append(res.Steps, sr)
@@ -308,13 +331,27 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	return res, nil
 }
 
-// snapshot hashes every regular file of dir, by URI-style path ("/a/b"),
-// leaving out the Destination's own names at the top.
-func snapshot(dir string) (map[string]string, error) {
-	out := map[string]string{}
+// dirState is DIR as the harness sees it: each regular file's SHA-256
+// and length, by URI-style path ("/a/b"), the Destination's own names at
+// the top left out. Missing is true when DIR itself does not exist (the
+// Destination removed it): it is then judged as empty.
+type dirState struct {
+	Hashes  map[string]string
+	Lengths map[string]int64
+	Missing bool
+}
+
+// snapshot reads DIR. A DIR that does not exist is an empty one, marked
+// Missing; any other error is the harness's.
+func snapshot(dir string) (dirState, error) {
+	ds := dirState{Hashes: map[string]string{}, Lengths: map[string]int64{}}
 	root, err := os.OpenRoot(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		ds.Missing = true
+		return ds, nil
+	}
 	if err != nil {
-		return nil, err
+		return ds, err
 	}
 	defer root.Close()
 	err = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
@@ -338,15 +375,21 @@ func snapshot(dir string) (map[string]string, error) {
 			return err
 		}
 		h := sha256.New()
-		_, err = io.Copy(h, f)
+		n, err := io.Copy(h, f)
 		f.Close()
 		if err != nil {
 			return err
 		}
-		out["/"+p] = hex.EncodeToString(h.Sum(nil))
+		key := dirKey(p)
+		if _, dup := ds.Hashes[key]; dup {
+			// Two names for one URI (an IRI written raw and escaped): the
+			// second is a file of no resource.
+			key = "/" + p
+		}
+		ds.Hashes[key], ds.Lengths[key] = hex.EncodeToString(h.Sum(nil)), n
 		return nil
 	})
-	return out, err
+	return ds, err
 }
 
 // runCommand runs the Destination once, within the timeout.
@@ -375,7 +418,7 @@ func runCommand(ctx context.Context, cfg *Config, source, dir string, step int) 
 		return nil, fmt.Errorf("%w: %v", ErrCommand, err)
 	}
 	err := cmd.Wait()
-	info := &RunInfo{Seconds: time.Since(start).Seconds(), ExitCode: cmd.ProcessState.ExitCode()}
+	info := &RunInfo{Seconds: time.Since(start).Seconds(), ExitCode: cmd.ProcessState.ExitCode(), Signal: signalName(cmd.ProcessState)}
 	if rctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
 		info.TimedOut = true
 	}

@@ -33,7 +33,7 @@ func checkReported(st *Step) Outcome {
 	var lines []string
 	seen := map[string]bool{}
 	for _, r := range st.Requests {
-		p := resourcePath(r.Path)
+		p := requestKey(r)
 		broken := strings.Contains(r.Fault, "malformed") || (r.Method == "GET" && r.Status == 200 && st.WrongHash[p])
 		if broken && !seen[r.Path] {
 			seen[r.Path] = true
@@ -46,7 +46,7 @@ func checkReported(st *Step) Outcome {
 		return Outcome{Status: Skip, Expected: want, Actual: "the Source served nothing broken to report"}
 	case len(served) == 0:
 		return Outcome{Status: NotObserved, Expected: want, Actual: "a broken document or a wrong hash was armed, but the Destination did not fetch it in this run"}
-	case st.Run.ExitCode != 0 && !st.Run.TimedOut:
+	case st.Run.ExitCode != 0 && !st.Run.TimedOut && !st.Run.Crashed():
 		return Outcome{Status: Pass, Expected: want, Actual: fmt.Sprintf("exit %d after %s", st.Run.ExitCode, list(lines)),
 			Evidence: append(lines, fmt.Sprintf("exit status %d", st.Run.ExitCode))}
 	}
@@ -60,7 +60,7 @@ func checkReported(st *Step) Outcome {
 	}
 	if len(unnamed) > 0 {
 		return Outcome{Status: Fail, Expected: want,
-			Actual:   fmt.Sprintf("exit %d and no line of standard error names %s", st.Run.ExitCode, list(unnamed)),
+			Actual:   fmt.Sprintf("%s and no line of standard error names %s", st.Run.Exit(), list(unnamed)),
 			Evidence: unnamedLines}
 	}
 	return Outcome{Status: Pass, Expected: want, Actual: "named on standard error", Evidence: evidence}
@@ -106,7 +106,7 @@ func checkRefetch(st *Step) Outcome {
 		}
 	}
 	for _, r := range st.Requests {
-		p := resourcePath(r.Path)
+		p := requestKey(r)
 		e, ok := st.Expected[p]
 		if !ok || st.WrongHash[p] || r.Method != "GET" || r.Status != 200 {
 			continue
@@ -149,7 +149,7 @@ func checkDeletedFetch(st *Step) Outcome {
 	}
 	var gets []string
 	for _, r := range st.Requests {
-		if st.Deleted[resourcePath(r.Path)] {
+		if st.Deleted[requestKey(r)] {
 			gets = append(gets, requestLine(r))
 		}
 	}

@@ -37,7 +37,7 @@ func checkRetryAfter(st *Step) Outcome {
 		wait := time.Duration(secs) * time.Second
 		followed := false
 		for _, n := range st.Requests[i+1:] {
-			if n.Path != r.Path {
+			if requestKey(n) != requestKey(r) {
 				continue
 			}
 			followed = true

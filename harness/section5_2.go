@@ -33,10 +33,18 @@ func checkRun(st *Step) Outcome {
 	case info.TimedOut:
 		return Outcome{Status: Fail, Expected: want, Actual: fmt.Sprintf("killed after %s (still running at the timeout)", limit),
 			Evidence: outputEvidence(info.Output)}
+	case info.Crashed():
+		return Outcome{Status: Fail, Expected: want,
+			Actual:   fmt.Sprintf("%s after %.1fs, %d requests: a crash, not a report; the content is not judged", info.Exit(), info.Seconds, info.Requests),
+			Evidence: append(append([]string(nil), st.Broken...), outputEvidence(info.Output)...)}
 	case info.ExitCode != 0 && st.RunFailed != "":
 		return Outcome{Status: Fail, Expected: want,
 			Actual:   fmt.Sprintf("exit %d after %.1fs, %d requests, nothing broken served: the content is not judged", info.ExitCode, info.Seconds, info.Requests),
 			Evidence: outputEvidence(info.Output)}
+	case st.DirMissing:
+		return Outcome{Status: Fail, Expected: want + ", DIR in place",
+			Actual:   fmt.Sprintf("%s after %.1fs, %d requests, and DIR does not exist after the run: it is judged as empty", info.Exit(), info.Seconds, info.Requests),
+			Evidence: append([]string{"DIR missing after the run"}, outputEvidence(info.Output)...)}
 	case info.ExitCode != 0:
 		return Outcome{Status: Pass, Expected: want,
 			Actual:   fmt.Sprintf("exit %d after %.1fs, %d requests, after the Source served %s", info.ExitCode, info.Seconds, info.Requests, plural(len(st.Broken), "broken response")),
@@ -73,19 +81,26 @@ var AllPresent = &Requirement{
 }
 
 func checkPresent(st *Step) Outcome {
-	var missing []string
+	var missing, evidence []string
 	for p := range st.Expected {
 		if _, ok := st.After[p]; !ok && !st.WrongHash[p] {
 			missing = append(missing, p)
 		}
 	}
+	missing = sorted(missing)
+	for _, p := range missing {
+		evidence = append(evidence, p+": "+st.wire(p))
+	}
 	live := len(st.Expected) - len(st.WrongHash)
 	want := plural(live, "resource") + " present"
+	if st.DirMissing {
+		want += " (DIR does not exist after the run)"
+	}
 	switch {
 	case len(missing) == 1:
-		return Outcome{Status: Fail, Expected: missing[0] + " present", Actual: "absent", Evidence: missing}
+		return Outcome{Status: Fail, Expected: missing[0] + " present", Actual: "absent; " + st.wire(missing[0]), Evidence: evidence}
 	case len(missing) > 0:
-		return Outcome{Status: Fail, Expected: want, Actual: fmt.Sprintf("%d missing: %s", len(missing), list(missing)), Evidence: sorted(missing)}
+		return Outcome{Status: Fail, Expected: want, Actual: fmt.Sprintf("%d missing: %s", len(missing), list(missing)), Evidence: evidence}
 	}
 	return Outcome{Status: Pass, Expected: want, Actual: fmt.Sprintf("%d present", live),
 		Evidence: []string{fmt.Sprintf("%d files in DIR, one for each resource the Source lists", live)}}
@@ -101,21 +116,27 @@ var AllCurrent = &Requirement{
 }
 
 func checkCurrent(st *Step) Outcome {
-	var stale []string
+	var stale, evidence []string
 	current := 0
-	for p, e := range st.Expected {
+	for _, p := range sortedKeys(st.Expected) {
+		e := st.Expected[p]
 		got, ok := st.After[p]
 		switch {
 		case !ok || st.WrongHash[p]:
 		case got != e.SHA256:
-			stale = append(stale, fmt.Sprintf("%s (sha256 %s, the Source's %s)", p, short(got), short(e.SHA256)))
+			stale = append(stale, fmt.Sprintf("%s (%s, the Source's %s)", p, byteCount(st.AfterLength[p]), byteCount(int64(e.Length))))
+			evidence = append(evidence, fmt.Sprintf("%s: DIR holds %s, sha256 %s; the Source serves %s, sha256 %s; %s",
+				p, byteCount(st.AfterLength[p]), got, byteCount(int64(e.Length)), e.SHA256, st.wire(p)))
 		default:
 			current++
 		}
 	}
-	want := "every copy with the Source's content (sha256)"
+	want := "every copy with the Source's content (length and sha256)"
+	if len(stale) == 1 {
+		return Outcome{Status: Fail, Expected: want, Actual: "1 stale: " + stale[0], Evidence: evidence}
+	}
 	if len(stale) > 0 {
-		return Outcome{Status: Fail, Expected: want, Actual: fmt.Sprintf("%d stale: %s", len(stale), list(stale)), Evidence: sorted(stale)}
+		return Outcome{Status: Fail, Expected: want, Actual: fmt.Sprintf("%d stale: %s", len(stale), list(stale)), Evidence: evidence}
 	}
 	return Outcome{Status: Pass, Expected: want, Actual: fmt.Sprintf("%d current", current),
 		Evidence: []string{fmt.Sprintf("%d files in DIR with the SHA-256 of the Source's content", current)}}
@@ -149,12 +170,16 @@ func checkDeleted(st *Step) Outcome {
 			evidence = append(evidence, p+": absent before and after the run")
 		}
 	}
+	var stillEvidence []string
+	for _, p := range still {
+		stillEvidence = append(stillEvidence, p+": "+st.wire(p))
+	}
 	switch {
 	case len(still) == 1:
-		return Outcome{Status: Fail, Expected: still[0] + " absent", Actual: "present", Evidence: still}
+		return Outcome{Status: Fail, Expected: still[0] + " absent", Actual: "present", Evidence: stillEvidence}
 	case len(still) > 0:
 		return Outcome{Status: Fail, Expected: fmt.Sprintf("%d deleted resources absent", len(st.Deleted)),
-			Actual: fmt.Sprintf("%d present: %s", len(still), list(still)), Evidence: still}
+			Actual: fmt.Sprintf("%d present: %s", len(still), list(still)), Evidence: stillEvidence}
 	}
 	return Outcome{Status: Pass, Expected: fmt.Sprintf("%s absent", plural(len(st.Deleted), "deleted resource")), Actual: "absent", Evidence: evidence}
 }
@@ -170,14 +195,17 @@ var NoExtraFiles = &Requirement{
 }
 
 func checkExtra(st *Step) Outcome {
-	var extra []string
+	var extra, evidence []string
 	for p := range st.After {
 		if !st.Ever[p] {
 			extra = append(extra, p)
 		}
 	}
+	for _, p := range sorted(extra) {
+		evidence = append(evidence, fmt.Sprintf("%s: %s, sha256 %s", p, byteCount(st.AfterLength[p]), st.After[p]))
+	}
 	if len(extra) > 0 {
-		return Outcome{Status: Fail, Expected: "no other files", Actual: fmt.Sprintf("%d extra: %s", len(extra), list(extra)), Evidence: sorted(extra)}
+		return Outcome{Status: Fail, Expected: "no other files", Actual: fmt.Sprintf("%d extra: %s", len(extra), list(extra)), Evidence: evidence}
 	}
 	return Outcome{Status: Pass, Expected: "no other files", Actual: "none",
 		Evidence: []string{fmt.Sprintf("%d files in DIR, each a resource of the Source", len(st.After))}}
@@ -203,16 +231,18 @@ func checkFixity(st *Step) Outcome {
 	}
 	obtained := map[string]string{}
 	for _, r := range st.Requests {
-		if p := resourcePath(r.Path); st.WrongHash[p] && r.Method == "GET" && r.Status == 200 {
+		if p := requestKey(r); st.WrongHash[p] && r.Method == "GET" && r.Status == 200 {
 			obtained[p] = requestLine(r)
 		}
 	}
-	var accepted, evidence []string
+	var accepted, acceptedEvidence, evidence []string
 	for _, p := range keys(st.WrongHash) {
 		e := st.Expected[p]
 		switch {
 		case st.After[p] == e.SHA256 && st.Before[p] != e.SHA256:
 			accepted = append(accepted, p)
+			acceptedEvidence = append(acceptedEvidence, fmt.Sprintf("%s: listed with sha256 %s; served %s, sha256 %s; DIR holds the served content; %s",
+				p, e.ListedSHA256, byteCount(int64(e.Length)), e.SHA256, st.wire(p)))
 		case obtained[p] != "":
 			evidence = append(evidence, obtained[p]+": downloaded, not kept")
 		default:
@@ -223,7 +253,7 @@ func checkFixity(st *Step) Outcome {
 	case len(accepted) > 0:
 		return Outcome{Status: Fail, Expected: list(accepted) + " not kept",
 			Actual:   fmt.Sprintf("kept although the hash the Source gives does not match (%d)", len(accepted)),
-			Evidence: accepted}
+			Evidence: acceptedEvidence}
 	case len(obtained) == 0:
 		return Outcome{Status: NotObserved, Expected: want,
 			Actual: "the Destination did not download " + list(keys(st.WrongHash)) + " in this run", Evidence: evidence}

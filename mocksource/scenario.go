@@ -58,7 +58,12 @@ type Scenario struct {
 	RetainChangeDumps int
 	// DeletedStatus is the status of a deleted resource: 404 or 410.
 	DeletedStatus int
-	Steps         []Step
+	// ResourceDumpAtStart publishes a Resource Dump of the initial state
+	// before the first step, beside the initial Resource List
+	// (resourcedump-at-start: true), so that a Destination can take its
+	// baseline from a dump.
+	ResourceDumpAtStart bool
+	Steps               []Step
 }
 
 // Step is what happens at one instant of the virtual clock.
@@ -104,6 +109,9 @@ type Action struct {
 	Type  string
 	Match string
 	Fault *Fault
+	// Size is the body length of created resources (create: {size: 16MiB});
+	// 0 leaves it to the seed (50-2,000 bytes).
+	Size int
 }
 
 // Fault is armed on every request whose path matches Match (a path, or a
@@ -501,6 +509,9 @@ func (p *scParser) scenario(n *yaml.Node) (*Scenario, error) {
 			}
 			return nil
 		},
+		"resourcedump-at-start": func(v *yaml.Node) error {
+			return p.boolean(v, "resourcedump-at-start", &sc.ResourceDumpAtStart)
+		},
 		"steps": func(v *yaml.Node) error { stepsNode = v; return nil },
 	})
 	if err != nil {
@@ -689,6 +700,7 @@ func (p *scParser) action(n *yaml.Node) (Action, error) {
 				"count": func(v *yaml.Node) error { return p.integer(v, "count", 1, &a.Count) },
 			}
 			if a.Op == OpCreate {
+				set["size"] = func(v *yaml.Node) error { return p.size(v, &a.Size) }
 				set["type"] = func(v *yaml.Node) error {
 					if err := p.str(v, "type", &a.Type); err != nil {
 						return err
@@ -754,11 +766,13 @@ func checkResourcePath(p string) string {
 	if p == "/robots.txt" || p == "/_rsconform" || strings.HasSuffix(p, "/") || strings.Contains(p, "//") || strings.Contains(p, "/./") || strings.Contains(p, "/../") || strings.HasSuffix(p, "/..") || strings.HasSuffix(p, "/.") {
 		return fmt.Sprintf("path %q is not a plain resource path", p)
 	}
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("/._-~", c) >= 0
-		if !ok {
-			return fmt.Sprintf("path %q has %q: use letters, digits and / . _ - ~", p, c)
+	name, query, hasQuery := strings.Cut(p, "?")
+	if msg := checkNameChars(name); msg != "" {
+		return msg
+	}
+	if hasQuery {
+		if msg := checkQuery(query); msg != "" {
+			return fmt.Sprintf("path %q: %s", p, msg)
 		}
 	}
 	return ""

@@ -105,8 +105,8 @@ func writeDestinationText(w io.Writer, results []*harness.Result, o Options) err
 				fmt.Fprintf(&b, "  step %d (%s): not a checkpoint, the Destination is not run\n", st.Step, st.Name)
 				continue
 			}
-			fmt.Fprintf(&b, "  step %d (%s) at %s: exit %d in %.1fs, %d requests\n", st.Step, st.Name,
-				st.Time.Format("2006-01-02T15:04:05Z"), st.Run.ExitCode, st.Run.Seconds, st.Run.Requests)
+			fmt.Fprintf(&b, "  step %d (%s) at %s: %s in %.1fs, %d requests\n", st.Step, st.Name,
+				st.Time.Format("2006-01-02T15:04:05Z"), st.Run.Exit(), st.Run.Seconds, st.Run.Requests)
 			showOutput := o.Verbose || st.Run.TimedOut
 			for _, v := range st.Verdicts {
 				if v.Status == harness.Skip && !o.Verbose {

@@ -38,9 +38,12 @@ type htmlScenario struct {
 type htmlStep struct {
 	Step                int
 	Name, Time, Seconds string
-	Exit, Requests      int
-	TimedOut            bool
-	Output, Stderr      string
+	// Exit is how the run ended: "exit 0", "killed by SIGSEGV", "killed
+	// at the timeout".
+	Exit           string
+	Requests       int
+	TimedOut       bool
+	Output, Stderr string
 }
 
 type htmlRequirementRow struct {
@@ -82,7 +85,7 @@ func writeDestinationHTML(w io.Writer, results []*harness.Result, o Options) err
 			ran = append(ran, st)
 			hs := htmlStep{Step: st.Step, Name: st.Name, Time: st.Time.UTC().Format("2006-01-02T15:04:05Z")}
 			if st.Run != nil {
-				hs.Exit, hs.TimedOut, hs.Requests = st.Run.ExitCode, st.Run.TimedOut, st.Run.Requests
+				hs.Exit, hs.TimedOut, hs.Requests = st.Run.Exit(), st.Run.TimedOut, st.Run.Requests
 				hs.Seconds = fmt.Sprintf("%.1fs", st.Run.Seconds)
 				hs.Output, hs.Stderr = strings.TrimSpace(st.Run.Output), strings.TrimSpace(st.Run.Stderr)
 			}
