@@ -243,3 +243,33 @@ func TestRunRefusesACommandThatCannotStart(t *testing.T) {
 		t.Fatalf("err = %v, want ErrCommand", err)
 	}
 }
+
+func TestDocsAreGenerated(t *testing.T) {
+	var b strings.Builder
+	if err := WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	onDisk, err := os.ReadFile("../docs/destination.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(onDisk) != b.String() {
+		t.Fatal("docs/destination.md is stale: run 'go generate ./harness'")
+	}
+}
+
+func TestLevelsRestOnSentences(t *testing.T) {
+	r := *DeletedRemoved
+	r.Quote = "It also allows a Destination to remove its copies of deleted resources, if needed."
+	if err := checkRequirement(&r); err == nil || !strings.Contains(err.Error(), "MUST without a sentence") {
+		t.Errorf("a MUST on 'allows': %v", err)
+	}
+	r = *RetryAfterHonoured
+	r.Quote = "Servers send the Retry-After header field."
+	if checkRequirement(&r) == nil {
+		t.Error("a SHOULD without a recommendation accepted")
+	}
+	if FixityChecked.Quote != AllPresent.Quote || !strings.Contains(FixityChecked.Quote, "coverage and accuracy") {
+		t.Errorf("DEST-FIXITY rests on %q, not 5.2 Audit's sentence", FixityChecked.Quote)
+	}
+}

@@ -10,12 +10,22 @@ import (
 // it as a mirror: after each run DIR holds every resource the Source
 // lists, with its current content, and nothing else.
 
+// auditReading is how the harness reads 5.2 Audit's sentence, on which the
+// requirements on DIR rest.
+const auditReading = "5.2 Audit asks that a Destination be able to check that what it obtained matches the " +
+	"Source's current resources in coverage and accuracy; the harness tests Destinations that keep their copy " +
+	"in DIR, and reads the sentence as the state of that copy after a completed run: a copy that cannot match " +
+	"(a resource missing, stale content, a file of no resource) fails the check the sentence requires."
+
 // RunCompletes is the run itself: a Destination that crashes or hangs has
 // not synchronised, whatever it left in DIR.
 var RunCompletes = &Requirement{
 	ID: "DEST-RUN", Section: "5.2", Level: Must, Basis: FromRun,
-	Title: "the Destination's run completes",
-	Quote: "In order to become synchronized with a Source, the Destination must make an initial copy of the Source's data.",
+	Title:   "the Destination's run completes",
+	Quote:   "In order to become synchronized with a Source, the Destination must make an initial copy of the Source's data.",
+	Reading: "A run that crashes, hangs or removes its DIR has not made (or kept) the copy the sentence asks for.",
+	Passes:  "The command exits 0 within the timeout with DIR in place, or non-zero after the Source served something broken in that run.",
+	Fails:   "The command is killed at the timeout, dies by a signal (a crash, whatever it fetched), exits non-zero when nothing broken was served, or leaves no DIR.",
 	Doc: "The run must end within the timeout with exit status 0, or with a non-zero status after the Source " +
 		"served something broken in that run (a fault of the scenario fired, or content under a wrong hash): " +
 		"the exit status is then the Destination reporting it. After a run that fails, the requirements " +
@@ -73,9 +83,12 @@ func outputEvidence(out string) []string {
 // AllPresent is coverage: every resource of the Source is in DIR.
 var AllPresent = &Requirement{
 	ID: "DEST-PRESENT", Section: "5.2", Level: Must, Basis: FromDir, UpToDate: true,
-	Title: "every resource of the Source is present",
-	Quote: "In order to verify whether it is in sync with the Source, a Destination must be able to check that the content it obtained matches the current resources hosted by the Source both regarding coverage and accuracy.",
-	Doc: "Each resource the Source lists now (GET /_rsconform/expected) has a file in DIR at the path the " +
+	Title:   "every resource of the Source is present",
+	Quote:   "In order to verify whether it is in sync with the Source, a Destination must be able to check that the content it obtained matches the current resources hosted by the Source both regarding coverage and accuracy.",
+	Reading: auditReading,
+	Passes:  "Every resource the Source lists has a file in DIR at the name its URI maps to.",
+	Fails:   "A resource the Source lists has no file there (the verdict cites the run's requests for it).",
+	Doc: "Each resource the Source lists now (Source.Expected) has a file in DIR at the path the " +
 		"URI maps to. Resources served under a wrong hash are left to DEST-FIXITY.",
 	Check: checkPresent,
 }
@@ -109,10 +122,13 @@ func checkPresent(st *Step) Outcome {
 // AllCurrent is accuracy: every copy has the Source's current content.
 var AllCurrent = &Requirement{
 	ID: "DEST-CURRENT", Section: "5.2", Level: Must, Basis: FromDir, UpToDate: true,
-	Title: "every copy has the Source's current content",
-	Quote: AllPresent.Quote,
-	Doc:   "Each file of a resource the Source lists has the SHA-256 of the content the Source serves now.",
-	Check: checkCurrent,
+	Title:   "every copy has the Source's current content",
+	Quote:   AllPresent.Quote,
+	Reading: auditReading,
+	Passes:  "Every file of a listed resource has the length and SHA-256 of what the Source serves now.",
+	Fails:   "A file holds other content (the verdict gives both lengths, both hashes and the run's requests).",
+	Doc:     "Each file of a resource the Source lists has the SHA-256 of the content the Source serves now.",
+	Check:   checkCurrent,
 }
 
 func checkCurrent(st *Step) Outcome {
@@ -146,10 +162,14 @@ func checkCurrent(st *Step) Outcome {
 var DeletedRemoved = &Requirement{
 	ID: "DEST-DELETED", Section: "5.2", Level: Must, Basis: FromDir, UpToDate: true,
 	Title: "deleted resources are removed",
-	Quote: "It also allows a Destination to remove its copies of deleted resources, if needed.",
-	Doc: "The harness tests Destinations that keep DIR in sync with the Source, for which removing is needed: " +
-		"a file of a resource the Source no longer lists fails coverage and accuracy (5.2, Audit).",
-	Check: checkDeleted,
+	Quote: AllPresent.Quote,
+	Reading: auditReading + " 5.2 Incremental Synchronization adds that Change Lists allow a Destination \"to remove " +
+		"its copies of deleted resources, if needed\": an ability, not a MUST by itself; for a copy kept in sync it " +
+		"is needed, since a copy of a deleted resource is not among the current resources the Audit compares with.",
+	Passes: "No file of a resource the Source has deleted is in DIR.",
+	Fails:  "A copy of a deleted resource is still in DIR.",
+	Doc:    "Judged at the steps after which the Source has deleted resources; skipped while it has deleted none.",
+	Check:  checkDeleted,
 }
 
 func checkDeleted(st *Step) Outcome {
@@ -187,8 +207,11 @@ func checkDeleted(st *Step) Outcome {
 // NoExtraFiles: DIR holds nothing the Source never had.
 var NoExtraFiles = &Requirement{
 	ID: "DEST-EXTRA", Section: "5.2", Level: Must, Basis: FromDir,
-	Title: "no file the Source never had",
-	Quote: AllPresent.Quote,
+	Title:   "no file the Source never had",
+	Quote:   AllPresent.Quote,
+	Reading: auditReading,
+	Passes:  "Every file in DIR is at the name of a resource the Source listed at some step.",
+	Fails:   "DIR holds a file the Source never had (a name mapped wrongly, a collision, a stray file); the verdict gives its length and hash.",
 	Doc: "Every file in DIR (but the Destination's own, named .rsconform* at the top) is at the path of a " +
 		"resource the Source listed at some step.",
 	Check: checkExtra,
@@ -216,7 +239,13 @@ func checkExtra(st *Step) Outcome {
 var FixityChecked = &Requirement{
 	ID: "DEST-FIXITY", Section: "5.2", Level: Must, Basis: FromDir,
 	Title: "content that fails fixity is not kept",
-	Quote: "It also requires these Lists to contain metadata per resource that characterizes its most recent state, such as last modification time, length, and content-based hash.",
+	Quote: AllPresent.Quote,
+	Reading: auditReading + " The same paragraph goes on: \"It also requires these Lists to contain metadata per " +
+		"resource that characterizes its most recent state, such as last modification time, length, and " +
+		"content-based hash\": content that does not match the hash the Source lists is not the resource's " +
+		"current state, and a copy keeping it as the resource fails accuracy.",
+	Passes: "The log shows the download of content listed under a wrong hash, and DIR does not hold that content.",
+	Fails:  "DIR holds, as the resource, content whose hash is not the one listed (the verdict gives both hashes).",
 	Doc: "When the Source lists a resource with a hash (section 7, the hash attribute) that its content does " +
 		"not match, a Destination that downloads the content must not keep it as the resource. Passes only " +
 		"when the log shows the download (GET of the resource, 200) and DIR does not hold that content; " +

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/rsconform/rsconform/internal/suggest"
 )
 
 // DefaultStart is the instant the virtual clock starts at unless a
@@ -247,7 +249,7 @@ func LoadScenario(name string) (*Scenario, error) {
 	data, err := os.ReadFile(name)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("scenario %q is neither a built-in scenario (%s) nor a file", name, strings.Join(BuiltinScenarios(), ", "))
+			return nil, fmt.Errorf("scenario %q is neither a built-in scenario%s nor a file (built in: %s)", name, suggest.DidYouMean(name, BuiltinScenarios()), strings.Join(BuiltinScenarios(), ", "))
 		}
 		return nil, fmt.Errorf("scenario: %w", err)
 	}

@@ -74,6 +74,7 @@ Flags:
 func runTestDestination(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("test-destination", flag.ContinueOnError)
 	scenarios := fset.String("scenario", "", "scenario `NAMES` (comma-separated), all, or a YAML file")
+	fset.StringVar(scenarios, "scenarios", "", "the same as --scenario (the name suite destination used)")
 	dir := fset.String("dir", "", "the Destination's directory (default: a temporary one, removed afterwards); one sub-directory per scenario when several")
 	timeout := fset.Duration("timeout", 5*time.Minute, "time limit of one run of the command")
 	format := fset.String("format", "text", "report format: "+strings.Join(reporter.Formats(), ", "))
