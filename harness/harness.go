@@ -70,13 +70,16 @@ func (c *Config) Selects(id string) bool { return c.Select.Selects(id) }
 
 // Result is the outcome of one scenario.
 type Result struct {
-	Scenario    string       `json:"scenario"`
-	Description string       `json:"description,omitempty"`
-	Source      string       `json:"source"`
-	Dir         string       `json:"dir"`
-	Command     []string     `json:"command"`
-	Duration    float64      `json:"duration_seconds"`
-	Steps       []StepResult `json:"steps"`
+	Scenario    string `json:"scenario"`
+	Description string `json:"description,omitempty"`
+	// File is the scenario's YAML file when it was read from one (not a
+	// built-in scenario): the steps' Line are its lines.
+	File     string       `json:"file,omitempty"`
+	Source   string       `json:"source"`
+	Dir      string       `json:"dir"`
+	Command  []string     `json:"command"`
+	Duration float64      `json:"duration_seconds"`
+	Steps    []StepResult `json:"steps"`
 	// Interrupted says why the scenario stopped before its last step (an
 	// interrupt, the mock Source failing): the steps after the last one
 	// in Steps were not played, and have no verdict.
@@ -91,9 +94,11 @@ type StepResult struct {
 	Name       string    `json:"name"`
 	Time       time.Time `json:"time"`
 	Checkpoint bool      `json:"checkpoint"`
-	Ran        bool      `json:"ran"`
-	Run        *RunInfo  `json:"run,omitempty"`
-	Verdicts   []Verdict `json:"verdicts,omitempty"`
+	// Line is the step's line in the scenario's YAML (0 for step 0).
+	Line     int       `json:"line,omitempty"`
+	Ran      bool      `json:"ran"`
+	Run      *RunInfo  `json:"run,omitempty"`
+	Verdicts []Verdict `json:"verdicts,omitempty"`
 }
 
 // RunInfo is how one run of the command went.
@@ -274,7 +279,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	started := time.Now()
-	res := &Result{Scenario: cfg.Scenario.Name, Description: cfg.Scenario.Description,
+	res := &Result{Scenario: cfg.Scenario.Name, Description: cfg.Scenario.Description, File: cfg.Scenario.UserFile(),
 		Source: base + "/.well-known/resourcesync", Dir: dir, Command: cfg.Command}
 	j := &judge{cfg: &cfg, sc: cfg.Scenario, ever: map[string]bool{}}
 	var seq int64
@@ -286,6 +291,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 				return res, fmt.Errorf("mock Source, step %d: %w", step, err)
 			}
 			sr.Name, sr.Time, sr.Checkpoint = in.Name, in.Time, in.Expect != nil
+			sr.Line = cfg.Scenario.Steps[step-1].Line
 			if sr.Name == "" {
 				sr.Name = fmt.Sprintf("step %d", step)
 			}

@@ -210,6 +210,9 @@ func TestRunPlaysTheMockThroughGoCalls(t *testing.T) {
 	if len(res.Steps) != 2 || !res.Steps[0].Ran || !res.Steps[1].Ran || !res.Steps[1].Checkpoint {
 		t.Fatalf("steps: %+v", res.Steps)
 	}
+	if res.File != "tiny.yaml" || res.Steps[1].Line != 4 {
+		t.Errorf("file %q, step 1 at line %d; want tiny.yaml, 4", res.File, res.Steps[1].Line)
+	}
 	if !strings.HasSuffix(res.Source, "/.well-known/resourcesync") || !strings.HasPrefix(res.Source, "http://127.0.0.1:") {
 		t.Errorf("source %q", res.Source)
 	}

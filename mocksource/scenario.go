@@ -38,9 +38,12 @@ var DefaultTypes = []string{"text/plain", "text/html", "application/json"}
 type Scenario struct {
 	Name        string
 	Description string
-	// File is where the scenario was read from; errors name it.
-	File string
-	Seed int64
+	// File is where the scenario was read from; errors name it. Builtin
+	// is true for a scenario embedded in rsconform (File is then its name
+	// with .yaml, no file of the user's).
+	File    string
+	Builtin bool
+	Seed    int64
 	// Start is the virtual instant before the first step.
 	Start time.Time
 	// Resources is the initial number of resources; Types their media
@@ -244,7 +247,11 @@ func DefaultScenarios() []string {
 // LoadScenario loads a built-in scenario by name, or else a YAML file.
 func LoadScenario(name string) (*Scenario, error) {
 	if data, err := builtin.ReadFile("scenarios/" + name + ".yaml"); err == nil && !strings.Contains(name, "/") {
-		return ParseScenario(name+".yaml", data)
+		sc, err := ParseScenario(name+".yaml", data)
+		if sc != nil {
+			sc.Builtin = true
+		}
+		return sc, err
 	}
 	data, err := os.ReadFile(name)
 	if err != nil {
@@ -884,4 +891,13 @@ func (p *scParser) expect(n *yaml.Node) (*Expect, error) {
 		return nil, err
 	}
 	return e, nil
+}
+
+// UserFile is the file the scenario was read from, or "" for a built-in
+// scenario or one built in Go.
+func (sc *Scenario) UserFile() string {
+	if sc.Builtin {
+		return ""
+	}
+	return sc.File
 }

@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"os"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/harness"
+	"github.com/rsconform/rsconform/reporter"
 )
 
 var _ = Describe("Destination requirements on the command line", func() {
@@ -41,5 +46,19 @@ var _ = Describe("Destination requirements on the command line", func() {
 		code, _, errs = cli("suite", "destination", "--scenario", "baseline-resourcelst", "--", "true")
 		Expect(code).To(Equal(2))
 		Expect(errs).To(ContainSubstring("(did you mean baseline-resourcelist?)"))
+	})
+})
+
+var _ = Describe("The README's test-destination JSON report", func() {
+	It("is the report's shape: every member it shows is one the report has", func() {
+		readme, err := os.ReadFile("../../README.md")
+		Expect(err).NotTo(HaveOccurred())
+		dec := json.NewDecoder(bytes.NewReader([]byte(readmeBlock(string(readme), "### The test-destination JSON report", "json"))))
+		dec.DisallowUnknownFields()
+		var rep reporter.DestinationReport
+		Expect(dec.Decode(&rep)).To(Succeed())
+		Expect(rep.Scenarios).To(HaveLen(1))
+		Expect(rep.Scenarios[0].Steps[0].Verdicts[0].ID).To(Equal(harness.AllCurrent.ID))
+		Expect(rep.Summary.Failing).To(Equal(1))
 	})
 })
