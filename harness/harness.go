@@ -63,6 +63,19 @@ type Config struct {
 	Output io.Writer
 	// Select chooses the requirements judged; the zero Selector, all.
 	Select rules.Selector
+	// Progress, when set, is called before and after each run of the
+	// command (test-destination shows it on a terminal).
+	Progress func(Progress)
+}
+
+// Progress is where a scenario stands: the command is about to run after
+// step Step of Steps (Run nil), or has run (Run and Verdicts set).
+type Progress struct {
+	Scenario    string
+	Step, Steps int
+	Name        string
+	Run         *RunInfo
+	Verdicts    []Verdict
 }
 
 // Selects reports whether the requirement with this ID is judged.
@@ -310,6 +323,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		if err != nil {
 			return res, err
 		}
+		if cfg.Progress != nil {
+			cfg.Progress(Progress{Scenario: res.Scenario, Step: step, Steps: len(cfg.Scenario.Steps), Name: sr.Name})
+		}
 		info, err := runCommand(ctx, &cfg, res.Source, dir, step)
 		if err != nil {
 			return res, err
@@ -331,6 +347,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		info.DirMissing = after.Missing
 		sr.Ran, sr.Run = true, info
 		sr.Verdicts = j.verdicts(j.newStep(step, info, expected, before, after, reqs, lost))
+		if cfg.Progress != nil {
+			cfg.Progress(Progress{Scenario: res.Scenario, Step: step, Steps: len(cfg.Scenario.Steps), Name: sr.Name, Run: info, Verdicts: sr.Verdicts})
+		}
 		res.Steps = append(res.Steps, sr)
 	}
 	res.Duration = time.Since(started).Seconds()

@@ -33,6 +33,8 @@ type htmlScenario struct {
 	NotRun                                                []string
 	Interrupted                                           string
 	Rows                                                  []htmlRequirementRow
+	// Counts are the scenario's verdicts by status, for the index.
+	Counts harness.Summary
 }
 
 type htmlStep struct {
@@ -75,7 +77,7 @@ func writeDestinationHTML(w io.Writer, results []*harness.Result, o Options) err
 	for i, r := range results {
 		sc := htmlScenario{ID: fmt.Sprintf("scenario-%d", i+1), Name: r.Scenario, Description: r.Description,
 			Source: r.Source, Dir: r.Dir, Command: strings.Join(r.Command, " "), Duration: fmt.Sprintf("%.1fs", r.Duration),
-			Interrupted: r.Interrupted}
+			Interrupted: r.Interrupted, Counts: harness.Summarize([]*harness.Result{r}, o.Strict)}
 		var ran []harness.StepResult
 		for _, st := range r.Steps {
 			if !st.Ran {

@@ -62,3 +62,15 @@ var _ = Describe("The README's test-destination JSON report", func() {
 		Expect(rep.Summary.Failing).To(Equal(1))
 	})
 })
+
+var _ = Describe("test-destination progress", func() {
+	It("shows scenario and step on standard error when asked (auto: a terminal), never in the report", func() {
+		code, out, errs := cli("test-destination", "--scenario", "baseline-resourcelist", "--progress", "always", "--", "true")
+		Expect(code).To(Equal(1))
+		Expect(errs).To(ContainSubstring("[1/1] baseline-resourcelist step 0/1 (initial state): running the Destination\n"))
+		Expect(errs).To(MatchRegexp(`\[1/1\] baseline-resourcelist step 0/1 \(initial state\): exit 0 in [0-9.]+s, 0 requests, 1 failing\n`))
+		Expect(out).NotTo(ContainSubstring("running the Destination"))
+		_, _, errs = cli("test-destination", "--scenario", "baseline-resourcelist", "--", "true")
+		Expect(errs).NotTo(ContainSubstring("running the Destination"), "standard error is no terminal here")
+	})
+})
