@@ -36,7 +36,7 @@ import (
 	"time"
 
 	"github.com/rsconform/rsconform/mocksource"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 // Config is one scenario to play against one Destination.
@@ -62,7 +62,7 @@ type Config struct {
 	// Output, when set, receives the command's output as it runs.
 	Output io.Writer
 	// Select chooses the requirements judged; the zero Selector, all.
-	Select rules.Selector
+	Select engine.Selector
 	// Progress, when set, is called before and after each run of the
 	// command (test-destination shows it on a terminal).
 	Progress func(Progress)

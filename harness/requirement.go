@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 // Level is how strongly a Destination is held to a requirement.
@@ -158,10 +158,10 @@ func RequirementByID(id string) *Requirement {
 // ParseSelector parses --rules for Destination requirements: comma-separated
 // ID globs, each optionally preceded by '-' to remove ("DEST-*,-DEST-RATE").
 // A pattern that matches no requirement is an error.
-func ParseSelector(spec string) (rules.Selector, error) {
+func ParseSelector(spec string) (engine.Selector, error) {
 	ids := make([]string, len(Requirements))
 	for i, r := range Requirements {
 		ids[i] = r.ID
 	}
-	return rules.ParseSelectorOf(spec, ids, "Destination requirement (DEST-*)")
+	return engine.ParseSelectorOf(spec, ids, "Destination requirement (DEST-*)")
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/rsconform/rsconform/harness"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 // Reports of `rsconform test-destination`: the verdicts of the Destination
@@ -281,5 +281,5 @@ func verdictLocation(r *harness.Result, st harness.StepResult, v harness.Verdict
 }
 
 func destinationSARIFLevel(l harness.Level) string {
-	return sarifLevel(map[harness.Level]rules.Severity{harness.Must: rules.SeverityError, harness.Should: rules.SeverityWarning}[l])
+	return sarifLevel(map[harness.Level]engine.Severity{harness.Must: engine.SeverityError, harness.Should: engine.SeverityWarning}[l])
 }

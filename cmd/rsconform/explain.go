@@ -12,6 +12,7 @@ import (
 	"github.com/rsconform/rsconform/harness"
 	"github.com/rsconform/rsconform/internal/suggest"
 	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 const explainUsage = `Usage: rsconform explain RULE-ID
@@ -58,10 +59,10 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		explainRequirement(stdout, dr)
 		return 0
 	}
-	r := rules.Lookup(id)
+	r := engine.Lookup(id)
 	if r == nil {
 		var ids []string
-		for _, r := range rules.All() {
+		for _, r := range engine.All() {
 			ids = append(ids, r.ID)
 		}
 		for _, r := range harness.Requirements {
