@@ -9,9 +9,14 @@
 // {step}; the same values are in the environment as RSCONFORM_SOURCE,
 // RSCONFORM_DIR and RSCONFORM_STEP. It is expected to mirror each
 // resource's URI path, as written, under DIR (http://host/a/b.html in
-// DIR/a/b.html, as rsconform sync does for the Source's origin);
-// names at the top of DIR starting with ".rsconform" are its own and are
-// not looked at. The command runs once before the first step (the
+// DIR/a/b.html, as rsconform sync does for the Source's origin; escapes
+// kept, a query at the end of the name: names.go); names at the top of
+// DIR starting with ".rsconform" are its own and are not looked at. A
+// run that dies by a signal is a crash; a run that leaves no DIR fails,
+// and DIR is judged as empty.
+//
+// The harness drives the mock through Go calls (Source.Step,
+// Source.Expected, Source.LogSince); the Destination alone talks HTTP. The command runs once before the first step (the
 // Source's initial state) and after every checkpoint step (a step with
 // expect in the scenario); steps without one are the Destination's time
 // offline, unless Config.EveryStep.

@@ -124,6 +124,7 @@
 //
 //	POST /_rsconform/step      play the next step: {"step":1,"steps":3,"time":"…","changes":3,"done":false,…}
 //	GET  /_rsconform/expected  {"/res/0000001.html": {"sha256":"…","length":812,"type":"text/html"}, …}
+//	                           (listed_sha256 too where a wrong-hash fault makes the lists give another)
 //	GET  /_rsconform/log       the request log (?since=SEQ): method, path, status, virtual time, faults, headers
 //	GET  /_rsconform/status    scenario, step, virtual time, base URL
 //

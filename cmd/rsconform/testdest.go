@@ -31,8 +31,9 @@ number (also in the environment: RSCONFORM_SOURCE, RSCONFORM_DIR,
 RSCONFORM_STEP). A run longer than --timeout is killed with its process
 group. After each run the directory is compared with the Source (every
 resource present with its current content by sha256, deleted ones removed,
-no other file; the URI path mirrored under DIR, top-level names starting
-with .rsconform ignored) and the mock's request log is read for behaviour
+no other file; the URI path mirrored under DIR as written, escapes kept and
+a query after ? at the end of the name, top-level names starting with
+.rsconform ignored) and the mock's request log is read for behaviour
 (Retry-After honoured, broken documents reported, unchanged resources
 downloaded again, deleted ones requested, the request rate). One verdict
 per step and requirement, with its level and the evidence it rests on:
@@ -45,7 +46,11 @@ does not require). A verdict is pass, fail, not observed (the event the
 requirement waits for, such as a retry after Retry-After, is not in the
 log: neither pass nor fail) or skip (does not apply at this step). A run
 must end with exit 0, or non-zero after the Source served something broken
-(the exit reports it); after a run that fails, DIR is not judged. A
+(the exit reports it); after a run that fails (a crash by a signal
+included), DIR is not judged; a run that leaves no DIR fails, and DIR is
+judged as empty. Verdicts on DIR cite the run's requests (status,
+redirects, bytes sent); content verdicts give lengths and SHA-256s.
+'rsconform explain DEST-ID' says what a requirement rests on. A
 Destination reports a broken document or content failing fixity by a
 non-zero exit or a line on standard error naming its URL.
 
