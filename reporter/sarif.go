@@ -128,7 +128,16 @@ type sarifResult struct {
 
 type sarifLocation struct {
 	ID               *int                  `json:"id,omitempty"`
-	PhysicalLocation sarifPhysicalLocation `json:"physicalLocation"`
+	PhysicalLocation sarifPhysicalLocation `json:"physicalLocation,omitzero"`
+	// LogicalLocations locate what has no file: a Destination's verdict
+	// is at scenario / step / requirement.
+	LogicalLocations []sarifLogicalLocation `json:"logicalLocations,omitempty"`
+}
+
+type sarifLogicalLocation struct {
+	Name               string `json:"name"`
+	FullyQualifiedName string `json:"fullyQualifiedName,omitempty"`
+	Kind               string `json:"kind,omitempty"`
 }
 
 type sarifPhysicalLocation struct {
