@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"regexp"
 	"sort"
 
+	"github.com/rsconform/rsconform/internal/fingerprint"
 	"github.com/rsconform/rsconform/rules"
 )
 
@@ -36,16 +36,9 @@ type baselineEntry struct {
 	Count    int    `json:"count"`
 }
 
-type baselineKey struct{ document, rule, message string }
-
-// lineInMessages is a line number inside a message ("listed before it
-// (line 6)"), which moves with the document's lines.
-var lineInMessages = regexp.MustCompile(`\b(lines?) \d+`)
-
-// baselineMessage is a message with its line numbers replaced by "#".
-func baselineMessage(msg string) string {
-	return lineInMessages.ReplaceAllString(msg, "$1 #")
-}
+// baselineKey is a finding's fingerprint, the one rsconform monitor uses
+// across runs too.
+type baselineKey = fingerprint.Key
 
 // baseline counts known findings by key.
 type baseline map[baselineKey]int
@@ -64,23 +57,18 @@ func readBaseline(path string) (baseline, error) {
 	}
 	b := baseline{}
 	for _, e := range f.Findings {
-		b[baselineKey{e.Document, e.Rule, baselineMessage(e.Message)}] += max(e.Count, 1)
+		b[baselineKey{Document: e.Document, Rule: e.Rule, Message: fingerprint.Message(e.Message)}] += max(e.Count, 1)
 	}
 	return b, nil
 }
 
 // writeBaseline writes every finding of results to path.
 func writeBaseline(path string, results []rules.Result) (int, error) {
-	counts := map[baselineKey]int{}
-	for _, r := range results {
-		for _, d := range r.Diagnostics {
-			counts[baselineKey{r.Location, d.Rule, baselineMessage(d.Message)}]++
-		}
-	}
+	counts := fingerprint.Counts(results)
 	f := baselineFile{Tool: "rsconform", Format: 1, Findings: []baselineEntry{}}
 	n := 0
 	for k, c := range counts {
-		f.Findings = append(f.Findings, baselineEntry{Document: k.document, Rule: k.rule, Message: k.message, Count: c})
+		f.Findings = append(f.Findings, baselineEntry{Document: k.Document, Rule: k.Rule, Message: k.Message, Count: c})
 		n += c
 	}
 	sort.Slice(f.Findings, func(i, j int) bool {
@@ -115,7 +103,7 @@ func (b baseline) filter(results []rules.Result) int {
 		r := &results[i]
 		kept := r.Diagnostics[:0]
 		for _, d := range r.Diagnostics {
-			k := baselineKey{r.Location, d.Rule, baselineMessage(d.Message)}
+			k := fingerprint.Of(r.Location, d)
 			if left[k] > 0 {
 				left[k]--
 				removed++
