@@ -22,7 +22,7 @@ import (
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/internal/fingerprint"
 	"github.com/rsconform/rsconform/reporter"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
 
@@ -300,7 +300,7 @@ func (m *Monitor) judge(ctx context.Context, src *Source, o *Outcome, report *cr
 	o.Changes = diff(before, o.Findings)
 	for _, f := range o.Changes.New {
 		o.Run.New += f.Count
-		if f.Severity == string(rules.SeverityError) {
+		if f.Severity == string(engine.SeverityError) {
 			o.Run.NewErrors += f.Count
 		}
 	}
@@ -374,7 +374,7 @@ func (m *Monitor) regressionOf(res *Result, src *Source) *Alert {
 		a.Unreachable = res.Run.Error
 	}
 	for _, f := range res.Changes.New {
-		if f.Severity == string(rules.SeverityError) {
+		if f.Severity == string(engine.SeverityError) {
 			a.New = append(a.New, f)
 		}
 	}

@@ -21,17 +21,18 @@ import (
 	"github.com/rsconform/rsconform/internal/fingerprint"
 	"github.com/rsconform/rsconform/mocksource"
 	"github.com/rsconform/rsconform/monitor"
-	"github.com/rsconform/rsconform/rules"
-	"github.com/rsconform/rsconform/schema"
+	_ "github.com/rsconform/rsconform/rules" // the catalogue
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/frontend"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
 
-var validator = func() *rules.Validator {
-	sv, err := schema.New()
+var validator = func() *engine.Validator {
+	sv, err := frontend.New()
 	if err != nil {
 		panic(err)
 	}
-	return &rules.Validator{Config: rules.Config{Spec: rules.Spec11}, Schema: sv}
+	return &engine.Validator{Config: engine.Config{Spec: engine.Spec11}, Schema: sv}
 }()
 
 // fakeClock is a clock whose waits end when the test moves it on.

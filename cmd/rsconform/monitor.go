@@ -15,8 +15,8 @@ import (
 
 	"github.com/rsconform/rsconform/monitor"
 	rs "github.com/rsconform/rsconform/resourcesync"
-	"github.com/rsconform/rsconform/rules"
-	"github.com/rsconform/rsconform/schema"
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/frontend"
 )
 
 func init() {
@@ -129,11 +129,11 @@ func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		return fail("%v", err)
 	}
-	sv, err := schema.New()
+	sv, err := frontend.New()
 	if err != nil {
 		return fail("the XML Schemas failed to load: %v", err)
 	}
-	validators := map[string]*rules.Validator{}
+	validators := map[string]*engine.Validator{}
 	var sources []monitor.Source
 	for _, s := range listed {
 		v := validators[s.Spec]

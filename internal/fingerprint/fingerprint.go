@@ -13,7 +13,7 @@ package fingerprint
 import (
 	"regexp"
 
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 // Key identifies a finding across runs.
@@ -33,12 +33,12 @@ func Message(msg string) string {
 }
 
 // Of is the key of finding d of the document at location.
-func Of(location string, d rules.Diagnostic) Key {
+func Of(location string, d engine.Diagnostic) Key {
 	return Key{Document: location, Rule: d.Rule, Message: Message(d.Message)}
 }
 
 // Counts counts the findings of results by key.
-func Counts(results []rules.Result) map[Key]int {
+func Counts(results []engine.Result) map[Key]int {
 	counts := map[Key]int{}
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
