@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"sort"
+	"sync"
 	"time"
 
 	// SQLite through cgo: the C library is compiled once per build
@@ -119,6 +120,11 @@ var ErrLocked = errors.New("another rsconform monitor uses this database")
 type Store struct {
 	db   *sql.DB
 	lock *os.File
+	// writing serialises this process's write transactions: SQLite has
+	// one writer at a time, and many crawls ending at once would
+	// otherwise wait for it in SQLite's busy handler, which is not fair
+	// (seen: runs failing with "database is locked" among 200 at once).
+	writing sync.Mutex
 	// Interrupted is the number of runs found in progress at Open: the
 	// runs of a monitor that was killed, now marked interrupted.
 	Interrupted int
@@ -296,6 +302,8 @@ type Regression struct {
 // StartRun records that a run of the Source named name, at url, started:
 // a monitor killed from now on leaves it interrupted, not lost.
 func (s *Store) StartRun(ctx context.Context, name, sourceURL string, started time.Time) (int64, error) {
+	s.writing.Lock()
+	defer s.writing.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
@@ -408,6 +416,8 @@ func (s *Store) FinishRun(ctx context.Context, o *Outcome, keepReports int) erro
 	if err != nil {
 		return err
 	}
+	s.writing.Lock()
+	defer s.writing.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -463,6 +473,8 @@ func (s *Store) FinishRun(ctx context.Context, o *Outcome, keepReports int) erro
 
 // RecordAlert records an alert sent (or not) for run.
 func (s *Store) RecordAlert(ctx context.Context, run int64, channel string, sent bool, attempts int, why string, at time.Time) error {
+	s.writing.Lock()
+	defer s.writing.Unlock()
 	_, err := s.db.ExecContext(context.WithoutCancel(ctx), `INSERT INTO alerts(run_id, channel, sent, attempts, error, at) VALUES(?, ?, ?, ?, ?, ?)`,
 		run, channel, sent, attempts, why, at.UnixMilli())
 	return err

@@ -225,7 +225,7 @@ func monitorOnce(ctx context.Context, m *monitor.Monitor, stdout, stderr io.Writ
 			}
 		}
 		run := r.Run
-		status := fmt.Sprintf("%d errors, %d warnings", run.Errors, run.Warnings)
+		status := fmt.Sprintf("%d %s, %d %s", run.Errors, pluralWord(run.Errors, "error"), run.Warnings, pluralWord(run.Warnings, "warning"))
 		switch run.Status {
 		case monitor.StatusUnreachable:
 			status = "unreachable: " + run.Error
@@ -275,4 +275,11 @@ func parseHTTPURL(s string) (string, error) {
 		return "", fmt.Errorf("%q is not an http(s) URL", s)
 	}
 	return u.String(), nil
+}
+
+func pluralWord(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
