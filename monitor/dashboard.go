@@ -119,13 +119,14 @@ func (d *dashboard) sources(w http.ResponseWriter, r *http.Request) {
 
 func (d *dashboard) source(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
-	runs, err := d.store.Runs(r.Context(), name, 200)
+	sourceURL, err := d.store.SourceURL(r.Context(), name)
 	if err != nil {
 		d.fail(w, err)
 		return
 	}
-	if len(runs) == 0 {
-		d.fail(w, ErrNotFound)
+	runs, err := d.store.Runs(r.Context(), name, 200)
+	if err != nil {
+		d.fail(w, err)
 		return
 	}
 	var trend []int
@@ -154,7 +155,7 @@ func (d *dashboard) source(w http.ResponseWriter, r *http.Request) {
 		Runs      []Run
 		Trend     template.HTML
 		Changes   *Regression
-	}{d.page("rsconform monitor: " + name), name, runs[0].URL, runs, trendSVG(trend), changes})
+	}{d.page("rsconform monitor: " + name), name, sourceURL, runs, trendSVG(trend), changes})
 }
 
 func (d *dashboard) report(w http.ResponseWriter, r *http.Request) {
@@ -187,13 +188,13 @@ func (d *dashboard) badge(w http.ResponseWriter, r *http.Request) {
 		d.fail(w, ErrNotFound)
 		return
 	}
-	runs, err := d.store.Runs(r.Context(), name, 20)
-	if err != nil {
+	if _, err := d.store.SourceURL(r.Context(), name); err != nil {
 		d.fail(w, err)
 		return
 	}
-	if len(runs) == 0 {
-		d.fail(w, ErrNotFound)
+	runs, err := d.store.Runs(r.Context(), name, 20)
+	if err != nil {
+		d.fail(w, err)
 		return
 	}
 	// The last finished run decides: one in progress or interrupted

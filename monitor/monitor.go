@@ -132,6 +132,11 @@ func New(cfg Config) (*Monitor, error) {
 	return m, nil
 }
 
+// Declare records the monitor's Sources in the store (Store.Declare).
+func (m *Monitor) Declare(ctx context.Context) error {
+	return m.cfg.Store.Declare(ctx, m.cfg.Sources)
+}
+
 func (m *Monitor) logf(format string, args ...any) {
 	if m.cfg.Logf != nil {
 		m.cfg.Logf(format, args...)
@@ -342,7 +347,7 @@ func diff(before map[fingerprint.Key]Finding, now []Finding) Regression {
 // render writes report in format.
 func (m *Monitor) render(format string, src *Source, report *crawler.Report, kept *reporter.Sources, title string) ([]byte, error) {
 	var buf bytes.Buffer
-	o := reporter.Options{Tool: "rsconform", Version: m.cfg.Version, Spec: src.Spec, Sources: kept, Title: title, Home: "../"}
+	o := reporter.Options{Tool: "rsconform", Version: m.cfg.Version, Spec: src.Spec, Sources: kept, Title: title}
 	if report.EntryError != nil {
 		o.Notes = append(o.Notes, "The entry point is unusable: "+report.EntryError.Error())
 	}

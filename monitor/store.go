@@ -324,6 +324,35 @@ func (s *Store) StartRun(ctx context.Context, name, sourceURL string, started ti
 	return id, tx.Commit()
 }
 
+// Declare records the Sources watched, so that the dashboard lists them
+// before their first run (a Source's URL is updated; none is removed).
+func (s *Store) Declare(ctx context.Context, sources []Source) error {
+	s.writing.Lock()
+	defer s.writing.Unlock()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, src := range sources {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO sources(name, url) VALUES(?, ?) ON CONFLICT(name) DO UPDATE SET url = excluded.url`, src.Name, src.URL); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// SourceURL is the entry point of the Source named name (ErrNotFound
+// when the store knows no such Source).
+func (s *Store) SourceURL(ctx context.Context, name string) (string, error) {
+	var u string
+	err := s.db.QueryRowContext(ctx, `SELECT url FROM sources WHERE name = ?`, name).Scan(&u)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", ErrNotFound
+	}
+	return u, err
+}
+
 // Baseline is the findings of the Source's last complete run before run
 // (0 and nil when it has none).
 func (s *Store) Baseline(ctx context.Context, name string, before int64) (int64, map[fingerprint.Key]Finding, error) {

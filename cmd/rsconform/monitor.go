@@ -188,6 +188,9 @@ func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if *once {
 		return monitorOnce(ctx, m, stdout, stderr)
 	}
+	if err := m.Declare(ctx); err != nil {
+		return fail("%s: %v", *dbPath, err)
+	}
 	if ln != nil {
 		srv := &http.Server{
 			Handler:           monitor.Dashboard(store, toolVersion()),

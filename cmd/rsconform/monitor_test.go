@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -154,6 +155,40 @@ var _ = Describe("monitor", func() {
 		}
 		status, _ = get(dash.URL, "/badge/nobody.svg")
 		Expect(status).To(Equal(404))
+	})
+
+	It("runs as a service with a dashboard until it is stopped (exit 0)", func() {
+		_, srv := mockFromFile("monitor-regression")
+		dir := GinkgoT().TempDir()
+		sources := writeFile(dir, "sources.yaml", fmt.Sprintf("sources:\n  - name: demo\n    url: %s/\n    every: 1h\n    rate: 0\n", srv.URL))
+		ctx, stop := context.WithCancel(context.Background())
+		defer stop()
+		var out, errb syncBuffer
+		code := make(chan int, 1)
+		go func() {
+			code <- run(ctx, []string{"monitor", "--sources", sources, "--db", filepath.Join(dir, "m.db"), "--addr", "127.0.0.1:0"}, &out, &errb)
+		}()
+		var base string
+		Eventually(func() string {
+			if m := regexp.MustCompile(`the dashboard is at (http://\S+)/`).FindStringSubmatch(errb.String()); m != nil {
+				base = m[1]
+			}
+			return base
+		}, 10*time.Second).ShouldNot(BeEmpty())
+		status, page := get(base, "/")
+		Expect(status).To(Equal(200))
+		Expect(page).To(ContainSubstring(`<a href="sources/demo">demo</a>`), "a Source is listed before its first run")
+		status, _ = get(base, "/sources/demo")
+		Expect(status).To(Equal(200))
+		status, page = get(base, "/badge/demo.svg")
+		Expect(status).To(Equal(200))
+		Expect(page).To(Or(ContainSubstring(">no run yet</text>"), ContainSubstring(">conforms</text>")))
+		status, page = get(base, "/api/sources")
+		Expect(status).To(Equal(200))
+		Expect(page).To(ContainSubstring(`"name": "demo"`))
+		stop() // as SIGTERM does
+		Eventually(code, 40*time.Second).Should(Receive(Equal(0)))
+		Expect(errb.String()).To(ContainSubstring("rsconform monitor: stopped"))
 	})
 
 	It("reads the README's Sources file", func() {
