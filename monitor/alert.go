@@ -21,11 +21,17 @@ import (
 //	{"source": "demo", "url": "https://example.org/.well-known/resourcesync",
 //	 "run": 12, "started": "2026-01-01T00:00:00Z", "status": "ok",
 //	 "new": [{"document": "https://example.org/dataset1/resourcelist.xml",
-//	          "rule": "RS-REP-HASH", "message": "…", "severity": "error", "count": 1}],
+//	          "rule": "RS-REP-HASH", "message": "… URL … DIGEST …", "sampled": true,
+//	          "severity": "error", "count": 1,
+//	          "location": "https://example.org/dataset1/resourcelist.xml",
+//	          "example": "… https://example.org/res/3.txt …"}],
 //	 "fixed": [],
 //	 "report": "http://127.0.0.1:8090/runs/12/report.html"}
 //
-// new holds the error findings new since the Source's last complete run;
+// new holds the error findings new since the Source's last complete run,
+// each by its fingerprint (document, rule, message; sampled ones without
+// their URLs, as --baseline keys them) with the document and the message
+// in full of its first finding (location, example);
 // fixed the findings that run had and this one has not; unreachable, when
 // present, says why the entry point failed (it worked in the last run);
 // report is set when the monitor has a dashboard (--addr).

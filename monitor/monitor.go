@@ -270,11 +270,17 @@ func (m *Monitor) crawl(ctx context.Context, src *Source) (*crawler.Report, *rep
 // since the baseline run, and the full reports.
 func (m *Monitor) judge(ctx context.Context, src *Source, o *Outcome, report *crawler.Report, kept *reporter.Sources) error {
 	var tally reporter.Tally
-	severity := map[fingerprint.Key]string{}
-	for _, r := range report.Results {
-		tally.Add(r)
+	// Each fingerprint's first finding says, for people, where it is and
+	// what it says in full (a sampled finding's key has no URL).
+	first := map[fingerprint.Key]Finding{}
+	for i := range report.Results {
+		r := &report.Results[i]
+		tally.Add(*r)
 		for _, d := range r.Diagnostics {
-			severity[fingerprint.Of(r.Location, d)] = string(d.Severity)
+			k := fingerprint.Of(r, d)
+			if _, ok := first[k]; !ok {
+				first[k] = Finding{Key: k, Severity: string(d.Severity), Location: r.Location, Example: d.Message}
+			}
 		}
 	}
 	sum := tally.Summary()
@@ -283,7 +289,9 @@ func (m *Monitor) judge(ctx context.Context, src *Source, o *Outcome, report *cr
 		o.Run.Resources = report.Sampling.Resources
 	}
 	for k, n := range fingerprint.Counts(report.Results) {
-		o.Findings = append(o.Findings, Finding{Key: k, Severity: severity[k], Count: n})
+		f := first[k]
+		f.Count = n
+		o.Findings = append(o.Findings, f)
 	}
 	sortFindings(o.Findings)
 	title := fmt.Sprintf("%s, run %d (%s)", src.Name, o.Run.ID, o.Run.Started.UTC().Format(time.RFC3339))
@@ -317,26 +325,30 @@ func (m *Monitor) judge(ctx context.Context, src *Source, o *Outcome, report *cr
 
 // diff is what changed from before (nil: no earlier run, every finding
 // is new) to now: a fingerprint counted more often now is new that many
-// times, one counted less often fixed.
+// times, one counted less often fixed. A sampled finding's count says
+// nothing (each crawl samples other resources, as --baseline knows):
+// it is new when its fingerprint is, fixed when its fingerprint is gone.
 func diff(before map[fingerprint.Key]Finding, now []Finding) Regression {
 	var r Regression
 	seen := map[fingerprint.Key]bool{}
 	for _, f := range now {
 		seen[f.Key] = true
-		if n := f.Count - before[f.Key].Count; n > 0 {
-			f.Count = n
+		b, had := before[f.Key]
+		switch {
+		case f.Sampled && !had:
 			r.New = append(r.New, f)
+		case f.Sampled:
+		case f.Count > b.Count:
+			f.Count -= b.Count
+			r.New = append(r.New, f)
+		case had && b.Count > f.Count:
+			b.Count -= f.Count
+			r.Fixed = append(r.Fixed, b)
 		}
 	}
 	for k, f := range before {
 		if !seen[k] {
 			r.Fixed = append(r.Fixed, f)
-		}
-	}
-	for _, f := range now {
-		if b, ok := before[f.Key]; ok && b.Count > f.Count {
-			b.Count -= f.Count
-			r.Fixed = append(r.Fixed, b)
 		}
 	}
 	sortFindings(r.New)

@@ -144,6 +144,21 @@ var _ = Describe("What a run changed", func() {
 		}))
 	})
 
+	It("judges a sampled finding by its fingerprint, not its count", func() {
+		s1 := fingerprint.Key{Document: "l", Rule: "RS-REP-HASH", Message: "URL", Sampled: true}
+		s2 := fingerprint.Key{Document: "l", Rule: "RS-REP-LENGTH", Message: "URL", Sampled: true}
+		before := map[fingerprint.Key]monitor.Finding{s1: {Key: s1, Severity: "error", Count: 3}}
+		now := []monitor.Finding{{Key: s1, Severity: "error", Count: 5}, {Key: s2, Severity: "error", Count: 1}}
+		r := monitor.Diff(before, now)
+		Expect(r.New).To(Equal([]monitor.Finding{{Key: s2, Severity: "error", Count: 1}}))
+		Expect(r.Fixed).To(BeEmpty())
+		r = monitor.Diff(before, []monitor.Finding{{Key: s1, Severity: "error", Count: 1}})
+		Expect(r.New).To(BeEmpty())
+		Expect(r.Fixed).To(BeEmpty())
+		r = monitor.Diff(before, nil)
+		Expect(r.Fixed).To(Equal([]monitor.Finding{before[s1]}))
+	})
+
 	It("counts every finding of a first run as new", func() {
 		now := []monitor.Finding{{Key: key("a", "R1"), Severity: "error", Count: 2}}
 		Expect(monitor.Diff(nil, now).New).To(Equal(now))

@@ -77,8 +77,11 @@ var migrations = []string{
 		document TEXT NOT NULL,
 		rule     TEXT NOT NULL,
 		message  TEXT NOT NULL,
+		sampled  INTEGER NOT NULL, -- 1: a finding about sampled resources
 		severity TEXT NOT NULL,
-		count    INTEGER NOT NULL
+		count    INTEGER NOT NULL,
+		location TEXT NOT NULL, -- the first finding's document
+		example  TEXT NOT NULL  -- and its message in full
 	);
 	CREATE INDEX findings_by_run ON findings(run_id);
 	-- What changed since the baseline run: kind is 'new' or 'fixed'.
@@ -88,8 +91,11 @@ var migrations = []string{
 		document TEXT NOT NULL,
 		rule     TEXT NOT NULL,
 		message  TEXT NOT NULL,
+		sampled  INTEGER NOT NULL, -- 1: a finding about sampled resources
 		severity TEXT NOT NULL,
-		count    INTEGER NOT NULL
+		count    INTEGER NOT NULL,
+		location TEXT NOT NULL, -- the first finding's document
+		example  TEXT NOT NULL  -- and its message in full
 	);
 	CREATE INDEX changes_by_run ON changes(run_id);
 	-- The full reports (gzip) of the last runs of each Source.
@@ -261,6 +267,10 @@ type Finding struct {
 	fingerprint.Key
 	Severity string `json:"severity"`
 	Count    int    `json:"count"`
+	// Location and Example are the document and the message, in full,
+	// of the first finding with the fingerprint in the run.
+	Location string `json:"location"`
+	Example  string `json:"example"`
 }
 
 // Run is one crawl of one Source, as recorded.
@@ -390,17 +400,17 @@ func (s *Store) LastStatus(ctx context.Context, name string, before int64) (stri
 
 // Findings are the findings of run, by fingerprint.
 func (s *Store) Findings(ctx context.Context, run int64) ([]Finding, error) {
-	return s.findingRows(ctx, `SELECT document, rule, message, severity, count FROM findings WHERE run_id = ? ORDER BY document, rule, message`, run)
+	return s.findingRows(ctx, `SELECT document, rule, message, sampled, severity, count, location, example FROM findings WHERE run_id = ? ORDER BY document, rule, message`, run)
 }
 
 // Changes are the findings new in run and those it fixed.
 func (s *Store) Changes(ctx context.Context, run int64) (Regression, error) {
 	var r Regression
 	var err error
-	if r.New, err = s.findingRows(ctx, `SELECT document, rule, message, severity, count FROM changes WHERE run_id = ? AND kind = 'new' ORDER BY document, rule, message`, run); err != nil {
+	if r.New, err = s.findingRows(ctx, `SELECT document, rule, message, sampled, severity, count, location, example FROM changes WHERE run_id = ? AND kind = 'new' ORDER BY document, rule, message`, run); err != nil {
 		return r, err
 	}
-	r.Fixed, err = s.findingRows(ctx, `SELECT document, rule, message, severity, count FROM changes WHERE run_id = ? AND kind = 'fixed' ORDER BY document, rule, message`, run)
+	r.Fixed, err = s.findingRows(ctx, `SELECT document, rule, message, sampled, severity, count, location, example FROM changes WHERE run_id = ? AND kind = 'fixed' ORDER BY document, rule, message`, run)
 	return r, err
 }
 
@@ -413,7 +423,7 @@ func (s *Store) findingRows(ctx context.Context, q string, args ...any) ([]Findi
 	var out []Finding
 	for rows.Next() {
 		var f Finding
-		if err := rows.Scan(&f.Document, &f.Rule, &f.Message, &f.Severity, &f.Count); err != nil {
+		if err := rows.Scan(&f.Document, &f.Rule, &f.Message, &f.Sampled, &f.Severity, &f.Count, &f.Location, &f.Example); err != nil {
 			return nil, err
 		}
 		out = append(out, f)
@@ -463,24 +473,24 @@ func (s *Store) FinishRun(ctx context.Context, o *Outcome, keepReports int) erro
 		r.Errors, r.Warnings, r.Infos, r.NewErrors, r.New, r.Fixed, baseline, r.ID); err != nil {
 		return err
 	}
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO findings(run_id, document, rule, message, severity, count) VALUES(?, ?, ?, ?, ?, ?)`)
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO findings(run_id, document, rule, message, sampled, severity, count, location, example) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
 	defer ins.Close()
 	for _, f := range o.Findings {
-		if _, err := ins.ExecContext(ctx, r.ID, f.Document, f.Rule, f.Message, f.Severity, f.Count); err != nil {
+		if _, err := ins.ExecContext(ctx, r.ID, f.Document, f.Rule, f.Message, f.Sampled, f.Severity, f.Count, f.Location, f.Example); err != nil {
 			return err
 		}
 	}
-	chg, err := tx.PrepareContext(ctx, `INSERT INTO changes(run_id, kind, document, rule, message, severity, count) VALUES(?, ?, ?, ?, ?, ?, ?)`)
+	chg, err := tx.PrepareContext(ctx, `INSERT INTO changes(run_id, kind, document, rule, message, sampled, severity, count, location, example) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
 	defer chg.Close()
 	for kind, list := range map[string][]Finding{"new": o.Changes.New, "fixed": o.Changes.Fixed} {
 		for _, f := range list {
-			if _, err := chg.ExecContext(ctx, r.ID, kind, f.Document, f.Rule, f.Message, f.Severity, f.Count); err != nil {
+			if _, err := chg.ExecContext(ctx, r.ID, kind, f.Document, f.Rule, f.Message, f.Sampled, f.Severity, f.Count, f.Location, f.Example); err != nil {
 				return err
 			}
 		}

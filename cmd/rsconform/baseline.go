@@ -20,11 +20,20 @@ import (
 //	               "message": "change time … (line #): …", "count": 2}]}
 //
 // A finding matches an entry by document (as given on the command line, or
-// the URL), rule and message with the line numbers it quotes ("line 6")
-// replaced by "#"; the finding's own line and column are not part of it:
-// moving a finding to another line, or adding lines above it, does not
-// make it new. count says how many such findings are known: a further one
-// with the same key is new.
+// the URL), rule and message with its numbers replaced by "#" (the line
+// numbers it quotes, "line 6", and the counts of grouped messages, "3
+// datetime attributes", which grow as a live Source's lists do); the
+// finding's own line and column are not part of it: moving a finding to
+// another line, or adding lines above it, does not make it new. count says
+// how many such findings are known: a further one with the same key is new.
+//
+// A finding about sampled resources (the RS-REP-* rules, and the results
+// of kind "resource" a crawl reports) is marked "sampled": which resources
+// a crawl samples, and so how many such findings it has and on which
+// resource, changes from crawl to crawl of a live Source. Its key leaves
+// out the URLs and digests of its message (and the resource's own URL as
+// document), and it matches any number of findings: an entry accepts that
+// kind of fault in that list, as sampling sees it.
 type baselineFile struct {
 	Tool     string          `json:"tool"`
 	Format   int             `json:"format"`
@@ -36,6 +45,7 @@ type baselineEntry struct {
 	Rule     string `json:"rule"`
 	Message  string `json:"message"`
 	Count    int    `json:"count"`
+	Sampled  bool   `json:"sampled,omitempty"`
 }
 
 // baselineKey is a finding's fingerprint, the one rsconform monitor uses
@@ -66,7 +76,7 @@ func readBaseline(path string) (baseline, error) {
 	var f baselineFile
 	b := baseline{}
 	err = decodeBaseline(json.NewDecoder(r), &f, func(e baselineEntry) {
-		b[baselineKey{Document: e.Document, Rule: e.Rule, Message: fingerprint.Message(e.Message)}] += max(e.Count, 1)
+		b[baselineKey{Document: e.Document, Rule: e.Rule, Message: fingerprint.Message(e.Message), Sampled: e.Sampled}] += max(e.Count, 1)
 	})
 	var le *safefile.LimitError
 	if errors.As(err, &le) {
@@ -138,7 +148,7 @@ func writeBaseline(path string, results []engine.Result) (int, error) {
 	f := baselineFile{Tool: "rsconform", Format: 1, Findings: []baselineEntry{}}
 	n := 0
 	for k, c := range counts {
-		f.Findings = append(f.Findings, baselineEntry{Document: k.Document, Rule: k.Rule, Message: k.Message, Count: c})
+		f.Findings = append(f.Findings, baselineEntry{Document: k.Document, Rule: k.Rule, Message: k.Message, Count: c, Sampled: k.Sampled})
 		n += c
 	}
 	sort.Slice(f.Findings, func(i, j int) bool {
@@ -183,9 +193,12 @@ func (b baseline) filter(results []engine.Result) int {
 		r := &results[i]
 		kept := r.Diagnostics[:0]
 		for _, d := range r.Diagnostics {
-			k := fingerprint.Of(r.Location, d)
+			k := fingerprint.Of(r, d)
 			if left[k] > 0 {
-				left[k]--
+				if !k.Sampled {
+					// A sampled finding's entry accepts any number.
+					left[k]--
+				}
 				removed++
 				continue
 			}

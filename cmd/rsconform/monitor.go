@@ -264,7 +264,7 @@ func describeFindings(fs []monitor.Finding, unreachable bool) string {
 			parts = append(parts, fmt.Sprintf("+%d more", len(fs)-3))
 			break
 		}
-		parts = append(parts, fmt.Sprintf("%s %s in %s", f.Rule, f.Severity, f.Document))
+		parts = append(parts, fmt.Sprintf("%s %s in %s", f.Rule, f.Severity, f.Location))
 	}
 	if len(parts) == 0 {
 		return "0"

@@ -96,7 +96,7 @@ var _ = Describe("monitor", func() {
 		Expect(alert.New).NotTo(BeEmpty())
 		for _, f := range alert.New {
 			Expect(f.Rule).To(Equal("RS-REP-HASH"), string(data))
-			Expect(f.Message).To(ContainSubstring(srv.URL+"/res/0000003.txt"), string(data))
+			Expect(f.Example).To(ContainSubstring(srv.URL+"/res/0000003.txt"), string(data))
 		}
 
 		// The dashboard, on the database the monitor wrote.
