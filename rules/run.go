@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -305,7 +306,10 @@ func (v *Validator) validateBytes(ctx context.Context, location string, data []b
 		v.Source(location, data)
 	}
 	return v.validate(ctx, location, keep, func(fe FrontEnd, opts schema.ReadOptions) (*rs.Document, []schema.Error, error) {
-		return fe.ReadWith(data, opts)
+		// Through ReadFrom, which stops when ctx is done (ReadWith would
+		// read on whatever the caller's deadline).
+		opts.Reopen = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
+		return fe.ReadFrom(ctx, bytes.NewReader(data), opts)
 	})
 }
 
