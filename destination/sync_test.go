@@ -713,6 +713,22 @@ var _ = Describe("Audit [5.2]", Label("Section:5.2"), func() {
 		Expect(filepath.Join(dir, "res/extra.txt")).To(BeARegularFile())
 	})
 
+	It("is not in sync when a resource of the Source cannot be kept, as sync fails on it", func() {
+		dir := GinkgoT().TempDir()
+		src := newTestSource(2)
+		long := "/res/" + strings.Repeat("a", 300) + ".txt"
+		src.create(long, []byte("z"))
+		rep := run(src.opts(dir))
+		Expect(rep.OK()).To(BeFalse())
+		o := src.opts(dir)
+		o.Mode = destination.ModeAudit
+		rep = run(o)
+		Expect(rep.OK()).To(BeFalse())
+		Expect(rep.Audit.InSync).To(BeFalse())
+		Expect(rep.Audit.Missing).To(ConsistOf(And(HaveField("URL", src.url(long)),
+			HaveField("Reason", ContainSubstring("cannot be kept in the directory")))))
+	})
+
 	It("is in sync after a synchronisation", func() {
 		dir := GinkgoT().TempDir()
 		src := newTestSource(6)
