@@ -328,9 +328,10 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 	}
 	if ctx.Err() != nil {
 		// A crawl stopped at its time limit: its partial report gets as
-		// long again to be written, and stops if the visitor goes.
+		// long again (10 s at least) to be written, and stops if the
+		// visitor goes.
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(r.Context(), s.o.JobTimeout)
+		ctx, cancel = context.WithTimeout(r.Context(), max(s.o.JobTimeout, 10*time.Second))
 		defer cancel()
 	}
 	s.report(ctx, w, format, opts, results)
