@@ -18,7 +18,7 @@ import (
 	"github.com/rsconform/rsconform/internal/filelock"
 	"github.com/rsconform/rsconform/internal/safefile"
 	rs "github.com/rsconform/rsconform/resourcesync"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/graph"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
 
@@ -128,9 +128,9 @@ type record struct {
 	Body    []byte `json:"body,omitempty"`
 	BodyErr string `json:"bodyErr,omitempty"`
 	// What was measured of a resource or package.
-	Facts *rules.BodyFacts `json:"facts,omitempty"`
+	Facts *graph.BodyFacts `json:"facts,omitempty"`
 	// A package: what was found in it, its manifest, the members read.
-	Package     *rules.PackageFacts `json:"package,omitempty"`
+	Package     *graph.PackageFacts `json:"package,omitempty"`
 	Manifest    *manifestInput      `json:"manifest,omitempty"`
 	MembersRead int                 `json:"membersRead,omitempty"`
 }

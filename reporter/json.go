@@ -7,7 +7,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/graph"
 )
 
 // JSONReport is the json format. It is a contract: programs parse it in
@@ -172,7 +173,7 @@ func newJSON(w io.Writer, o Options) *jsonReporter {
 
 // jsonDocumentOf converts a Result to its JSON form, copying everything so
 // that the Result may change afterwards.
-func jsonDocumentOf(r rules.Result) JSONDocument {
+func jsonDocumentOf(r engine.Result) JSONDocument {
 	d := JSONDocument{
 		Location: r.Location,
 		Kind:     kindOf(r),
@@ -190,7 +191,7 @@ func jsonDocumentOf(r rules.Result) JSONDocument {
 	return d
 }
 
-func jsonFindingOf(g rules.Diagnostic) JSONFinding {
+func jsonFindingOf(g engine.Diagnostic) JSONFinding {
 	f := JSONFinding{
 		Rule:     g.Rule,
 		Severity: string(severityOf(g)),
@@ -206,7 +207,7 @@ func jsonFindingOf(g rules.Diagnostic) JSONFinding {
 	return f
 }
 
-func (j *jsonReporter) Write(r rules.Result) error {
+func (j *jsonReporter) Write(r engine.Result) error {
 	if err := j.lock(false); err != nil {
 		return err
 	}
@@ -234,7 +235,7 @@ func (j *jsonReporter) Write(r rules.Result) error {
 var findingsAt = []byte("\n      \"findings\": []")
 
 // document writes r as encoding it in the report would.
-func (j *jsonReporter) document(r rules.Result) error {
+func (j *jsonReporter) document(r engine.Result) error {
 	diags := r.Diagnostics
 	r.Diagnostics = nil
 	b, err := jsonIndent(jsonDocumentOf(r), "    ")
@@ -308,7 +309,7 @@ func jsonIndent(v any, prefix string) ([]byte, error) {
 }
 
 // SetSampling adds what a crawl sampled to the report.
-func (j *jsonReporter) SetSampling(s *rules.Sampling) { j.rep.Sampling = jsonSamplingOf(s) }
+func (j *jsonReporter) SetSampling(s *graph.Sampling) { j.rep.Sampling = jsonSamplingOf(s) }
 
 func (j *jsonReporter) Flush() error {
 	if err := j.lock(true); err != nil {
@@ -353,7 +354,7 @@ func (j *jsonReporter) Flush() error {
 // specOf is the spec version of the report, 1.1 by default.
 func specOf(o Options) string {
 	if o.Spec == "" {
-		return string(rules.Spec11)
+		return string(engine.Spec11)
 	}
 	return o.Spec
 }

@@ -6,28 +6,29 @@ import (
 	"testing"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/graph"
 )
 
 // The json format is written document by document; its bytes are those of
 // the whole report encoded at once, as they were when it was built in
 // memory (the format is a contract).
 func TestJSONStreamsTheSameBytes(t *testing.T) {
-	results := []rules.Result{
-		{Location: "https://example.com/cl.xml?a=<b>&c", Kind: rs.ChangeList, Status: rules.StatusInvalid,
-			Diagnostics: []rules.Diagnostic{
-				{Rule: "RS-CL-ORDER", Severity: rules.SeverityError, Section: "12.1", Message: "listed <before> & \"after\" \u2028 \xff",
-					Location: rules.Location{Line: 12, Column: 3}, Related: []rules.Location{{URL: "https://example.com/cl.xml", Line: 10, Column: 3}}},
-				{Rule: "RS-TIME-UTC", Severity: rules.SeverityWarning, Section: "4.2", Message: "not UTC"},
+	results := []engine.Result{
+		{Location: "https://example.com/cl.xml?a=<b>&c", Kind: rs.ChangeList, Status: engine.StatusInvalid,
+			Diagnostics: []engine.Diagnostic{
+				{Rule: "RS-CL-ORDER", Severity: engine.SeverityError, Section: "12.1", Message: "listed <before> & \"after\" \u2028 \xff",
+					Location: engine.Location{Line: 12, Column: 3}, Related: []engine.Location{{URL: "https://example.com/cl.xml", Line: 10, Column: 3}}},
+				{Rule: "RS-TIME-UTC", Severity: engine.SeverityWarning, Section: "4.2", Message: "not UTC"},
 			}},
-		{Location: "bad.xml", Kind: rs.KindUnknown, Status: rules.StatusError, Error: "not well-formed"},
-		{Location: "ok.xml", Kind: rs.ResourceList, Status: rules.StatusValid},
+		{Location: "bad.xml", Kind: rs.KindUnknown, Status: engine.StatusError, Error: "not well-formed"},
+		{Location: "ok.xml", Kind: rs.ResourceList, Status: engine.StatusValid},
 	}
-	sampling := &rules.Sampling{Resources: 3, Skipped: map[string]int{"budget": 2}}
+	sampling := &graph.Sampling{Resources: 3, Skipped: map[string]int{"budget": 2}}
 	for _, tc := range []struct {
 		name     string
-		results  []rules.Result
-		sampling *rules.Sampling
+		results  []engine.Result
+		sampling *graph.Sampling
 	}{{"none", nil, nil}, {"one", results[:1], nil}, {"three", results, nil}, {"three, sampled", results, sampling}, {"none, sampled", nil, sampling}} {
 		o := Options{Tool: "rsconform", Version: "test", Spec: "1.1", Strict: true}
 		// The whole report, encoded at once.

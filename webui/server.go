@@ -35,14 +35,15 @@ import (
 	"github.com/rsconform/rsconform/fixtures"
 	"github.com/rsconform/rsconform/reporter"
 	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/frontend"
 )
 
 // Options configure the web validator. The zero value of a field means its
 // default.
 type Options struct {
-	// Schema is the XML front end (schema.New()); nil means the
-	// process-wide one (see rules.Validator.Schema).
-	Schema rules.FrontEnd
+	// Schema is the XML front end; nil means libxml2's (frontend.New).
+	Schema engine.FrontEnd
 	// Version is the tool's version, shown in reports.
 	Version string
 	// AllowPrivate lets crawls reach loopback, private and link-local
@@ -133,6 +134,13 @@ type Server struct {
 // New returns the web validator.
 func New(o Options) (*Server, error) {
 	o = o.withDefaults()
+	if o.Schema == nil {
+		fe, err := frontend.New()
+		if err != nil {
+			return nil, fmt.Errorf("webui: %w", err)
+		}
+		o.Schema = fe
+	}
 	tmpl, err := reporter.HTMLTemplates().ParseFS(pages, "pages/*.tmpl")
 	if err != nil {
 		return nil, fmt.Errorf("webui: templates: %w", err)
@@ -247,7 +255,7 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusServiceUnavailable, fmt.Sprintf("The validator is busy: %d checks are running, the most it runs at once. Try again in a moment.", s.o.MaxJobs), in.url)
 		return
 	}
-	spec, err := rules.ParseSpec(in.spec)
+	spec, err := engine.ParseSpec(in.spec)
 	if err != nil {
 		s.fail(w, http.StatusBadRequest, err.Error(), in.url)
 		return
@@ -271,10 +279,10 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 		sources = reporter.NewSources(max(s.o.MaxBytes, s.o.MaxBody))
 		keep = sources.Keep
 	}
-	v := &rules.Validator{Config: rules.Config{Spec: spec}, Schema: s.o.Schema, Source: keep}
+	v := &engine.Validator{Config: engine.Config{Spec: spec}, Schema: s.o.Schema, Source: keep}
 	opts := reporter.Options{Tool: "rsconform", Version: s.o.Version, Spec: string(spec), Strict: in.strict,
 		Sources: sources, Home: "./", RuleURL: func(id string) string { return "rules/" + url.PathEscape(id) }}
-	var results []rules.Result
+	var results []engine.Result
 	start := time.Now()
 	if in.url != "" {
 		u, err := s.checkURL(ctx, in.url)
@@ -320,21 +328,20 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, http.StatusServiceUnavailable, fmt.Sprintf("The check was stopped after %s, the time the validator gives one check: no verdict. Check a smaller document, or run rsconform validate on your own machine.", s.o.JobTimeout), "")
 			return
 		}
-		results = []rules.Result{res}
+		results = []engine.Result{res}
 		opts.Title = "Report: " + in.name
 	}
 	if r.Context().Err() != nil {
 		return
 	}
-	if ctx.Err() != nil {
-		// A crawl stopped at its time limit: its partial report gets as
-		// long again (10 s at least) to be written, and stops if the
-		// visitor goes.
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(r.Context(), max(s.o.JobTimeout, 10*time.Second))
-		defer cancel()
-	}
-	s.report(ctx, w, format, opts, results)
+	// The report is written within what is left of the job's time, but
+	// 10 s at least: a crawl stopped at its time limit (or ended just
+	// before it) still writes its partial report. It stops if the
+	// visitor goes.
+	deadline, _ := ctx.Deadline()
+	rctx, rcancel := context.WithTimeout(r.Context(), max(time.Until(deadline), 10*time.Second))
+	defer rcancel()
+	s.report(rctx, w, format, opts, results)
 }
 
 // readBody reads the request's form within MaxBody and BodyTimeout,
@@ -379,7 +386,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) (in input, ok 
 // page is never whole in memory), and stops when ctx ends. The html page
 // shows at most MaxFindings findings per document, saying how many more
 // there are and that the json and sarif formats give them all.
-func (s *Server) report(ctx context.Context, w http.ResponseWriter, format string, opts reporter.Options, results []rules.Result) {
+func (s *Server) report(ctx context.Context, w http.ResponseWriter, format string, opts reporter.Options, results []engine.Result) {
 	h := w.Header()
 	switch format {
 	case reporter.FormatJSON:
@@ -433,7 +440,7 @@ func (c ctxWriter) Write(p []byte) (int, error) {
 // multipart body is read part by part into memory (ParseMultipartForm
 // would spill large files to disk).
 func (s *Server) readInput(r *http.Request) (input, error) {
-	in := input{spec: string(rules.Spec11)}
+	in := input{spec: string(engine.Spec11)}
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	fields := map[string]string{}
 	switch ct {
@@ -525,7 +532,7 @@ func (s *Server) checkURL(ctx context.Context, raw string) (string, error) {
 // rulePage is what the "rule" page shows.
 type rulePage struct {
 	reporter.HTMLPage
-	Rule          *rules.Rule
+	Rule          *engine.Rule
 	SectionTitle  string
 	Severity      string
 	Applies       []string
@@ -536,7 +543,7 @@ type rulePage struct {
 
 func (s *Server) rule(w http.ResponseWriter, r *http.Request) {
 	id := strings.ToUpper(r.PathValue("id"))
-	rule := rules.Lookup(id)
+	rule := engine.Lookup(id)
 	if rule == nil {
 		s.render(w, http.StatusNotFound, "notfound", s.page("No such rule", "../"))
 		return
@@ -561,9 +568,9 @@ func (s *Server) rule(w http.ResponseWriter, r *http.Request) {
 // ruleListPage is what the "rules" page shows.
 type ruleListPage struct {
 	reporter.HTMLPage
-	Rules []*rules.Rule
+	Rules []*engine.Rule
 }
 
 func (s *Server) ruleList(w http.ResponseWriter, r *http.Request) {
-	s.render(w, http.StatusOK, "rules", ruleListPage{HTMLPage: s.page("rsconform: the rules", "../"), Rules: rules.All()})
+	s.render(w, http.StatusOK, "rules", ruleListPage{HTMLPage: s.page("rsconform: the rules", "../"), Rules: engine.All()})
 }

@@ -9,7 +9,7 @@ import (
 	"sort"
 
 	"github.com/rsconform/rsconform/internal/safefile"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 // A baseline is the set of findings a project has accepted, so that CI
@@ -140,7 +140,7 @@ func decodeFindings(dec *json.Decoder, add func(baselineEntry)) error {
 }
 
 // writeBaseline writes every finding of results to path.
-func writeBaseline(path string, results []rules.Result) (int, error) {
+func writeBaseline(path string, results []engine.Result) (int, error) {
 	counts := map[baselineKey]int{}
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
@@ -185,7 +185,7 @@ func writeBaseline(path string, results []rules.Result) (int, error) {
 // becomes valid; a document that could not be processed because of
 // findings that were all known is skipped, saying so; one that could not
 // be processed for another reason (no answer, no file) stays in error.
-func (b baseline) filter(results []rules.Result) int {
+func (b baseline) filter(results []engine.Result) int {
 	left := map[baselineKey]int{}
 	for k, v := range b {
 		left[k] = v
@@ -206,15 +206,15 @@ func (b baseline) filter(results []rules.Result) int {
 		had := len(r.Diagnostics) > 0
 		r.Diagnostics = kept
 		switch {
-		case r.Status == rules.StatusInvalid:
+		case r.Status == engine.StatusInvalid:
 			r.Status = ""
 			r.Finish()
-		case r.Status == rules.StatusError && had && len(kept) == 0:
+		case r.Status == engine.StatusError && had && len(kept) == 0:
 			// A document that could not be checked for a finding the
 			// baseline accepts (not well-formed, too large): the known
 			// finding does not make the run fail (exit 2); the document
 			// is reported as not checked, and why.
-			r.Status = rules.StatusSkipped
+			r.Status = engine.StatusSkipped
 			r.Error = "not checked, its finding is in the baseline: " + r.Error
 		}
 	}
