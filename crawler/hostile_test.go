@@ -164,6 +164,26 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 		Expect(result(rep, base+"/dataset1/changelist-old.xml").Status).To(Equal(engine.StatusValid))
 	})
 
+	It("refuses an element with too many attributes at once, with its rule, and goes on", func() {
+		var many strings.Builder
+		for i := 0; i < 100_000; i++ {
+			fmt.Fprintf(&many, " x:a%d='1'", i)
+		}
+		h := newHostile(map[string]http.HandlerFunc{"/dataset1/resourcelist1.xml": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/xml")
+			fmt.Fprintf(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/" xmlns:x="urn:x">`+
+				"\n\n  <rs:md capability=\"resourcelist\" at=\"2013-01-03T09:00:00Z\"%s/></urlset>", many.String())
+		}})
+		start := time.Now()
+		rep := h.crawl("/", testOptions())
+		Expect(time.Since(start)).To(BeNumerically("<", 20*time.Second))
+		res := result(rep, h.srv.URL+"/dataset1/resourcelist1.xml")
+		Expect(res.Status).To(Equal(engine.StatusInvalid))
+		Expect(res.Diagnostics).To(ConsistOf(And(HaveField("Rule", "RS-LIMIT-ATTRS"),
+			HaveField("Location.Line", 3), HaveField("Location.Column", 3))))
+		Expect(result(rep, h.srv.URL+"/dataset1/changelist-old.xml").Status).To(Equal(engine.StatusValid))
+	})
+
 	It("gives up on a document whose server does not answer within the time-out", func() {
 		h := newHostile(map[string]http.HandlerFunc{"/dataset1/changelist-index.xml": func(w http.ResponseWriter, r *http.Request) {
 			select {

@@ -113,8 +113,25 @@ func (s *syncer) audit(ctx context.Context, sets []*capSet) error {
 		}
 	}
 	byPath := func(items []AuditItem) {
-		sort.Slice(items, func(i, j int) bool { return items[i].Path < items[j].Path })
+		sort.Slice(items, func(i, j int) bool {
+			if items[i].Path != items[j].Path {
+				return items[i].Path < items[j].Path
+			}
+			return items[i].URL < items[j].URL
+		})
 	}
+	// A resource the Source lists but whose URI cannot be kept is not
+	// in DIR either: the directory is not in sync (sync fails on it too).
+	// (Once each: the Resource List and a Change List may both list it.)
+	s.mu.Lock()
+	seen := map[string]bool{}
+	for _, u := range s.unkept {
+		if !seen[u.URL] {
+			seen[u.URL] = true
+			a.Missing = append(a.Missing, u)
+		}
+	}
+	s.mu.Unlock()
 	byPath(a.Missing)
 	byPath(a.Changed)
 	byPath(a.Extra)

@@ -108,6 +108,10 @@ func (f *fetcher) document(ctx context.Context, url string) (*rs.Document, error
 			return doc, nil
 		}
 		last = fmt.Errorf("%s: %w", url, err)
+		var ae *rs.AttrLimitError
+		if errors.As(err, &ae) {
+			return nil, last // refused before parsing: the document, not the network
+		}
 		f.o.logf("%v (fetching it again)", last)
 	}
 	return nil, last

@@ -427,6 +427,46 @@ var _ = Describe("Documents that are not well-formed", func() {
 	})
 })
 
+// Issue 26: an element with more attributes than the front end reads is
+// refused before libxml2 sees it (libxml2 takes quadratic time over them),
+// as validate refuses it, and the document is fetched once.
+var _ = Describe("An element with too many attributes", func() {
+	It("is refused at once, with its position, the Resource List fetched once and nothing copied", func() {
+		dir := GinkgoT().TempDir()
+		src := newTestSource(3)
+		var many strings.Builder
+		for i := 0; i < 100_000; i++ {
+			fmt.Fprintf(&many, " x:a%d='1'", i)
+		}
+		var mu sync.Mutex
+		gets := 0
+		src.hook = func(w http.ResponseWriter, r *http.Request) bool {
+			if r.URL.Path != "/resourcelist.xml" {
+				return false
+			}
+			mu.Lock()
+			gets++
+			mu.Unlock()
+			w.Header().Set("Content-Type", "application/xml")
+			fmt.Fprintf(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/" xmlns:x="urn:x">`+
+				"\n<rs:md capability=\"resourcelist\" at=\"2013-01-03T09:00:00Z\"%s/>"+
+				`<url><loc>%s</loc></url></urlset>`, many.String(), src.url("/res/001.txt"))
+			return true
+		}
+		start := time.Now()
+		rep, err := destination.Run(context.Background(), src.opts(dir))
+		Expect(time.Since(start)).To(BeNumerically("<", 10*time.Second))
+		want := ContainSubstring("line 2, column 1: the element <rs:md> has more than 256 attributes")
+		if err == nil {
+			Expect(rep.Problems).To(ContainElement(HaveField("Message", want)))
+		} else {
+			Expect(err.Error()).To(want)
+		}
+		Expect(src.resourceGets()).To(BeEmpty())
+		Expect(gets).To(Equal(1))
+	})
+})
+
 var _ = Describe("Politeness", Label("Section:politeness"), func() {
 	var dir string
 	BeforeEach(func() { dir = GinkgoT().TempDir() })
@@ -671,6 +711,22 @@ var _ = Describe("Audit [5.2]", Label("Section:5.2"), func() {
 		Expect(a.Changed).To(ConsistOf(HaveField("Path", "res/002.txt"), HaveField("Path", "res/005.txt")))
 		Expect(src.resourceGets()).To(BeEmpty())
 		Expect(filepath.Join(dir, "res/extra.txt")).To(BeARegularFile())
+	})
+
+	It("is not in sync when a resource of the Source cannot be kept, as sync fails on it", func() {
+		dir := GinkgoT().TempDir()
+		src := newTestSource(2)
+		long := "/res/" + strings.Repeat("a", 300) + ".txt"
+		src.create(long, []byte("z"))
+		rep := run(src.opts(dir))
+		Expect(rep.OK()).To(BeFalse())
+		o := src.opts(dir)
+		o.Mode = destination.ModeAudit
+		rep = run(o)
+		Expect(rep.OK()).To(BeFalse())
+		Expect(rep.Audit.InSync).To(BeFalse())
+		Expect(rep.Audit.Missing).To(ConsistOf(And(HaveField("URL", src.url(long)),
+			HaveField("Reason", ContainSubstring("cannot be kept in the directory")))))
 	})
 
 	It("is in sync after a synchronisation", func() {

@@ -36,6 +36,10 @@ type syncer struct {
 	claims map[string]string
 	// stateRel is the state file relative to DIR, when it is inside.
 	stateRel string
+	// unkept are the Source's resources whose URI cannot be kept in DIR
+	// (guarded by mu): an audit counts them missing, as a
+	// synchronisation counts them failed.
+	unkept []AuditItem
 }
 
 // Run synchronises (or audits) DIR with the Source once. The error is
@@ -191,6 +195,9 @@ func (s *syncer) itemOf(base string, e *rs.Entry, set string) (item, bool) {
 	if err != nil {
 		s.rep.problem(ProblemPath, loc, "", err.Error())
 		s.rep.count(&s.rep.Failed)
+		s.mu.Lock()
+		s.unkept = append(s.unkept, AuditItem{URL: loc, Reason: "cannot be kept in the directory: " + err.Error()})
+		s.mu.Unlock()
 		return item{}, false
 	}
 	fix, notes := fixityOf(e.Md)

@@ -9,11 +9,16 @@ import (
 // docCache keeps rendered documents and packages. A key names the base
 // URL, the path and the version of the document's family, so an entry is
 // never stale: a step that changes a family changes the keys of its
-// documents, and old entries age out first-in first-out within a byte
-// budget. Concurrent requests for the same key render it once.
+// documents. Versions only grow, so once a path is rendered at a newer
+// version no request can ask for the older one again: it is dropped then
+// (before, the versions of a document that changed at every step stayed
+// until the byte budget was full: 302 copies of three documents after 300
+// real-time ticks). Other entries age out first-in first-out within a
+// byte budget. Concurrent requests for the same key render it once.
 type docCache struct {
 	mu     sync.Mutex
 	m      map[cacheKey]*cacheEntry
+	latest map[[2]string]uint64 // by base and path, the version last cached
 	order  []cacheKey
 	head   int
 	bytes  int64
@@ -36,7 +41,7 @@ type cacheEntry struct {
 }
 
 func newDocCache(budget int64) *docCache {
-	return &docCache{m: map[cacheKey]*cacheEntry{}, budget: budget, maxN: 4096}
+	return &docCache{m: map[cacheKey]*cacheEntry{}, latest: map[[2]string]uint64{}, budget: budget, maxN: 4096}
 }
 
 func (c *docCache) get(k cacheKey, fill func() ([]byte, string, bool)) *cacheEntry {
@@ -46,6 +51,13 @@ func (c *docCache) get(k cacheKey, fill func() ([]byte, string, bool)) *cacheEnt
 		e = &cacheEntry{}
 		c.m[k] = e
 		c.order = append(c.order, k)
+		p := [2]string{k.base, k.path}
+		if old, ok := c.latest[p]; !ok || old < k.ver {
+			if ok {
+				c.drop(cacheKey{k.base, k.path, old})
+			}
+			c.latest[p] = k.ver
+		}
 	}
 	c.mu.Unlock()
 	e.once.Do(func() {
@@ -72,13 +84,33 @@ func (c *docCache) evict() {
 		k := c.order[c.head]
 		c.order[c.head] = cacheKey{}
 		c.head++
-		if e := c.m[k]; e != nil {
-			c.bytes -= e.size
-			delete(c.m, k)
-		}
+		c.drop(k)
 	}
-	if c.head > 1024 && c.head*2 > len(c.order) {
-		c.order = append([]cacheKey(nil), c.order[c.head:]...)
-		c.head = 0
+	// The keys of dropped entries stay in order until evict reaches
+	// them: order is rebuilt from the live keys when it holds twice as
+	// many as there are entries (and 1,024 more).
+	if len(c.order)-c.head > 2*len(c.m)+1024 || c.head > 1024 && c.head*2 > len(c.order) {
+		live := make([]cacheKey, 0, len(c.m))
+		seen := make(map[cacheKey]bool, len(c.m))
+		for _, k := range c.order[c.head:] {
+			if c.m[k] != nil && !seen[k] {
+				seen[k] = true
+				live = append(live, k)
+			}
+		}
+		c.order, c.head = live, 0
+	}
+}
+
+// drop removes the entry of k, if any; c.mu is held. Its key stays in
+// order until evict reaches it. A request still filling it keeps its own
+// copy, which is not counted.
+func (c *docCache) drop(k cacheKey) {
+	if e := c.m[k]; e != nil {
+		c.bytes -= e.size
+		delete(c.m, k)
+		if c.latest[[2]string{k.base, k.path}] == k.ver {
+			delete(c.latest, [2]string{k.base, k.path})
+		}
 	}
 }

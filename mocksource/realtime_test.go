@@ -50,6 +50,24 @@ var _ = Describe("Real-time mode", func() {
 		m = startScenario("realtime-wrong-hash", mocksource.Options{Realtime: 100 * time.Millisecond, Clock: clock.Now})
 	})
 
+	// Issue 26: the mock's memory grew over the steps of a scenario (47 to
+	// 246 MB over 112 steps under -race): each change made new versions of
+	// the documents that list it, and the cache kept every version served,
+	// which no request could ask for again, up to its 256 MiB budget.
+	It("keeps one version of each document in its cache, however many changes are served", func() {
+		paths := []string{"/dataset1/changelist.xml", "/dataset1/resourcelist.xml", "/dataset1/capabilitylist.xml"}
+		for i := 0; i < 300; i++ {
+			clock.Advance(100 * time.Millisecond)
+			for _, p := range paths {
+				r, _ := m.get(p)
+				Expect(r.StatusCode).To(Equal(http.StatusOK), p)
+			}
+		}
+		entries, bytes := m.src.CacheStats()
+		GinkgoWriter.Printf("CACHE %d entries, %d bytes\n", entries, bytes)
+		Expect(entries).To(BeNumerically("<=", len(paths)))
+	})
+
 	It("plays the scenario's steps at once, then nothing until a tick is due", func() {
 		in := m.src.Info()
 		Expect(in.Done).To(BeTrue())

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/base64"
+	"fmt"
 	"html/template"
 	"io"
 	"net/url"
@@ -131,6 +132,7 @@ type htmlNode struct {
 	Children                []*htmlNode
 	Open                    bool
 	SourceNote              string
+	OmittedNote             string // findings not shown (Options.MaxFindings)
 	parent                  string
 }
 
@@ -214,7 +216,15 @@ func (h *htmlReporter) node(r engine.Result) *htmlNode {
 		n.SourceNote = "The document's text was not kept (too large for the report), so no lines are shown."
 	}
 	idx := &lineIndex{data: text}
+	omitted := 0
 	for i, d := range r.Diagnostics {
+		if h.o.MaxFindings > 0 && i >= h.o.MaxFindings {
+			omitted++
+			if gr := h.rules[d.Rule]; gr != nil {
+				gr.Count++
+			}
+			continue
+		}
 		sev := string(severityOf(d))
 		f := htmlFinding{
 			Rule: d.Rule, RuleHref: h.ruleURL(d.Rule), Severity: sev,
@@ -241,7 +251,20 @@ func (h *htmlReporter) node(r engine.Result) *htmlNode {
 		}
 		n.Findings = append(n.Findings, f)
 	}
+	if omitted > 0 {
+		n.OmittedNote = strings.TrimSpace(fmt.Sprintf("%s more findings of this document are not shown: the page shows the first %s. %s",
+			groupDigits(omitted), groupDigits(h.o.MaxFindings), h.o.OmittedHint))
+	}
 	return n
+}
+
+// groupDigits writes n with a comma every three digits.
+func groupDigits(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 func (h *htmlReporter) Flush() error {

@@ -75,9 +75,12 @@ func writeDestinationHTML(w io.Writer, results []*harness.Result, o Options) err
 		Fails: DestinationExitCode(results, o.Strict) != ExitOK}
 	seen := map[string]bool{}
 	for i, r := range results {
-		sc := htmlScenario{ID: fmt.Sprintf("scenario-%d", i+1), Name: r.Scenario, Description: r.Description,
-			Source: r.Source, Dir: r.Dir, Command: strings.Join(r.Command, " "), Duration: fmt.Sprintf("%.1fs", r.Duration),
-			Interrupted: r.Interrupted, Counts: harness.Summarize([]*harness.Result{r}, o.Strict)}
+		// What the Destination wrote, and what names it, may hold control
+		// characters (a terminal's escape sequences, BEL): shown escaped,
+		// as the text report shows them.
+		sc := htmlScenario{ID: fmt.Sprintf("scenario-%d", i+1), Name: r.Scenario, Description: termSafe(r.Description, false),
+			Source: r.Source, Dir: termSafe(r.Dir, false), Command: termSafe(strings.Join(r.Command, " "), false), Duration: fmt.Sprintf("%.1fs", r.Duration),
+			Interrupted: termSafe(r.Interrupted, false), Counts: harness.Summarize([]*harness.Result{r}, o.Strict)}
 		var ran []harness.StepResult
 		for _, st := range r.Steps {
 			if !st.Ran {
@@ -89,7 +92,7 @@ func writeDestinationHTML(w io.Writer, results []*harness.Result, o Options) err
 			if st.Run != nil {
 				hs.Exit, hs.TimedOut, hs.Requests = st.Run.Exit(), st.Run.TimedOut, st.Run.Requests
 				hs.Seconds = fmt.Sprintf("%.1fs", st.Run.Seconds)
-				hs.Output, hs.Stderr = strings.TrimSpace(st.Run.Output), strings.TrimSpace(st.Run.Stderr)
+				hs.Output, hs.Stderr = termSafe(strings.TrimSpace(st.Run.Output), true), termSafe(strings.TrimSpace(st.Run.Stderr), true)
 			}
 			sc.Steps = append(sc.Steps, hs)
 		}
@@ -136,7 +139,7 @@ func writeDestinationHTML(w io.Writer, results []*harness.Result, o Options) err
 
 // verdictCell is how one verdict shows in the matrix.
 func verdictCell(v harness.Verdict, strict bool) htmlVerdict {
-	c := htmlVerdict{Present: true, Status: string(v.Status), Expected: v.Expected, Actual: v.Actual}
+	c := htmlVerdict{Present: true, Status: string(v.Status), Expected: termSafe(v.Expected, false), Actual: termSafe(v.Actual, false)}
 	switch {
 	case v.Fails(strict):
 		c.Class, c.Mark = "fail", "✗"
@@ -149,9 +152,12 @@ func verdictCell(v harness.Verdict, strict bool) htmlVerdict {
 	default:
 		c.Class, c.Mark = "skip", "–"
 	}
-	c.Evidence = v.Evidence
-	if len(c.Evidence) > evidenceShown {
-		c.Evidence, c.More = c.Evidence[:evidenceShown], len(v.Evidence)-evidenceShown
+	for i, e := range v.Evidence {
+		if i == evidenceShown {
+			c.More = len(v.Evidence) - evidenceShown
+			break
+		}
+		c.Evidence = append(c.Evidence, termSafe(e, false))
 	}
 	return c
 }

@@ -115,6 +115,24 @@ var _ = Describe("The html format of test-destination", func() {
 		Expect(attr(cells(row(page, "DEST-NO-REFETCH"))[1], "class")).To(Equal("fail"))
 	})
 
+	It("shows the control characters of what the Destination wrote escaped, as the text report does", func() {
+		results := destinationResults()
+		st := &results[0].Steps[0]
+		st.Run.Output = "\x1b[31mred\x1b[0m and a bell\x07\u009b"
+		st.Run.Stderr = "\x1b]0;title\x07"
+		st.Verdicts[1].Actual = "missing \x1b[2J"
+		st.Verdicts[1].Evidence = []string{"GET /\x1b[1m"}
+		results[0].Dir = "/tmp/\x07dest"
+		var buf bytes.Buffer
+		Expect(reporter.WriteDestination(&buf, reporter.FormatHTML, results, reporter.Options{Version: "test"})).To(Succeed())
+		page := buf.String()
+		Expect(page).NotTo(ContainSubstring("\x1b"))
+		Expect(page).NotTo(ContainSubstring("\x07"))
+		Expect(page).NotTo(ContainSubstring("\u009b"))
+		Expect(page).To(And(ContainSubstring(`\x1b[31mred\x1b[0m and a bell\x07\x9b`), ContainSubstring(`missing \x1b[2J`),
+			ContainSubstring(`GET /\x1b[1m`), ContainSubstring(`/tmp/\x07dest`)))
+	})
+
 	It("escapes what the Destination and the scenario said", func() {
 		page, out := render(false)
 		Expect(out).NotTo(ContainSubstring("<script>alert"))

@@ -1,8 +1,11 @@
 package reporter
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
+	"strings"
 
 	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/rules/graph"
@@ -12,8 +15,9 @@ import (
 // CI, so names, nesting and meanings below only ever gain optional
 // members; nothing is renamed, removed or changes meaning.
 //
-// The report is one JSON object, written when the run ends (at Flush),
-// pretty-printed with two-space indentation, UTF-8 (invalid bytes in
+// The report is one JSON object, written as the documents come (each at
+// its Write, the summary at Flush, so that a report of many findings is
+// never whole in memory), pretty-printed with two-space indentation, UTF-8 (invalid bytes in
 // messages become U+FFFD):
 //
 //	{
@@ -158,8 +162,9 @@ type JSONSummary struct {
 type jsonReporter struct {
 	once
 	w   io.Writer
-	rep JSONReport
+	rep JSONReport // its Documents are written as they come, not kept
 	sum Summary
+	n   int // documents written
 }
 
 func newJSON(w io.Writer, o Options) *jsonReporter {
@@ -184,21 +189,25 @@ func jsonDocumentOf(r engine.Result) JSONDocument {
 		d.Children = append([]string(nil), r.Children...)
 	}
 	for _, g := range r.Diagnostics {
-		f := JSONFinding{
-			Rule:     g.Rule,
-			Severity: string(severityOf(g)),
-			Section:  g.Section,
-			Message:  g.Message,
-			Line:     max(g.Location.Line, 0),
-			Column:   max(g.Location.Column, 0),
-		}
-		for _, l := range g.Related {
-			f.Related = append(f.Related, JSONLocation{URL: l.URL, File: l.File,
-				Line: max(l.Line, 0), Column: max(l.Column, 0)})
-		}
-		d.Findings = append(d.Findings, f)
+		d.Findings = append(d.Findings, jsonFindingOf(g))
 	}
 	return d
+}
+
+func jsonFindingOf(g engine.Diagnostic) JSONFinding {
+	f := JSONFinding{
+		Rule:     g.Rule,
+		Severity: string(severityOf(g)),
+		Section:  g.Section,
+		Message:  g.Message,
+		Line:     max(g.Location.Line, 0),
+		Column:   max(g.Location.Column, 0),
+	}
+	for _, l := range g.Related {
+		f.Related = append(f.Related, JSONLocation{URL: l.URL, File: l.File,
+			Line: max(l.Line, 0), Column: max(l.Column, 0)})
+	}
+	return f
 }
 
 func (j *jsonReporter) Write(r engine.Result) error {
@@ -207,8 +216,99 @@ func (j *jsonReporter) Write(r engine.Result) error {
 	}
 	defer j.unlock()
 	j.sum.Add(r)
-	j.rep.Documents = append(j.rep.Documents, jsonDocumentOf(r))
-	return nil
+	if j.n == 0 {
+		if err := j.head(); err != nil {
+			return err
+		}
+	}
+	sep := ",\n    "
+	if j.n == 0 {
+		sep = "\n    "
+	}
+	j.n++
+	if _, err := io.WriteString(j.w, sep); err != nil {
+		return err
+	}
+	return j.document(r)
+}
+
+// findingsAt is where the findings of a document encoded without any go:
+// they are written there one by one, so that a document of many findings
+// is never whole in memory either.
+var findingsAt = []byte("\n      \"findings\": []")
+
+// document writes r as encoding it in the report would.
+func (j *jsonReporter) document(r engine.Result) error {
+	diags := r.Diagnostics
+	r.Diagnostics = nil
+	b, err := jsonIndent(jsonDocumentOf(r), "    ")
+	if err != nil {
+		return err
+	}
+	i := bytes.Index(b, findingsAt)
+	if i < 0 || len(diags) == 0 {
+		_, err := j.w.Write(b)
+		return err
+	}
+	i += len(findingsAt) - 1 // before the ']'
+	if _, err := j.w.Write(b[:i]); err != nil {
+		return err
+	}
+	for k, g := range diags {
+		f, err := jsonIndent(jsonFindingOf(g), "        ")
+		if err != nil {
+			return err
+		}
+		sep := ",\n        "
+		if k == 0 {
+			sep = "\n        "
+		}
+		if _, err := io.WriteString(j.w, sep); err != nil {
+			return err
+		}
+		if _, err := j.w.Write(f); err != nil {
+			return err
+		}
+	}
+	if _, err := io.WriteString(j.w, "\n      "); err != nil {
+		return err
+	}
+	_, err = j.w.Write(b[i:])
+	return err
+}
+
+// head writes the report up to its documents' opening bracket, as
+// encoding the whole JSONReport would.
+func (j *jsonReporter) head() error {
+	var b strings.Builder
+	b.WriteString("{\n")
+	for _, f := range []struct {
+		name string
+		v    any
+	}{{"tool", j.rep.Tool}, {"version", j.rep.Version}, {"spec", j.rep.Spec}, {"strict", j.rep.Strict}} {
+		v, err := jsonIndent(f.v, "  ")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "  %q: %s,\n", f.name, v)
+	}
+	b.WriteString(`  "documents": [`)
+	_, err := io.WriteString(j.w, b.String())
+	return err
+}
+
+// jsonIndent is v encoded as the report's encoder encodes it at an
+// indentation of prefix (two spaces a level, <, > and & kept as they are),
+// without the final newline.
+func jsonIndent(v any, prefix string) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent(prefix, "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // SetSampling adds what a crawl sampled to the report.
@@ -225,11 +325,33 @@ func (j *jsonReporter) Flush() error {
 		Unprocessed: s.Errors, Skipped: s.Skipped,
 		Errors: s.ErrorFindings, Warnings: s.Warnings, Infos: s.Infos, Resources: s.Resources,
 	}
-	enc := json.NewEncoder(j.w)
-	enc.SetIndent("", "  ")
-	// Messages quote XML: keep <, > and & readable.
-	enc.SetEscapeHTML(false)
-	return enc.Encode(j.rep)
+	// Messages quote XML: <, > and & are kept readable (jsonIndent).
+	var b strings.Builder
+	if j.n == 0 {
+		if err := j.head(); err != nil {
+			return err
+		}
+		b.WriteString("],\n")
+	} else {
+		b.WriteString("\n  ],\n")
+	}
+	sum, err := jsonIndent(j.rep.Summary, "  ")
+	if err != nil {
+		return err
+	}
+	b.WriteString(`  "summary": `)
+	b.Write(sum)
+	if j.rep.Sampling != nil {
+		smp, err := jsonIndent(j.rep.Sampling, "  ")
+		if err != nil {
+			return err
+		}
+		b.WriteString(",\n  \"sampling\": ")
+		b.Write(smp)
+	}
+	b.WriteString("\n}\n")
+	_, err = io.WriteString(j.w, b.String())
+	return err
 }
 
 // specOf is the spec version of the report, 1.1 by default.

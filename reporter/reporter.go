@@ -73,6 +73,11 @@ type Options struct {
 	// Notes are said above the html format's summary (a crawl stopped by
 	// its time limit, an unusable entry point).
 	Notes []string
+	// MaxFindings, when positive, is the number of findings of a document
+	// the html format shows; it says how many more there are, followed by
+	// OmittedHint (where to get them all). The summary counts all.
+	MaxFindings int
+	OmittedHint string
 }
 
 // Colour modes of Options.Color.

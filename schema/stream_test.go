@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
 	"strings"
@@ -196,6 +197,42 @@ var _ = Describe("Streaming a document (ReadFrom)", func() {
 			_, _, streamedErr := readFrom(context.Background(), v, iotest.HalfReader(bytes.NewReader(data)))
 			Expect(streamedErr).To(Equal(whole))
 		}
+	})
+
+	It("refuses an element with too many attributes before libxml2 sees it, quickly, wherever it is", func() {
+		// 200,000 attributes took libxml2 34 s (its duplicate check is
+		// quadratic); 256 is the most any element may have.
+		var b strings.Builder
+		for i := 0; i < 200_000; i++ {
+			fmt.Fprintf(&b, " x:a%d='1'", i)
+		}
+		entries := strings.Repeat("  <url><loc>http://example.com/res</loc></url>\n", 3000) +
+			"  <url><loc>http://example.com/many</loc>\n    <rs:md xmlns:x=\"urn:x\"" + b.String() + "/></url>\n"
+		data := doc(entries)
+		at := bytes.Index(data, []byte("<rs:md xmlns:x"))
+		line, col := posOf(data, at)
+		start := time.Now()
+		for _, read := range []func() error{
+			func() error { _, _, err := v.Read(data, true); return err },
+			func() error {
+				_, _, err := readFrom(context.Background(), v, iotest.HalfReader(bytes.NewReader(data)))
+				return err
+			},
+		} {
+			var ae *rs.AttrLimitError
+			err := read()
+			Expect(errors.As(err, &ae)).To(BeTrue(), "%v", err)
+			Expect(ae.Pos).To(Equal(rs.Pos{Line: line, Column: col}))
+			Expect(ae.Name).To(Equal("rs:md"))
+		}
+		Expect(time.Since(start)).To(BeNumerically("<", 5*time.Second))
+		Eventually(schema.LivePasses).Should(BeZero())
+
+		// As many as the limit: read as any other.
+		few := strings.Replace(string(data), b.String(), b.String()[:strings.Index(b.String(), " x:a255=")], 1)
+		d, _, err := v.Read([]byte(few), true)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(d.Entries).To(HaveLen(3001))
 	})
 
 	// 100 bytes: the reader blocks before the first 64 KiB, which are

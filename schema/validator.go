@@ -316,12 +316,13 @@ func (c *lineCounter) Write(p []byte) (int, error) {
 // The input is read to its end even when the document is refused early,
 // so that a read error (*ReadError, wrapping a *rs.LimitError for a
 // document over the size limit) comes first, as when the document is read
-// whole. A document that is not well-formed, in the sense of XML or of
-// Namespaces in XML (an unbound prefix), gives a *rs.SyntaxError with
-// libxml2's message at libxml2's position (a DOCTYPE, rs.DoctypeError's):
-// every document is worded by the one parser that reads it, whatever its
-// size or where it comes from.
-// When ctx is done, ReadFrom
+// whole. An element with more than rs.MaxAttributes attributes is refused
+// before libxml2 sees it (libxml2 takes quadratic time over them), with a
+// *rs.AttrLimitError saying where. A document that is not well-formed, in
+// the sense of XML or of Namespaces in XML (an unbound prefix), gives a
+// *rs.SyntaxError with libxml2's message at libxml2's position (a DOCTYPE,
+// rs.DoctypeError's): every document is worded by the one parser that
+// reads it, whatever its size or where it comes from. When ctx is done, ReadFrom
 // stops the pass and returns ctx's error without waiting for a Read in
 // progress (which the caller ends by closing r). Any other error means
 // the pass could not run. Safe for concurrent use.
@@ -434,9 +435,12 @@ type feedOut struct {
 	n     int64
 	lines int
 	err   error
-	rc    C.int
-	wf    C.int
-	trunc C.int
+	// refused is the element refused before libxml2 saw it (see
+	// rs.MaxAttributes); libxml2 read no further.
+	refused *rs.AttrLimitError
+	rc      C.int
+	wf      C.int
+	trunc   C.int
 }
 
 // events is a buffer of element events a pass handed over (C memory).
@@ -515,6 +519,9 @@ func (v *Validator) pass(ctx context.Context, head []byte, rest io.Reader, schem
 	if f.err != nil {
 		return passOut{err: &ReadError{Offset: f.n, Line: f.lines + 1, Err: f.err}}
 	}
+	if f.refused != nil {
+		return passOut{err: f.refused}
+	}
 	if f.rc != 0 {
 		return passOut{err: errors.New("schema: libxml2 could not parse the document (out of memory or internal error)")}
 	}
@@ -560,11 +567,18 @@ func feed(ctx context.Context, ps *C.rsc_pass, head []byte, rest io.Reader, chun
 			}
 		}
 	}
+	// Every chunk is looked at before libxml2 parses it: an element with
+	// too many attributes would take libxml2 quadratic time.
+	attrs := rs.AttrCounter{Limit: rs.MaxAttributes}
 	push := func(b []byte) {
 		out.n += int64(len(b))
 		out.lines += bytes.Count(b, newline)
 		for feeding && len(b) > 0 {
 			k := min(len(b), chunkSize)
+			if err := attrs.Scan(b[:k]); err != nil {
+				out.refused, feeding = err, false
+				break
+			}
 			// b is Go memory the pass reads during the call only.
 			if C.rsc_pass_push(ps, (*C.char)(unsafe.Pointer(&b[0])), C.size_t(k)) != 0 {
 				feeding = false
@@ -598,8 +612,8 @@ func feed(ctx context.Context, ps *C.rsc_pass, head []byte, rest io.Reader, chun
 		out.err = ctx.Err()
 	}
 	var failed C.int
-	if out.err != nil {
-		failed = 1
+	if out.err != nil || out.refused != nil {
+		failed = 1 // nothing is decided
 	}
 	out.rc = C.rsc_pass_finish(ps, failed, &out.wf, &out.trunc)
 	send()

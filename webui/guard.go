@@ -100,6 +100,10 @@ type RefusedError struct {
 }
 
 func (e *RefusedError) Error() string {
+	if _, err := netip.ParseAddr(e.Host); err == nil && e.Host != e.Addr.String() {
+		// An address written another way ([::127.0.0.1], ::ffff:...).
+		return fmt.Sprintf("refused: %s (%s) is %s (the web validator does not fetch from private networks)", e.Host, e.Addr, e.Reason)
+	}
 	if e.Host != "" && e.Host != e.Addr.String() {
 		return fmt.Sprintf("refused: %s resolves to %s, %s (the web validator does not fetch from private networks)", e.Host, e.Addr, e.Reason)
 	}

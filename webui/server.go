@@ -14,6 +14,7 @@
 package webui
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -26,6 +27,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -54,8 +56,19 @@ type Options struct {
 	// MaxBody caps a request's body, an upload or a pasted document
 	// included (default 10 MiB).
 	MaxBody int64
-	// JobTimeout bounds one check, a crawl included (default 60 s).
+	// JobTimeout bounds one check, a crawl included (default 60 s): its
+	// validation and the rendering of its report stop then, as they stop
+	// when the visitor hangs up.
 	JobTimeout time.Duration
+	// BodyTimeout bounds the reading of a request's body (default 30 s).
+	// The body is read before a job slot is taken, so a slow body holds
+	// none; at most 8 x MaxJobs bodies are read at once (more are
+	// answered 503), which bounds their memory to that many MaxBody.
+	BodyTimeout time.Duration
+	// MaxFindings is the number of findings of one document the html
+	// report shows (default 1,000); it says how many more there are. The
+	// json and sarif formats, which the form offers too, give them all.
+	MaxFindings int
 	// MaxDocuments and MaxBytes are a crawl's budget (default 100
 	// documents, 32 MiB downloaded).
 	MaxDocuments int
@@ -82,6 +95,12 @@ func (o Options) withDefaults() Options {
 	if o.JobTimeout <= 0 {
 		o.JobTimeout = 60 * time.Second
 	}
+	if o.BodyTimeout <= 0 {
+		o.BodyTimeout = 30 * time.Second
+	}
+	if o.MaxFindings <= 0 {
+		o.MaxFindings = 1000
+	}
 	if o.MaxDocuments <= 0 {
 		o.MaxDocuments = 100
 	}
@@ -107,6 +126,7 @@ type Server struct {
 	o         Options
 	mux       *http.ServeMux
 	jobs      chan struct{}
+	reading   chan struct{} // bodies being read
 	tmpl      *template.Template
 	transport http.RoundTripper
 }
@@ -125,7 +145,8 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("webui: templates: %w", err)
 	}
-	s := &Server{o: o, mux: http.NewServeMux(), jobs: make(chan struct{}, o.MaxJobs), tmpl: tmpl,
+	s := &Server{o: o, mux: http.NewServeMux(), jobs: make(chan struct{}, o.MaxJobs),
+		reading: make(chan struct{}, 8*o.MaxJobs), tmpl: tmpl,
 		transport: o.transport}
 	if s.transport == nil {
 		s.transport = NewTransport(o.AllowPrivate, o.JobTimeout)
@@ -213,28 +234,25 @@ type input struct {
 	hasData bool
 	spec    string
 	strict  bool
+	format  string // html (default), json or sarif
 }
 
 // check runs one job: a crawl of a URL, or the validation of an uploaded
-// or pasted document.
+// or pasted document. The request's body is read first, with its own
+// deadline (BodyTimeout), and only then is a job slot taken: a body sent
+// slowly holds no slot. The job then runs within JobTimeout, and stops
+// (validation and rendering) when that passes or the visitor hangs up.
 func (s *Server) check(w http.ResponseWriter, r *http.Request) {
+	in, ok := s.readBody(w, r)
+	if !ok {
+		return
+	}
 	select {
 	case s.jobs <- struct{}{}:
 		defer func() { <-s.jobs }()
 	default:
 		w.Header().Set("Retry-After", "30")
-		s.fail(w, http.StatusServiceUnavailable, fmt.Sprintf("The validator is busy: %d checks are running, the most it runs at once. Try again in a moment.", s.o.MaxJobs), "")
-		return
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, s.o.MaxBody)
-	in, err := s.readInput(r)
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			s.fail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("The request is too large: the validator takes documents of at most %s.", mib(s.o.MaxBody)), "")
-			return
-		}
-		s.fail(w, http.StatusBadRequest, err.Error(), in.url)
+		s.fail(w, http.StatusServiceUnavailable, fmt.Sprintf("The validator is busy: %d checks are running, the most it runs at once. Try again in a moment.", s.o.MaxJobs), in.url)
 		return
 	}
 	spec, err := engine.ParseSpec(in.spec)
@@ -242,10 +260,26 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusBadRequest, err.Error(), in.url)
 		return
 	}
+	format := reporter.FormatHTML
+	switch in.format {
+	case "", "html":
+	case "json":
+		format = reporter.FormatJSON
+	case "sarif":
+		format = reporter.FormatSARIF
+	default:
+		s.fail(w, http.StatusBadRequest, fmt.Sprintf("unknown report format %q: html, json or sarif", in.format), in.url)
+		return
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.o.JobTimeout)
 	defer cancel()
-	sources := reporter.NewSources(max(s.o.MaxBytes, s.o.MaxBody))
-	v := &engine.Validator{Config: engine.Config{Spec: spec}, Schema: s.o.Schema, Source: sources.Keep}
+	var sources *reporter.Sources
+	var keep func(string, []byte)
+	if format == reporter.FormatHTML {
+		sources = reporter.NewSources(max(s.o.MaxBytes, s.o.MaxBody))
+		keep = sources.Keep
+	}
+	v := &engine.Validator{Config: engine.Config{Spec: spec}, Schema: s.o.Schema, Source: keep}
 	opts := reporter.Options{Tool: "rsconform", Version: s.o.Version, Spec: string(spec), Strict: in.strict,
 		Sources: sources, Home: "./", RuleURL: func(id string) string { return "rules/" + url.PathEscape(id) }}
 	var results []engine.Result
@@ -284,12 +318,90 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 		opts.Title = "Report: " + u
 		s.logf("crawl %s: %d documents in %s", u, len(results), time.Since(start).Round(time.Millisecond))
 	} else {
-		results = []engine.Result{v.ValidateReader(ctx, in.name, bytes.NewReader(in.data))}
-		opts.Title = "Report: " + in.name
+		res := v.ValidateReader(ctx, in.name, bytes.NewReader(in.data))
 		s.logf("validate %s (%d bytes) in %s", in.name, len(in.data), time.Since(start).Round(time.Millisecond))
+		if r.Context().Err() != nil {
+			s.logf("validate %s: stopped, the visitor has gone", in.name)
+			return
+		}
+		if ctx.Err() != nil {
+			s.fail(w, http.StatusServiceUnavailable, fmt.Sprintf("The check was stopped after %s, the time the validator gives one check: no verdict. Check a smaller document, or run rsconform validate on your own machine.", s.o.JobTimeout), "")
+			return
+		}
+		results = []engine.Result{res}
+		opts.Title = "Report: " + in.name
 	}
-	var b bytes.Buffer
-	rep, err := reporter.New(reporter.FormatHTML, &b, opts)
+	if r.Context().Err() != nil {
+		return
+	}
+	// The report is written within what is left of the job's time, but
+	// 10 s at least: a crawl stopped at its time limit (or ended just
+	// before it) still writes its partial report. It stops if the
+	// visitor goes.
+	deadline, _ := ctx.Deadline()
+	rctx, rcancel := context.WithTimeout(r.Context(), max(time.Until(deadline), 10*time.Second))
+	defer rcancel()
+	s.report(rctx, w, format, opts, results)
+}
+
+// readBody reads the request's form within MaxBody and BodyTimeout,
+// holding one of the reading slots (not a job slot) meanwhile. It answers
+// the request itself when it fails (ok false).
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) (in input, ok bool) {
+	select {
+	case s.reading <- struct{}{}:
+		defer func() { <-s.reading }()
+	default:
+		w.Header().Set("Retry-After", "30")
+		s.fail(w, http.StatusServiceUnavailable, "The validator is busy receiving other requests. Try again in a moment.", "")
+		return in, false
+	}
+	rc := http.NewResponseController(w)
+	// Not every ResponseWriter has deadlines (an error then): the
+	// server's ReadTimeout still bounds the body.
+	if rc.SetReadDeadline(time.Now().Add(s.o.BodyTimeout)) == nil {
+		// The deadline is the body's only: cleared, or the connection's
+		// background read would end the job's context when it passes.
+		defer rc.SetReadDeadline(time.Time{})
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, s.o.MaxBody)
+	in, err := s.readInput(r)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		switch {
+		case errors.As(err, &tooBig):
+			s.fail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("The request is too large: the validator takes documents of at most %s.", mib(s.o.MaxBody)), "")
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			w.Header().Set("Connection", "close")
+			s.fail(w, http.StatusRequestTimeout, fmt.Sprintf("The request did not arrive within %s.", s.o.BodyTimeout), "")
+		default:
+			s.fail(w, http.StatusBadRequest, err.Error(), in.url)
+		}
+		return in, false
+	}
+	return in, true
+}
+
+// report writes the report of results in format, as it is rendered (the
+// page is never whole in memory), and stops when ctx ends. The html page
+// shows at most MaxFindings findings per document, saying how many more
+// there are and that the json and sarif formats give them all.
+func (s *Server) report(ctx context.Context, w http.ResponseWriter, format string, opts reporter.Options, results []engine.Result) {
+	h := w.Header()
+	switch format {
+	case reporter.FormatJSON:
+		h.Set("Content-Type", "application/json")
+		h.Set("Content-Disposition", `attachment; filename="rsconform-report.json"`)
+	case reporter.FormatSARIF:
+		h.Set("Content-Type", "application/sarif+json")
+		h.Set("Content-Disposition", `attachment; filename="rsconform-report.sarif"`)
+	default:
+		h.Set("Content-Type", "text/html; charset=utf-8")
+		opts.MaxFindings = s.o.MaxFindings
+		opts.OmittedHint = "Check it again with the report format JSON or SARIF for all of them."
+	}
+	bw := bufio.NewWriterSize(ctxWriter{ctx, w}, 32<<10)
+	rep, err := reporter.New(format, bw, opts)
 	if err == nil {
 		for _, res := range results {
 			if err = rep.Write(res); err != nil {
@@ -300,13 +412,28 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = rep.Flush()
 	}
-	if err != nil {
-		http.Error(w, "rendering the report failed", http.StatusInternalServerError)
-		s.logf("rendering a report: %v", err)
-		return
+	if err == nil {
+		err = bw.Flush()
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Write(b.Bytes())
+	if err != nil {
+		// Part of the page may be sent: the connection is cut short
+		// rather than end in a page that looks whole.
+		s.logf("writing a report: %v", err)
+		panic(http.ErrAbortHandler)
+	}
+}
+
+// ctxWriter writes to w until ctx ends, then fails.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }
 
 // readInput reads the form: urlencoded, or multipart for an upload. A
@@ -357,6 +484,7 @@ func (s *Server) readInput(r *http.Request) (input, error) {
 		in.spec = v
 	}
 	in.strict = fields["strict"] != ""
+	in.format = fields["format"]
 	if xml := fields["xml"]; strings.TrimSpace(xml) != "" {
 		if in.hasData {
 			return in, errors.New("give one thing to check: a URL, a file or a pasted document")

@@ -1,12 +1,16 @@
 package webui_test
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime/multipart"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -288,6 +292,155 @@ var _ = Describe("Limits", func() {
 		Expect(time.Since(start)).To(BeNumerically("<", 10*time.Second))
 		Expect(resp.StatusCode).To(Equal(http.StatusOK))
 		Expect(body).To(ContainSubstring("The crawl was stopped after 300ms"))
+	})
+})
+
+// manyFindings is a Resource List of n entries, each with a relative
+// <loc>: two findings an entry, and work for the validator.
+func manyFindings(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+<rs:md capability="resourcelist" at="2013-01-03T09:00:00Z"/>
+`)
+	for i := 0; i < n; i++ {
+		b.WriteString("<url><loc>x</loc></url>\n")
+	}
+	b.WriteString("</urlset>\n")
+	return []byte(b.String())
+}
+
+// eofReader reads r and closes eof when r is at its end.
+type eofReader struct {
+	r    io.Reader
+	eof  chan struct{}
+	once sync.Once
+}
+
+func (e *eofReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err == io.EOF {
+		e.once.Do(func() { close(e.eof) })
+	}
+	return n, err
+}
+
+// Issue 26: the web validator under abuse.
+var _ = Describe("Abuse", func() {
+	It("reads a body before taking a job slot: a slow body holds none, and gets 408 at --body-timeout", func() {
+		srv := startValidator(webui.Options{MaxJobs: 1, BodyTimeout: 2 * time.Second})
+		var slow []net.Conn
+		for i := 0; i < 3; i++ {
+			c, err := net.Dial("tcp", strings.TrimPrefix(srv.URL, "http://"))
+			Expect(err).NotTo(HaveOccurred())
+			DeferCleanup(c.Close)
+			_, err = io.WriteString(c, "POST /check HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\nxml=")
+			Expect(err).NotTo(HaveOccurred())
+			slow = append(slow, c)
+		}
+		time.Sleep(200 * time.Millisecond) // the handlers are reading the bodies
+		start := time.Now()
+		resp, body := postMultipart(srv, map[string]string{"xml": unsorted}, "", nil)
+		Expect(resp.StatusCode).To(Equal(http.StatusOK), body)
+		Expect(time.Since(start)).To(BeNumerically("<", time.Second))
+		for _, c := range slow {
+			Expect(c.SetReadDeadline(time.Now().Add(10 * time.Second))).To(Succeed())
+			line, err := bufio.NewReader(c).ReadString('\n')
+			Expect(err).NotTo(HaveOccurred())
+			Expect(line).To(HavePrefix("HTTP/1.1 408"))
+		}
+	})
+
+	It("stops validating an upload at --job-timeout, with 503 and no verdict", func() {
+		var mu sync.Mutex
+		var logged []string
+		srv := startValidator(webui.Options{JobTimeout: 200 * time.Millisecond, Logf: func(format string, args ...any) {
+			mu.Lock()
+			defer mu.Unlock()
+			logged = append(logged, fmt.Sprintf(format, args...))
+		}})
+		resp, body := postMultipart(srv, nil, "many.xml", manyFindings(300_000))
+		Expect(resp.StatusCode).To(Equal(http.StatusServiceUnavailable))
+		Expect(body).To(ContainSubstring("The check was stopped after 200ms"))
+		// How long the validation ran (the upload itself not counted).
+		mu.Lock()
+		defer mu.Unlock()
+		Expect(logged).To(HaveLen(1))
+		took, err := time.ParseDuration(logged[0][strings.LastIndex(logged[0], " ")+1:])
+		Expect(err).NotTo(HaveOccurred(), logged[0])
+		Expect(took).To(BeNumerically("<", 2*time.Second))
+	})
+
+	It("stops validating when the visitor hangs up", func() {
+		var mu sync.Mutex
+		var logged []string
+		o := webui.Options{Logf: func(format string, args ...any) {
+			mu.Lock()
+			defer mu.Unlock()
+			logged = append(logged, fmt.Sprintf(format, args...))
+		}}
+		srv := startValidator(o)
+		var body bytes.Buffer
+		mw := multipart.NewWriter(&body)
+		fw, err := mw.CreateFormFile("file", "many.xml")
+		Expect(err).NotTo(HaveOccurred())
+		_, err = fw.Write(manyFindings(300_000))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(mw.Close()).To(Succeed())
+		// Hung up 200 ms after the whole body is sent: the validation runs.
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		sent := make(chan struct{})
+		go func() {
+			<-sent
+			time.Sleep(200 * time.Millisecond)
+			cancel()
+		}()
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/check", &eofReader{r: &body, eof: sent})
+		Expect(err).NotTo(HaveOccurred())
+		req.Header.Set("Content-Type", mw.FormDataContentType())
+		_, err = http.DefaultClient.Do(req)
+		Expect(err).To(HaveOccurred())
+		hungUp := time.Now()
+		Eventually(func() []string {
+			mu.Lock()
+			defer mu.Unlock()
+			return append([]string(nil), logged...)
+		}).WithTimeout(5 * time.Second).Should(ContainElement(ContainSubstring("stopped, the visitor has gone")))
+		Expect(time.Since(hungUp)).To(BeNumerically("<", 3*time.Second))
+	})
+
+	It("shows at most --max-findings findings of a document, says how many more, and gives all as JSON", func() {
+		srv := startValidator(webui.Options{MaxFindings: 100})
+		data := manyFindings(1000)
+		resp, body := postMultipart(srv, nil, "many.xml", data)
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		Expect(strings.Count(body, `<li class="finding `)).To(Equal(100))
+		Expect(body).To(ContainSubstring("1,900 more findings of this document are not shown: the page shows the first 100. Check it again with the report format JSON or SARIF for all of them."))
+		Expect(body).To(ContainSubstring(">1001 errors<"), "the counts are of all findings")
+
+		resp, body = postMultipart(srv, map[string]string{"format": "json"}, "many.xml", data)
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		Expect(resp.Header.Get("Content-Type")).To(Equal("application/json"))
+		var rep struct {
+			Documents []struct{ Findings []json.RawMessage }
+		}
+		Expect(json.Unmarshal([]byte(body), &rep)).To(Succeed())
+		Expect(rep.Documents[0].Findings).To(HaveLen(2000))
+	})
+
+	It("refuses an element with too many attributes at once (RS-LIMIT-ATTRS)", func() {
+		srv := startValidator(webui.Options{})
+		var b strings.Builder
+		for i := 0; i < 100_000; i++ {
+			fmt.Fprintf(&b, " x:a%d='1'", i)
+		}
+		doc := strings.Replace(unsorted, `<rs:md capability="changelist"`, `<rs:md xmlns:x="urn:x"`+b.String()+` capability="changelist"`, 1)
+		start := time.Now()
+		resp, body := postMultipart(srv, nil, "attrs.xml", []byte(doc))
+		Expect(time.Since(start)).To(BeNumerically("<", 5*time.Second))
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		Expect(body).To(ContainSubstring("RS-LIMIT-ATTRS"))
 	})
 })
 

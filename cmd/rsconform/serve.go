@@ -30,9 +30,12 @@ network: crawls never connect to loopback, private, link-local or other
 special-purpose addresses (checked on each connection, after name
 resolution, so redirects and DNS rebinding cannot get round it) unless
 --allow-private; a crawl stays on the URL's host within --max-documents,
---max-bytes and --job-timeout; at most --max-jobs checks run at once (more
-are answered 503); request bodies are capped at --max-body; uploads are kept
-in memory, never written to disk.
+--max-bytes and --job-timeout (validation and the report stop then, or when
+the visitor hangs up); at most --max-jobs checks run at once (more are
+answered 503); request bodies are capped at --max-body and must arrive within
+--body-timeout, before a check's slot is taken; the report page shows the
+first --max-findings findings of a document (the JSON and SARIF downloads
+all); uploads are kept in memory, never written to disk.
 
 Behind a reverse proxy, serve on a loopback address and forward a path to
 it with the prefix stripped: every link of the pages is relative.
@@ -53,7 +56,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fset.BoolVar(&o.AllowPrivate, "allow-private", false, "let crawls reach loopback, private and link-local addresses")
 	fset.IntVar(&o.MaxJobs, "max-jobs", 4, "checks running at once; more are refused with 503")
 	fset.Int64Var(&o.MaxBody, "max-body", 10<<20, "size of a request, an upload or pasted document included, in `BYTES`")
-	fset.DurationVar(&o.JobTimeout, "job-timeout", 60*time.Second, "time one check may take, a crawl included")
+	fset.DurationVar(&o.JobTimeout, "job-timeout", 60*time.Second, "time one check may take, a crawl and its report included")
+	fset.DurationVar(&o.BodyTimeout, "body-timeout", 30*time.Second, "time a request's body may take to arrive (read before a check's slot is taken)")
+	fset.IntVar(&o.MaxFindings, "max-findings", 1000, "findings of one document the report page shows (the JSON and SARIF downloads give all)")
 	fset.IntVar(&o.MaxDocuments, "max-documents", 100, "documents one crawl fetches at most")
 	fset.Int64Var(&o.MaxBytes, "max-bytes", 32<<20, "bytes one crawl downloads at most")
 	fset.Usage = func() {} // Parse reports bad flags; help goes to stdout, once
@@ -72,8 +77,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "rsconform serve: takes no arguments (see --help)")
 		return 2
 	}
-	if o.MaxJobs <= 0 || o.MaxBody <= 0 || o.JobTimeout <= 0 || o.MaxDocuments <= 0 || o.MaxBytes <= 0 {
-		fmt.Fprintln(stderr, "rsconform serve: --max-jobs, --max-body, --job-timeout, --max-documents and --max-bytes must be positive")
+	if o.MaxJobs <= 0 || o.MaxBody <= 0 || o.JobTimeout <= 0 || o.BodyTimeout <= 0 || o.MaxFindings <= 0 || o.MaxDocuments <= 0 || o.MaxBytes <= 0 {
+		fmt.Fprintln(stderr, "rsconform serve: --max-jobs, --max-body, --job-timeout, --body-timeout, --max-findings, --max-documents and --max-bytes must be positive")
 		return 2
 	}
 	sv, err := frontend.New()
@@ -102,7 +107,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       2 * time.Minute,
+		ReadTimeout:       o.BodyTimeout + 10*time.Second, // the handler sets the body's own deadline
 		WriteTimeout:      o.JobTimeout + time.Minute,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,

@@ -212,6 +212,10 @@ func writeSyncText(w io.Writer, r *destination.Report) {
 	if r.Audit != nil {
 		a := r.Audit
 		for _, m := range a.Missing {
+			if m.Path == "" {
+				fmt.Fprintf(w, "  missing  %s: %s\n", m.URL, m.Reason)
+				continue
+			}
 			fmt.Fprintf(w, "  missing  %s  (%s)\n", m.Path, m.URL)
 		}
 		for _, c := range a.Changed {

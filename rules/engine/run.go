@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -20,6 +21,9 @@ type Input struct {
 	// TooLarge is set when the document exceeded Limits.MaxBytes and was
 	// not read to its end.
 	TooLarge *rs.LimitError
+	// TooManyAttributes is set when an element had more attributes than
+	// rs.MaxAttributes: the front end refused it and read no further.
+	TooManyAttributes *rs.AttrLimitError
 	// Syntax is the parser's error when the document is not well-formed.
 	Syntax *rs.SyntaxError
 	// Schema holds libxml2's XSD findings (none when RS-XSD is not selected).
@@ -274,7 +278,9 @@ func (v *Validator) validateBytes(ctx context.Context, location string, data []b
 		v.Source(location, data)
 	}
 	return v.validate(ctx, location, keep, func(fe FrontEnd, opts ReadOptions) (*rs.Document, []SchemaError, error) {
-		return fe.ReadWith(data, opts)
+		// Through ReadFrom, which stops when ctx is done (ReadWith would
+		// read on whatever the caller's deadline).
+		return fe.ReadFrom(ctx, bytes.NewReader(data), opts)
 	})
 }
 
@@ -300,10 +306,13 @@ func (v *Validator) validate(ctx context.Context, location string, keep bool, re
 		in = Input{}
 		var se *rs.SyntaxError
 		var re *ReadError
+		var ae *rs.AttrLimitError
 		var failed *Result
 		switch {
 		case errors.As(err, &se):
 			in.Syntax = se
+		case errors.As(err, &ae):
+			in.TooManyAttributes, err = ae, nil // its rule says so
 		case ctx.Err() != nil && errors.Is(err, ctx.Err()):
 			failed = &Result{Location: location, Kind: rs.KindUnknown, Status: StatusError, Error: err.Error()}
 		case errors.As(err, &re):
