@@ -235,13 +235,13 @@ func (d *dashboard) apiRuns(w http.ResponseWriter, r *http.Request) {
 		}
 		limit = n
 	}
+	if _, err := d.store.SourceURL(r.Context(), r.PathValue("name")); err != nil {
+		d.fail(w, err) // 404 for a Source the store does not know
+		return
+	}
 	runs, err := d.store.Runs(r.Context(), r.PathValue("name"), limit)
 	if err != nil {
 		d.fail(w, err)
-		return
-	}
-	if len(runs) == 0 {
-		d.fail(w, ErrNotFound)
 		return
 	}
 	type apiRun struct {

@@ -186,6 +186,10 @@ var _ = Describe("monitor", func() {
 		status, page = get(base, "/api/sources")
 		Expect(status).To(Equal(200))
 		Expect(page).To(ContainSubstring(`"name": "demo"`))
+		status, _ = get(base, "/api/sources/demo/runs")
+		Expect(status).To(Equal(200), "a Source with no run yet has an empty list")
+		status, _ = get(base, "/api/sources/nobody/runs")
+		Expect(status).To(Equal(404))
 		stop() // as SIGTERM does
 		Eventually(code, 40*time.Second).Should(Receive(Equal(0)))
 		Expect(errb.String()).To(ContainSubstring("rsconform monitor: stopped"))
