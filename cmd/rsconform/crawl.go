@@ -275,6 +275,9 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "rsconform crawl: writing the report:", err)
 		return 2
 	}
+	for _, n := range report.Notes {
+		fmt.Fprintln(stderr, "rsconform crawl: note:", n)
+	}
 	for id, err := range report.GraphErrors {
 		fmt.Fprintf(stderr, "rsconform crawl: rule %s could not run: %v\n", id, err)
 	}

@@ -5,7 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -24,6 +26,24 @@ func readmeBlock(readme, heading, lang string) string {
 	end := strings.Index(rest, "```\n")
 	Expect(end).To(BeNumerically(">=", 0))
 	return rest[:end]
+}
+
+// freshBuild makes the fixture build tree look as a build just wrote it:
+// the resources written a minute ago, then the Resource List with its at
+// set to now. Their <lastmod> say when the resources changed, long before:
+// the files' modification times, which --map serves as Last-Modified, are
+// not the resources'.
+func freshBuild(site string) {
+	now := time.Now().UTC().Truncate(time.Second)
+	list := filepath.Join(site, "resourcelist.xml")
+	data, err := os.ReadFile(list)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(string(data)).To(ContainSubstring("<lastmod>"))
+	data = regexp.MustCompile(`at="[^"]*"`).ReplaceAll(data, []byte(`at="`+now.Format(time.RFC3339)+`"`))
+	Expect(os.WriteFile(list, data, 0o644)).To(Succeed())
+	for _, res := range []string{"res/res1.txt", "res/res2.txt"} {
+		Expect(os.Chtimes(filepath.Join(site, res), now.Add(-time.Minute), now.Add(-time.Minute))).To(Succeed())
+	}
 }
 
 // The README's CI recipes for a Source, run as written: the shell block
@@ -46,6 +66,7 @@ var _ = Describe("The README's CI recipes", Ordered, func() {
 		bin = filepath.Join(work, ".bin")
 		Expect(os.Symlink(repo, filepath.Join(work, "rsconform"))).To(Succeed())
 		Expect(os.CopyFS(filepath.Join(work, "build"), os.DirFS("testdata/ci/build"))).To(Succeed())
+		freshBuild(filepath.Join(work, "build/site"))
 		env = append(os.Environ(), "GOBIN="+bin, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "NO_COLOR=1")
 	})
 

@@ -75,6 +75,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	colorMode := fset.String("color", "auto", "console colour: auto (a terminal and no NO_COLOR), always, never")
 	verbose := fset.Bool("v", false, "list every spec, not only failures")
 	spec := fset.String("spec", "1.1", "spec version: 1.1 or 1.0")
+	failLevel := fset.String("fail-level", "warning", "source: least severe finding that fails its spec: error, warning or info\n(INFO findings are shown, failing nothing, unless info)")
 	var maps multiFlag
 	fset.Var(&maps, "map", "serve `URL=DIR` from a local folder (repeatable)")
 	packages := fset.Bool("packages", false, "download dump packages and check them")
@@ -141,8 +142,14 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintln(stderr, "rsconform suite source:", err)
 			return 2
 		}
+		switch *failLevel {
+		case "error", "warning", "info":
+		default:
+			fmt.Fprintf(stderr, "rsconform suite source: --fail-level %q: want error, warning or info%s\n", *failLevel, suggest.DidYouMean(*failLevel, []string{"error", "warning", "info"}))
+			return 2
+		}
 		cfg := source.Config{Entry: rest[0], Spec: sp, Packages: *packages, Timeout: *timeout,
-			UserAgent: "rsconform/" + toolVersion(), AllowHosts: hosts}
+			UserAgent: "rsconform/" + toolVersion(), AllowHosts: hosts, FailLevel: rules.Severity(*failLevel)}
 		if cfg.Header, err = hf.header(); err != nil {
 			fmt.Fprintln(stderr, "rsconform suite source:", err)
 			return 2
@@ -179,6 +186,9 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 2
 		}
 		cfg.Outcome = outcome
+		for _, n := range outcome.Report.Notes {
+			fmt.Fprintln(stderr, "rsconform suite source: note:", n)
+		}
 		if err := source.DefineSpecs(cfg); err != nil {
 			fmt.Fprintln(stderr, "rsconform suite source:", err)
 			return 2
