@@ -19,7 +19,7 @@ var TimeSyntax = &Rule{
 	Quote: "The attribute value is expressed as a W3C Datetime and the use of a complete date and time expressed in UTC using the format YYYY-MM-DDThh:mm:ss[.s]Z is recommended.",
 	Doc:   "The W3C Datetime note allows six forms: YYYY, YYYY-MM, YYYY-MM-DD, and date with hh:mm, hh:mm:ss or hh:mm:ss.s followed by a time zone designator (Z or ±hh:mm), which is required whenever a time is given.",
 	Check: func(p *Pass) error {
-		forEachDatetime(p, func(name, value string, pos rs.Pos, _ int) {
+		forEachDatetime(p, func(name, value string, pos rs.Pos) {
 			if _, err := rs.ParseDatetimeForm(value); err != nil {
 				p.Reportf(pos, "%s: %v", name, err)
 			}
@@ -32,71 +32,41 @@ var TimeUTC = &Rule{
 	ID: "RS-TIME-UTC", Section: "7", Level: Should, Scope: ScopeEntries,
 	Title: "Datetimes use the recommended form YYYY-MM-DDThh:mm:ss[.s]Z",
 	Quote: TimeSyntax.Quote,
-	Doc:   "Reported once per document, at the first value not in the recommended form, with the count: a Source that writes one such value usually writes them all.",
+	Doc:   "Reported at every value not in the recommended form, each a finding of its own (a baseline keeps each; the text report shows the first few of a document and counts the others).",
 	Check: func(p *Pass) error {
-		// The value reported is the first of the lowest group (see
-		// forEachDatetime); its message is written when it is met, so that
-		// it holds nothing of the model.
-		var firsts [datetimeGroups]rs.Pos
-		var firstMsgs [datetimeGroups]string
-		n := 0
-		forEachDatetime(p, func(name, value string, pos rs.Pos, group int) {
+		forEachDatetime(p, func(name, value string, pos rs.Pos) {
 			d, err := rs.ParseDatetimeForm(value)
 			if err != nil || d.IsUTCZ() {
 				return
 			}
-			if firstMsgs[group] == "" {
-				firsts[group] = pos
-				why := fmt.Sprintf("has time zone %s, not Z", d.TZD)
-				if d.Granularity < rs.GranSecond {
-					why = fmt.Sprintf("has granularity %s", d.Granularity)
-				}
-				firstMsgs[group] = fmt.Sprintf("%s %q %s", name, value, why)
+			why := fmt.Sprintf("has time zone %s, not Z", d.TZD)
+			if d.Granularity < rs.GranSecond {
+				why = fmt.Sprintf("has granularity %s", d.Granularity)
 			}
-			n++
+			p.Reportf(pos, "%s %q %s: the recommended form is a complete date and time in UTC, YYYY-MM-DDThh:mm:ss[.s]Z", name, value, why)
 		})
-		g := 0
-		for g < datetimeGroups-1 && firstMsgs[g] == "" {
-			g++
-		}
-		first, firstMsg := firsts[g], firstMsgs[g]
-		if n == 1 {
-			p.Reportf(first, "%s: the recommended form is a complete date and time in UTC, YYYY-MM-DDThh:mm:ss[.s]Z", firstMsg)
-		} else if n > 1 {
-			p.Reportf(first, "%s, and %d more datetimes are not in the recommended form YYYY-MM-DDThh:mm:ss[.s]Z (complete, UTC)", firstMsg, n-1)
-		}
 		return nil
 	},
 }
 
-// datetimeGroups is the number of groups of forEachDatetime.
-const datetimeGroups = 5
-
-// forEachDatetime calls fn for every datetime-valued item of the document,
-// in one pass over the entries (Pass.walk). group orders the items as a
-// reader of the document lists them: the attributes of the top-level
-// <rs:md> (0), of the entries' <rs:md> (1), modified on top-level <rs:ln>
-// (2) and on the entries' (3), <lastmod> (4); within a group, fn sees
-// them in document order.
-func forEachDatetime(p *Pass, fn func(name, value string, pos rs.Pos, group int)) {
+// forEachDatetime calls fn for every datetime-valued item of the document
+// (the attributes of <rs:md>, modified on <rs:ln>, <lastmod>), in one pass
+// over the entries (Pass.walk).
+func forEachDatetime(p *Pass, fn func(name, value string, pos rs.Pos)) {
 	for x := range p.walk(true, true, true) {
-		entry := 0
-		if x.entry != nil {
-			entry = 1
-		}
 		switch {
 		case x.md != nil:
 			for _, a := range []string{"at", "completed", "from", "until", "datetime"} {
 				if v, ok := x.md.Get(a); ok {
-					fn(a, v, x.md.AttrPosition(a), entry)
+					fn(a, v, x.md.AttrPosition(a))
 				}
 			}
 		case x.ln != nil:
 			if v, ok := x.ln.Get("modified"); ok {
-				fn("modified", v, x.ln.AttrPosition("modified"), 2+entry)
+				fn("modified", v, x.ln.AttrPosition("modified"))
 			}
 		case x.entry.LastmodPos.IsValid() || x.entry.Lastmod != "":
-			fn("<lastmod>", x.entry.Lastmod, x.entry.LastmodPos, 4)
+			fn("<lastmod>", x.entry.Lastmod, x.entry.LastmodPos)
 		}
 	}
 }

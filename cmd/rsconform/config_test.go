@@ -86,6 +86,20 @@ var _ = Describe("Configuration, baselines and fail levels", func() {
 		Expect(rep.Documents[0].Findings[0].Rule).To(Equal("RS-CL-ORDER"))
 	})
 
+	It("keeps a finding per datetime: one more non-UTC datetime is new at its own line, the known one stays suppressed", func() {
+		base := filepath.Join(dir, "baseline.json")
+		code, _, errs := cli("validate", "--rules", "RS-TIME-UTC", "--baseline", base, "../cl.xml")
+		Expect(code).To(Equal(0), errs)
+		more := strings.Replace(unsortedCL, "</urlset>", `  <url><loc>http://example.com/res4</loc><rs:md change="updated" datetime="2013-01-03T20:00:00+01:00"/></url>
+</urlset>`, 1)
+		write(dir, "site/cl.xml", []byte(more))
+		code, rep := jsonReport("--rules", "RS-TIME-UTC", "--fail-level", "warning", "--baseline", base, "../cl.xml")
+		Expect(code).To(Equal(1))
+		Expect(rep.Documents[0].Findings).To(HaveLen(1))
+		Expect(rep.Documents[0].Findings[0].Line).To(Equal(8), "the new datetime's line, not the known one's (7)")
+		Expect(rep.Documents[0].Findings[0].Message).To(ContainSubstring("2013-01-03T20:00:00+01:00"))
+	})
+
 	It("accepts a known not-well-formed document without exit 2, and fails on a new problem in it", func() {
 		base := filepath.Join(dir, "baseline.json")
 		broken := "<?xml version=\"1.0\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>x</url></urlset>\n"
