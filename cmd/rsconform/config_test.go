@@ -56,6 +56,37 @@ var _ = Describe("Configuration, baselines and fail levels", func() {
 		Expect(errs).To(ContainSubstring(`unknown key "fail-levl" (did you mean "fail-level"?)`))
 	})
 
+	It("reads spec: 1.0 unquoted as written", func() {
+		write(dir, ".rsconform.yaml", []byte("spec: 1.0\n"))
+		code, rep := jsonReport("../cl.xml")
+		Expect(code).To(Equal(1))
+		Expect(rep.Spec).To(Equal("1.0"))
+	})
+
+	DescribeTable("refuses a value of the wrong type, or a second document, naming the key and printing no report",
+		func(config, want string) {
+			write(dir, ".rsconform.yaml", []byte(config))
+			code, out, errs := cli("validate", "../cl.xml")
+			Expect(code).To(Equal(2))
+			Expect(out).To(BeEmpty(), "no report")
+			Expect(errs).To(ContainSubstring(want))
+			Expect(errs).NotTo(ContainSubstring("secret"), "a header's value is never printed")
+			Expect(filepath.Join(dir, "site", "sub", "a")).NotTo(BeAnExistingFile())
+		},
+		Entry("headers: a string", "headers: secret\n", ".rsconform.yaml:1: headers: want a mapping of header names to values"),
+		Entry("header: no colon", "header: [secret]\n", ".rsconform.yaml:1: header: header #1: want 'Name: value'"),
+		Entry("baseline: a list", "baseline: [a, b]\n", ".rsconform.yaml:1: baseline: want a single value, got a list"),
+		Entry("strict: not a boolean", "strict: maybe\n", ".rsconform.yaml:1: strict:"),
+		Entry("a second document", "spec: \"1.1\"\n---\nstrict: true\n", ".rsconform.yaml:2: a second YAML document"),
+	)
+
+	It("prints no report when --header is malformed", func() {
+		code, out, errs := cli("validate", "--header", "secret", "../cl.xml")
+		Expect(code).To(Equal(2))
+		Expect(out).To(BeEmpty())
+		Expect(errs).To(ContainSubstring("--header #1: want 'Name: value'"))
+	})
+
 	It("writes a baseline, then fails only on new findings, whatever line they moved to", func() {
 		base := filepath.Join(dir, "baseline.json")
 		code, _, errs := cli("validate", "--baseline", base, "../cl.xml")

@@ -260,14 +260,14 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return 2
 	}
 	v := rf.validator(cfg, sv)
-	rep, tally, closeReport, err := rf.openReport(stdout)
+	// Before the report is opened: a usage error prints no report.
+	client, err := validateClient(inputs, hosts, hf, *timeout, *retries)
 	if err != nil {
 		fmt.Fprintln(stderr, "rsconform validate:", err)
 		return 2
 	}
-	client, err := validateClient(inputs, hosts, hf, *timeout, *retries)
+	rep, tally, closeReport, err := rf.openReport(stdout)
 	if err != nil {
-		closeReport()
 		fmt.Fprintln(stderr, "rsconform validate:", err)
 		return 2
 	}
