@@ -180,7 +180,7 @@ func (h *htmlReporter) Write(r rules.Result) error {
 // node converts a Result, cutting the excerpts out of the document's text
 // (which Sources then forgets).
 func (h *htmlReporter) node(r rules.Result) *htmlNode {
-	st := statusOf(r)
+	st := shownStatus(r, h.o)
 	n := &htmlNode{
 		ID:       "doc-" + strconv.Itoa(len(h.nodes)+1),
 		Location: r.Location, Kind: kindOf(r), Status: string(st), Error: r.Error,
@@ -192,7 +192,7 @@ func (h *htmlReporter) node(r rules.Result) *htmlNode {
 	switch st {
 	case rules.StatusValid:
 		n.Mark = "✓"
-	case rules.StatusInvalid:
+	case rules.StatusInvalid, StatusFails:
 		n.Mark = "✗"
 	case rules.StatusError:
 		n.Mark = "!"
@@ -295,7 +295,7 @@ func buildTree(nodes []*htmlNode) []*htmlNode {
 	}
 	var mark func(n *htmlNode, depth int) bool
 	mark = func(n *htmlNode, depth int) bool {
-		failing := n.Errors > 0 || n.Status == string(rules.StatusError)
+		failing := n.Errors > 0 || n.Status == string(rules.StatusError) || n.Status == string(StatusFails)
 		for _, c := range n.Children {
 			if mark(c, depth+1) {
 				failing = true

@@ -45,6 +45,8 @@ type textReporter struct {
 	depth map[string]int
 	// sampling, when set, is said after the summary.
 	sampling *rules.Sampling
+	// failing counts the valid documents shown as failing (shownStatus).
+	failing int
 }
 
 // textStyles are the colours of the text format; each is switched on or
@@ -136,6 +138,9 @@ func (t *textReporter) Write(r rules.Result) error {
 	}
 	defer t.unlock()
 	t.sum.Add(r)
+	if shownStatus(r, t.o) == StatusFails {
+		t.failing++
+	}
 	if t.o.Quiet && len(r.Diagnostics) == 0 && statusOf(r) != rules.StatusError {
 		t.depthOf(r) // children still indent under it
 		return nil
@@ -182,13 +187,13 @@ func (t *textReporter) SetSampling(s *rules.Sampling) { t.sampling = s }
 
 func (t *textReporter) document(b *strings.Builder, r rules.Result) {
 	st := t.st
-	status := statusOf(r)
+	status := shownStatus(r, t.o)
 	var mark string
 	var sc *color.Color
 	switch status {
 	case rules.StatusValid:
 		mark, sc = "✓", st.valid
-	case rules.StatusInvalid:
+	case rules.StatusInvalid, StatusFails:
 		mark, sc = "✗", st.invalid
 	case rules.StatusError:
 		mark, sc = "!", st.failed
@@ -325,11 +330,19 @@ func padRight(s string, w int) string {
 
 func (t *textReporter) summary() string {
 	s, st := t.sum, t.st
-	docs := []string{
-		fmt.Sprintf("%d valid", s.Valid),
+	docs := []string{fmt.Sprintf("%d valid", s.Valid-t.failing)}
+	if t.failing > 0 {
+		// Valid (no error), but failing the run: said, not counted valid.
+		on := "warnings"
+		if t.o.FailLevel == rules.SeverityInfo {
+			on = "warnings or infos"
+		}
+		docs = append(docs, fmt.Sprintf("%d failing on %s", t.failing, on))
+	}
+	docs = append(docs,
 		fmt.Sprintf("%d invalid", s.Invalid),
 		fmt.Sprintf("%d unprocessed", s.Errors),
-	}
+	)
 	if s.Skipped > 0 {
 		docs = append(docs, fmt.Sprintf("%d skipped", s.Skipped))
 	}
@@ -343,7 +356,10 @@ func (t *textReporter) summary() string {
 	line := fmt.Sprintf("%s: %s; %s, %s, %s", plural(s.Documents, "document"), strings.Join(docs, ", "),
 		count(s.ErrorFindings, "error", st.sevError), count(s.Warnings, "warning", st.sevWarning),
 		count(s.Infos, "info", st.sevInfo))
-	if t.o.Strict {
+	switch {
+	case t.o.FailLevel == rules.SeverityInfo:
+		line += " (--fail-level info: warnings and infos fail)"
+	case t.o.Strict:
 		line += " (strict: warnings fail)"
 	}
 	return line

@@ -162,7 +162,7 @@ func (f *reportFlags) openReport(stdout io.Writer) (rep reporter.Reporter, tally
 		}
 		w = file
 	}
-	rep, err = reporter.New(f.format, w, reporter.Options{Tool: "rsconform", Version: toolVersion(), Spec: f.spec, Strict: f.strict, Color: f.color, Verbose: f.verbose, Quiet: f.quiet, SourceRoot: sourceRoot(), Sources: f.sources})
+	rep, err = reporter.New(f.format, w, reporter.Options{Tool: "rsconform", Version: toolVersion(), Spec: f.spec, Strict: f.strict, FailLevel: rules.Severity(f.failLevel), Color: f.color, Verbose: f.verbose, Quiet: f.quiet, SourceRoot: sourceRoot(), Sources: f.sources})
 	if err != nil {
 		if file != nil {
 			file.Close()
