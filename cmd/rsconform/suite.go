@@ -49,8 +49,10 @@ Destinations Scenario:NAME.
 Examples:
   rsconform suite source https://example.com/.well-known/resourcesync
   rsconform suite source --label-filter 'Level:MUST' --junit-report junit.xml https://example.com/
-  rsconform suite source --map https://example.com/=build/site https://example.com/.well-known/resourcesync
-  rsconform suite destination --junit-report junit.xml -- ./my-harvester --source {source} --out {dir}
+  rsconform suite source --map https://example.com/=build/site \
+      https://example.com/.well-known/resourcesync
+  rsconform suite destination --junit-report junit.xml -- \
+      ./my-harvester --source {source} --out {dir}
 
 The same suites run with: go test ./suite/source -args -source URL
 
@@ -84,13 +86,13 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var hf headerFlags
 	hf.register(fset)
 	sample := fset.String("sample", "10", "resources checked per list: a number, all, or 0")
-	timeout := fset.Duration("timeout", 30*time.Second, "source: timeout of one request; destination: timeout of one run of the command (default 5m)")
+	timeout := fset.Duration("timeout", 30*time.Second, "source: timeout of one request (default 30s); destination: timeout of one run of the command (default 5m)")
 	scenarios := fset.String("scenarios", "", "destination: comma-separated built-in scenarios to play (default: all but "+mocksource.VolumeScenario+")")
 	dir := fset.String("dir", "", "destination: keep the Destination's directories under `DIR` (default: a temporary one)")
 	printUsage := func() {
 		fset.SetOutput(stdout)
 		fmt.Fprint(stdout, suiteUsage)
-		fset.PrintDefaults()
+		printFlags(stdout, fset)
 	}
 	// The flag package calls Usage on -help before returning ErrHelp, and
 	// on a bad flag: help is printed once, below, on stdout.

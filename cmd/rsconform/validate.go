@@ -220,7 +220,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	printUsage := func(w io.Writer) {
 		fset.SetOutput(w)
 		fmt.Fprint(fset.Output(), validateUsage)
-		fset.PrintDefaults()
+		printFlags(w, fset)
 	}
 	fset.Usage = func() {} // Parse reports bad flags; help goes to stdout, once
 	args, err := parseFlags(fset, args)
