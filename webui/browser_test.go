@@ -55,8 +55,10 @@ var _ = Describe("The web validator in a browser", Label("browser"), Ordered, fu
 
 	BeforeAll(func() {
 		path := findChromium()
-		if path == "" {
-			Skip("no Chromium: install Debian's chromium (RSCONFORM_BROWSER=1 .ci/setup does) or set RSCONFORM_CHROMIUM to run the browser test")
+		if why, fail := noChromium(path, os.Getenv); fail {
+			Fail(why)
+		} else if why != "" {
+			Skip(why)
 		}
 		dir = GinkgoT().TempDir()
 		ctx, cancel := context.WithCancel(context.Background())
