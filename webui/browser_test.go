@@ -4,8 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"os"
 	"path/filepath"
+	"testing"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -28,16 +34,60 @@ const hostileXML = `<?xml version="1.0" encoding="UTF-8"?>
 
 // saveScreenshot writes a screenshot under the test's temporary directory
 // and, when $RSCONFORM_SCREENSHOTS names a directory, there too (how the
-// README's pictures are made).
+// README's pictures are made: go generate ./webui). Otherwise the
+// committed picture docs/screenshots/NAME must still show what the page
+// does: the test fails when it is stale.
 func saveScreenshot(b *browser, dir, name string) {
 	path := filepath.Join(dir, name)
 	Expect(b.screenshot(path)).To(Succeed())
 	AddReportEntry("screenshot", path)
+	data, err := os.ReadFile(path)
+	Expect(err).NotTo(HaveOccurred())
 	if out := os.Getenv("RSCONFORM_SCREENSHOTS"); out != "" {
-		data, err := os.ReadFile(path)
-		Expect(err).NotTo(HaveOccurred())
 		Expect(os.WriteFile(filepath.Join(out, name), data, 0o644)).To(Succeed())
+		return
 	}
+	committed, err := os.ReadFile(filepath.Join("..", "docs", "screenshots", name))
+	if errors.Is(err, os.ErrNotExist) {
+		return // not a picture of the README
+	}
+	Expect(err).NotTo(HaveOccurred())
+	stale, err := screenshotStale(data, committed)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(stale).To(BeEmpty(), "docs/screenshots/%s is stale (this run's is %s): regenerate the README's pictures with 'go generate ./webui'", name, path)
+}
+
+// screenshotStale says how a screenshot differs from the committed one, ""
+// when it does not: another size (a page that grew), or more than 2 % of
+// the pixels changed (the mock Source's port, which every run picks anew,
+// is a few words of the page).
+func screenshotStale(got, committed []byte) (string, error) {
+	a, err := png.Decode(bytes.NewReader(got))
+	if err != nil {
+		return "", fmt.Errorf("this run's screenshot: %w", err)
+	}
+	b, err := png.Decode(bytes.NewReader(committed))
+	if err != nil {
+		return "", fmt.Errorf("the committed screenshot: %w", err)
+	}
+	if a.Bounds().Size() != b.Bounds().Size() {
+		return fmt.Sprintf("%v, committed %v", a.Bounds().Size(), b.Bounds().Size()), nil
+	}
+	r := a.Bounds()
+	differ := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			r1, g1, b1, _ := a.At(x, y).RGBA()
+			r2, g2, b2, _ := b.At(x-r.Min.X+b.Bounds().Min.X, y-r.Min.Y+b.Bounds().Min.Y).RGBA()
+			if r1 != r2 || g1 != g2 || b1 != b2 {
+				differ++
+			}
+		}
+	}
+	if total := r.Dx() * r.Dy(); differ*50 > total {
+		return fmt.Sprintf("%d of %d pixels differ", differ, total), nil
+	}
+	return "", nil
 }
 
 func js(v string) string {
@@ -227,4 +277,45 @@ func destinationMatrix() []*harness.Result {
 func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+func TestScreenshotStale(t *testing.T) {
+	picture := func(w, h, changed int) []byte {
+		img := image.NewRGBA(image.Rect(0, 0, w, h))
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				img.Set(x, y, color.White)
+			}
+		}
+		for i := 0; i < changed; i++ {
+			img.Set(i%w, i/w, color.Black)
+		}
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, img); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	committed := picture(100, 100, 0)
+	for _, c := range []struct {
+		name  string
+		got   []byte
+		stale bool
+	}{
+		{"the same", picture(100, 100, 0), false},
+		{"a few words changed (the mock's port)", picture(100, 100, 150), false},
+		{"22 px taller", picture(100, 122, 0), true},
+		{"a part of the page redrawn", picture(100, 100, 2500), true},
+	} {
+		stale, err := screenshotStale(c.got, committed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (stale != "") != c.stale {
+			t.Errorf("%s: stale %q, want stale %v", c.name, stale, c.stale)
+		}
+	}
+	if _, err := screenshotStale([]byte("not a png"), committed); err == nil {
+		t.Error("a broken screenshot is an error")
+	}
 }

@@ -29,6 +29,26 @@ func readmeBlock(readme, heading, lang string) string {
 	return rest[:end]
 }
 
+// The README's quoted outputs: every fenced block that starts with a
+// "$ rsconform ..." line is that command's standard output, run from the
+// repository's root, word for word.
+var _ = Describe("The README's quoted outputs", func() {
+	It("are what the commands print", func() {
+		readme, err := os.ReadFile("../../README.md")
+		Expect(err).NotTo(HaveOccurred())
+		wd, err := os.Getwd()
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(os.Chdir, wd)
+		Expect(os.Chdir("../..")).To(Succeed())
+		blocks := regexp.MustCompile("(?s)```[a-z]*\n(\\$ rsconform [^\n]*)\n(.*?)```\n").FindAllStringSubmatch(string(readme), -1)
+		Expect(blocks).NotTo(BeEmpty())
+		for _, b := range blocks {
+			_, out, errs := cli(strings.Fields(strings.TrimPrefix(b[1], "$ rsconform "))...)
+			Expect(out).To(Equal(b[2]), "README.md quotes %q; stderr:\n%s", b[1], errs)
+		}
+	})
+})
+
 // freshBuild makes the fixture build tree look as a build just wrote it:
 // the resources written a minute ago, then the Resource List with its at
 // set to now. Their <lastmod> say when the resources changed, long before:
