@@ -110,9 +110,11 @@ type htmlReport struct {
 	Version, Spec string
 	Strict        bool
 	Notes         []string
-	Summary       Summary
-	Roots         []*htmlNode
-	Rules         []htmlRule
+	// Sampling says what a crawl sampled (the text format's line).
+	Sampling string
+	Summary  Summary
+	Roots    []*htmlNode
+	Rules    []htmlRule
 }
 
 // htmlNode is one document in the tree.
@@ -131,6 +133,8 @@ type htmlNode struct {
 
 // htmlFinding is one finding of a document.
 type htmlFinding struct {
+	// ID is the finding's anchor (#ID), its source lines' is ID-src.
+	ID                        string
 	Rule, RuleHref, RuleTitle string
 	Severity                  string
 	Section, SectionTitle     string
@@ -154,7 +158,13 @@ type htmlReporter struct {
 	nodes []*htmlNode
 	rules map[string]*htmlRule
 	tmpl  *template.Template
+	// sampling is what a crawl sampled (SetSampling).
+	sampling *rules.Sampling
 }
+
+// SetSampling makes the summary say what a crawl sampled, as the text
+// format does.
+func (h *htmlReporter) SetSampling(s *rules.Sampling) { h.sampling = s }
 
 func newHTML(w io.Writer, o Options) *htmlReporter {
 	return &htmlReporter{w: w, o: o, rules: map[string]*htmlRule{}, tmpl: HTMLTemplates()}
@@ -207,8 +217,11 @@ func (h *htmlReporter) node(r rules.Result) *htmlNode {
 	idx := &lineIndex{data: text}
 	for i, d := range r.Diagnostics {
 		sev := string(severityOf(d))
+		// A finding's rule links to the page's own glossary, which links
+		// on to the rule's page.
 		f := htmlFinding{
-			Rule: d.Rule, RuleHref: h.ruleURL(d.Rule), Severity: sev,
+			ID:   n.ID + "-f" + strconv.Itoa(i+1),
+			Rule: d.Rule, RuleHref: "#rule-" + d.Rule, Severity: sev,
 			Section: d.Section, Message: d.Message, Pos: position(d.Location, r.Location),
 		}
 		if s := rules.Section(d.Section); s != nil {
@@ -216,7 +229,7 @@ func (h *htmlReporter) node(r rules.Result) *htmlNode {
 		}
 		gr := h.rules[d.Rule]
 		if gr == nil {
-			gr = &htmlRule{ID: d.Rule, Href: f.RuleHref, Section: d.Section, SectionTitle: f.SectionTitle}
+			gr = &htmlRule{ID: d.Rule, Href: h.ruleURL(d.Rule), Section: d.Section, SectionTitle: f.SectionTitle}
 			if rule := rules.Lookup(d.Rule); rule != nil {
 				gr.Title, gr.Level, gr.Quote = rule.Title, rule.Level.String(), rule.Quote
 			}
@@ -247,7 +260,7 @@ func (h *htmlReporter) Flush() error {
 	rep := htmlReport{
 		HTMLPage: NewHTMLPage(title, h.o.Home, h.o.Tool, "'none'"),
 		Version:  h.o.Version, Spec: specOf(h.o), Strict: h.o.Strict, Summary: h.sum, Notes: h.o.Notes,
-		Roots: buildTree(h.nodes),
+		Sampling: samplingText(h.sampling), Roots: buildTree(h.nodes),
 	}
 	for _, r := range h.rules {
 		rep.Rules = append(rep.Rules, *r)

@@ -175,19 +175,27 @@ var _ = Describe("The web validator in a browser", Label("browser"), Ordered, fu
 			document.getElementById('submit-xml').click()`)).To(Succeed())
 		var page struct {
 			Verdict, Rule, RuleHref, Mark string
+			Glossary, Pos, PosTarget      string
+			FiltersShown                  bool
 			Pwned                         any
 			Scripts, Imgs, Findings       int
 		}
 		Expect(b.eval(`(() => { const f = document.querySelector('li.finding[data-rule="RS-CL-ORDER"]');
 			return {Verdict: document.querySelector('.verdict').textContent,
-			  Rule: f.querySelector('a.rule').textContent, RuleHref: f.querySelector('a.rule').href,
+			  Rule: f.querySelector('a.rule').textContent, RuleHref: f.querySelector('a.rule').getAttribute('href'),
+			  Glossary: document.querySelector('#rule-RS-CL-ORDER a').href,
+			  Pos: f.querySelector('a.pos').getAttribute('href'), PosTarget: f.querySelector('pre.src').id,
+			  FiltersShown: !document.getElementById('filters').hidden,
 			  Mark: f.querySelector('pre.src .hit').textContent,
 			  Pwned: window.pwned === undefined ? null : window.pwned,
 			  Scripts: document.scripts.length, Imgs: document.images.length,
 			  Findings: document.querySelectorAll('li.finding').length}; })()`, &page)).To(Succeed())
 		Expect(page.Verdict).To(Equal("Does not conform"))
 		Expect(page.Rule).To(Equal("RS-CL-ORDER"))
-		Expect(page.RuleHref).To(Equal(home + "rules/RS-CL-ORDER"))
+		Expect(page.RuleHref).To(Equal("#rule-RS-CL-ORDER"), "the page's own glossary")
+		Expect(page.Glossary).To(Equal(home + "rules/RS-CL-ORDER"))
+		Expect(page.Pos).To(Equal("#" + page.PosTarget))
+		Expect(page.FiltersShown).To(BeTrue(), "the script shows the filter bar")
 		Expect(page.Mark).To(ContainSubstring("<script>window.pwned=1</script>"))
 		Expect(page.Pwned).To(BeNil())
 		Expect(page.Scripts).To(Equal(1))
@@ -205,8 +213,8 @@ var _ = Describe("The web validator in a browser", Label("browser"), Ordered, fu
 		Expect(shown.All).To(Equal(1))
 		Expect(page.Findings).To(BeNumerically(">", 1))
 
-		// The rule link leads to the rule's page.
-		Expect(b.submit(`document.querySelector('li.finding[data-rule="RS-CL-ORDER"] a.rule').click()`)).To(Succeed())
+		// The rule's entry in the glossary leads to the rule's page.
+		Expect(b.submit(`document.querySelector('#rule-RS-CL-ORDER a').click()`)).To(Succeed())
 		var rule struct{ Title, Fail, Pass string }
 		Expect(b.eval(`({Title: document.querySelector('h1').textContent,
 			Fail: document.getElementById('fail-example').textContent,

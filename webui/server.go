@@ -124,6 +124,9 @@ func New(o Options) (*Server, error) {
 	}
 	s.mux.HandleFunc("GET /{$}", s.form)
 	s.mux.HandleFunc("POST /check", s.check)
+	// GET /check?url=URL crawls URL: a report to link to, as the W3C
+	// validator's ?uri= (the form's URL field sends it this way).
+	s.mux.HandleFunc("GET /check", s.check)
 	s.mux.HandleFunc("GET /rules/{$}", s.ruleList)
 	s.mux.HandleFunc("GET /rules/{id}", s.rule)
 	return s, nil
@@ -241,6 +244,7 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 	opts := reporter.Options{Tool: "rsconform", Version: s.o.Version, Spec: string(spec), Strict: in.strict,
 		Sources: sources, Home: "./", RuleURL: func(id string) string { return "rules/" + url.PathEscape(id) }}
 	var results []rules.Result
+	var sampling *rules.Sampling
 	start := time.Now()
 	if in.url != "" {
 		u, err := s.checkURL(ctx, in.url)
@@ -263,7 +267,7 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, http.StatusBadRequest, err.Error(), in.url)
 			return
 		}
-		results = report.Results
+		results, sampling = report.Results, report.Sampling
 		if report.EntryError != nil {
 			opts.Notes = append(opts.Notes, "The entry point is unusable: "+report.EntryError.Error())
 		}
@@ -282,6 +286,9 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 	}
 	var b bytes.Buffer
 	rep, err := reporter.New(reporter.FormatHTML, &b, opts)
+	if sr, ok := rep.(reporter.SamplingReporter); ok && sampling != nil {
+		sr.SetSampling(sampling)
+	}
 	if err == nil {
 		for _, res := range results {
 			if err = rep.Write(res); err != nil {
@@ -308,8 +315,18 @@ func (s *Server) readInput(r *http.Request) (input, error) {
 	in := input{spec: string(rules.Spec11)}
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	fields := map[string]string{}
-	switch ct {
-	case "multipart/form-data":
+	if r.Method == http.MethodGet {
+		// A link holds a URL to crawl and its options, never a document.
+		q := r.URL.Query()
+		for _, k := range []string{"url", "spec", "strict"} {
+			if v := q.Get(k); v != "" {
+				fields[k] = v
+			}
+		}
+	}
+	switch {
+	case r.Method == http.MethodGet:
+	case ct == "multipart/form-data":
 		mr, err := r.MultipartReader()
 		if err != nil {
 			return in, fmt.Errorf("unreadable form: %w", err)
@@ -334,7 +351,7 @@ func (s *Server) readInput(r *http.Request) (input, error) {
 			}
 			fields[p.FormName()] = string(data)
 		}
-	case "application/x-www-form-urlencoded":
+	case ct == "application/x-www-form-urlencoded":
 		if err := r.ParseForm(); err != nil {
 			return in, fmt.Errorf("unreadable form: %w", err)
 		}
