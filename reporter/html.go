@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/graph"
 )
 
 // The html format: one self-contained page (no network, no external asset;
@@ -159,12 +161,12 @@ type htmlReporter struct {
 	rules map[string]*htmlRule
 	tmpl  *template.Template
 	// sampling is what a crawl sampled (SetSampling).
-	sampling *rules.Sampling
+	sampling *graph.Sampling
 }
 
 // SetSampling makes the summary say what a crawl sampled, as the text
 // format does.
-func (h *htmlReporter) SetSampling(s *rules.Sampling) { h.sampling = s }
+func (h *htmlReporter) SetSampling(s *graph.Sampling) { h.sampling = s }
 
 func newHTML(w io.Writer, o Options) *htmlReporter {
 	return &htmlReporter{w: w, o: o, rules: map[string]*htmlRule{}, tmpl: HTMLTemplates()}
@@ -177,7 +179,7 @@ func (h *htmlReporter) ruleURL(id string) string {
 	return DefaultRuleURL(id)
 }
 
-func (h *htmlReporter) Write(r rules.Result) error {
+func (h *htmlReporter) Write(r engine.Result) error {
 	if err := h.lock(false); err != nil {
 		return err
 	}
@@ -189,7 +191,7 @@ func (h *htmlReporter) Write(r rules.Result) error {
 
 // node converts a Result, cutting the excerpts out of the document's text
 // (which Sources then forgets).
-func (h *htmlReporter) node(r rules.Result) *htmlNode {
+func (h *htmlReporter) node(r engine.Result) *htmlNode {
 	st := shownStatus(r, h.o)
 	n := &htmlNode{
 		ID:       "doc-" + strconv.Itoa(len(h.nodes)+1),
@@ -200,11 +202,11 @@ func (h *htmlReporter) node(r rules.Result) *htmlNode {
 		n.Href = r.Location
 	}
 	switch st {
-	case rules.StatusValid:
+	case engine.StatusValid:
 		n.Mark = "✓"
-	case rules.StatusInvalid, StatusFails:
+	case engine.StatusInvalid, StatusFails:
 		n.Mark = "✗"
-	case rules.StatusError:
+	case engine.StatusError:
 		n.Mark = "!"
 	default:
 		n.Mark = "–"
@@ -230,7 +232,7 @@ func (h *htmlReporter) node(r rules.Result) *htmlNode {
 		gr := h.rules[d.Rule]
 		if gr == nil {
 			gr = &htmlRule{ID: d.Rule, Href: h.ruleURL(d.Rule), Section: d.Section, SectionTitle: f.SectionTitle}
-			if rule := rules.Lookup(d.Rule); rule != nil {
+			if rule := engine.Lookup(d.Rule); rule != nil {
 				gr.Title, gr.Level, gr.Quote = rule.Title, rule.Level.String(), rule.Quote
 			}
 			h.rules[d.Rule] = gr
@@ -308,7 +310,7 @@ func buildTree(nodes []*htmlNode) []*htmlNode {
 	}
 	var mark func(n *htmlNode, depth int) bool
 	mark = func(n *htmlNode, depth int) bool {
-		failing := n.Errors > 0 || n.Status == string(rules.StatusError) || n.Status == string(StatusFails)
+		failing := n.Errors > 0 || n.Status == string(engine.StatusError) || n.Status == string(StatusFails)
 		for _, c := range n.Children {
 			if mark(c, depth+1) {
 				failing = true

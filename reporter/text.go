@@ -12,7 +12,8 @@ import (
 	"github.com/mattn/go-colorable"
 	"github.com/mattn/go-isatty"
 
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/graph"
 )
 
 // The text format, for people. Each document is printed when written:
@@ -44,7 +45,7 @@ type textReporter struct {
 	// before children).
 	depth map[string]int
 	// sampling, when set, is said after the summary.
-	sampling *rules.Sampling
+	sampling *graph.Sampling
 	// failing counts the valid documents shown as failing (shownStatus).
 	failing int
 }
@@ -132,7 +133,7 @@ func newText(w io.Writer, o Options, e env) (*textReporter, error) {
 	return &textReporter{w: w, o: o, st: newTextStyles(on)}, nil
 }
 
-func (t *textReporter) Write(r rules.Result) error {
+func (t *textReporter) Write(r engine.Result) error {
 	if err := t.lock(false); err != nil {
 		return err
 	}
@@ -141,7 +142,7 @@ func (t *textReporter) Write(r rules.Result) error {
 	if shownStatus(r, t.o) == StatusFails {
 		t.failing++
 	}
-	if t.o.Quiet && len(r.Diagnostics) == 0 && statusOf(r) != rules.StatusError {
+	if t.o.Quiet && len(r.Diagnostics) == 0 && statusOf(r) != engine.StatusError {
 		t.depthOf(r) // children still indent under it
 		return nil
 	}
@@ -157,7 +158,7 @@ func (t *textReporter) Write(r rules.Result) error {
 }
 
 // depthOf is how deep r sits under the documents already written.
-func (t *textReporter) depthOf(r rules.Result) int {
+func (t *textReporter) depthOf(r engine.Result) int {
 	if t.depth == nil {
 		t.depth = map[string]int{}
 	}
@@ -183,19 +184,19 @@ func (t *textReporter) Flush() error {
 }
 
 // SetSampling makes the summary say what a crawl sampled.
-func (t *textReporter) SetSampling(s *rules.Sampling) { t.sampling = s }
+func (t *textReporter) SetSampling(s *graph.Sampling) { t.sampling = s }
 
-func (t *textReporter) document(b *strings.Builder, r rules.Result) {
+func (t *textReporter) document(b *strings.Builder, r engine.Result) {
 	st := t.st
 	status := shownStatus(r, t.o)
 	var mark string
 	var sc *color.Color
 	switch status {
-	case rules.StatusValid:
+	case engine.StatusValid:
 		mark, sc = "✓", st.valid
-	case rules.StatusInvalid, StatusFails:
+	case engine.StatusInvalid, StatusFails:
 		mark, sc = "✗", st.invalid
-	case rules.StatusError:
+	case engine.StatusError:
 		mark, sc = "!", st.failed
 	default:
 		mark, sc = "-", st.skipped
@@ -205,7 +206,7 @@ func (t *textReporter) document(b *strings.Builder, r rules.Result) {
 
 	if r.Error != "" {
 		label := "error: "
-		if status != rules.StatusError {
+		if status != engine.StatusError {
 			label = "note: "
 		}
 		writeIndented(b, "  ", sc.Sprint(label), len(label), termSafe(r.Error, true))
@@ -225,7 +226,7 @@ func (t *textReporter) document(b *strings.Builder, r rules.Result) {
 }
 
 // findings prints one aligned line per finding of r.
-func (t *textReporter) findings(b *strings.Builder, r rules.Result) {
+func (t *textReporter) findings(b *strings.Builder, r engine.Result) {
 	if len(r.Diagnostics) == 0 {
 		return
 	}
@@ -259,9 +260,9 @@ func (t *textReporter) findings(b *strings.Builder, r rules.Result) {
 		sev := severityOf(d)
 		sc := st.sevInfo
 		switch sev {
-		case rules.SeverityError:
+		case engine.SeverityError:
 			sc = st.sevError
-		case rules.SeverityWarning:
+		case engine.SeverityWarning:
 			sc = st.sevWarning
 		}
 		rule := termSafe(d.Rule, false)
@@ -299,7 +300,7 @@ func writeIndented(b *strings.Builder, lead, prefix string, width int, text stri
 // position is "line:column" of a finding ("line" when the column is
 // unknown, "-" when the line is), preceded by its file or URL when that is
 // not the document's own.
-func position(l rules.Location, doc string) string {
+func position(l engine.Location, doc string) string {
 	var s string
 	switch {
 	case l.Line <= 0:
@@ -334,7 +335,7 @@ func (t *textReporter) summary() string {
 	if t.failing > 0 {
 		// Valid (no error), but failing the run: said, not counted valid.
 		on := "warnings"
-		if t.o.FailLevel == rules.SeverityInfo {
+		if t.o.FailLevel == engine.SeverityInfo {
 			on = "warnings or infos"
 		}
 		docs = append(docs, fmt.Sprintf("%d failing on %s", t.failing, on))
@@ -357,7 +358,7 @@ func (t *textReporter) summary() string {
 		count(s.ErrorFindings, "error", st.sevError), count(s.Warnings, "warning", st.sevWarning),
 		count(s.Infos, "info", st.sevInfo))
 	switch {
-	case t.o.FailLevel == rules.SeverityInfo:
+	case t.o.FailLevel == engine.SeverityInfo:
 		line += " (--fail-level info: warnings and infos fail)"
 	case t.o.Strict:
 		line += " (strict: warnings fail)"

@@ -24,7 +24,7 @@ import (
 
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/rules"
-	"github.com/rsconform/rsconform/schema"
+	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/suite"
 )
 
@@ -34,7 +34,9 @@ type Config struct {
 	Entry string
 	// Maps serve URL prefixes from local folders (crawl --map).
 	Maps []crawler.Mapping
-	Spec rules.Spec
+	Spec engine.Spec
+	// FrontEnd reads the documents (rules/frontend.New: libxml2); required.
+	FrontEnd engine.FrontEnd
 	// Sample is the number of resources checked per list (crawler.SampleAll, SampleNone).
 	Sample    int
 	SampleSet bool
@@ -51,7 +53,7 @@ type Config struct {
 	// FailLevel is the least severe finding that fails a spec (--fail-level):
 	// empty means warning, so a MUST or SHOULD finding fails its spec and an
 	// informative one (INFO) is shown but never fails by default.
-	FailLevel rules.Severity
+	FailLevel engine.Severity
 	// Outcome, when set, is a crawl already done: the suite does not crawl.
 	Outcome *Outcome
 }
@@ -60,9 +62,9 @@ type Config struct {
 type Outcome struct {
 	Report *crawler.Report
 	// findings by rule ID; applied says which rules ran on something.
-	findings  map[string][]rules.Diagnostic
+	findings  map[string][]engine.Diagnostic
 	applied   map[string]bool
-	failLevel rules.Severity
+	failLevel engine.Severity
 }
 
 // Crawl crawls the Source once with every rule of the catalogue.
@@ -75,11 +77,10 @@ func Crawl(ctx context.Context, cfg Config) (*Outcome, error) {
 	if cfg.Entry == "" {
 		return nil, fmt.Errorf("no Source: give a URL (-source, RSCONFORM_SOURCE or the command's argument)")
 	}
-	sv, err := schema.New()
-	if err != nil {
-		return nil, err
+	if cfg.FrontEnd == nil {
+		return nil, fmt.Errorf("no XML front end (source.Config.FrontEnd)")
 	}
-	v := &rules.Validator{Config: rules.Config{Spec: cfg.Spec}, Schema: sv}
+	v := &engine.Validator{Config: engine.Config{Spec: cfg.Spec}, Schema: cfg.FrontEnd}
 	opts := crawler.Options{Validator: v, Maps: cfg.Maps, Sample: cfg.Sample, SampleSet: cfg.SampleSet,
 		Packages: cfg.Packages, Timeout: cfg.Timeout, UserAgent: cfg.UserAgent,
 		AllowHosts: cfg.AllowHosts, Header: cfg.Header}
@@ -90,7 +91,7 @@ func Crawl(ctx context.Context, cfg Config) (*Outcome, error) {
 	if rep.EntryError != nil {
 		return nil, fmt.Errorf("the entry point %s could not be used: %v", cfg.Entry, rep.EntryError)
 	}
-	o := &Outcome{Report: rep, findings: map[string][]rules.Diagnostic{}, applied: map[string]bool{}, failLevel: cfg.FailLevel}
+	o := &Outcome{Report: rep, findings: map[string][]engine.Diagnostic{}, applied: map[string]bool{}, failLevel: cfg.FailLevel}
 	for _, res := range rep.Results {
 		for _, id := range res.Applied {
 			o.applied[id] = true
@@ -114,8 +115,8 @@ const (
 // Judge gives the verdict of a rule and, for Fail and Skip, the message;
 // a Pass has one when the rule found something less severe than the fail
 // level (Config.FailLevel), which is shown and does not fail.
-func (o *Outcome) Judge(r *rules.Rule) (Verdict, string) {
-	var failing, below []rules.Diagnostic
+func (o *Outcome) Judge(r *engine.Rule) (Verdict, string) {
+	var failing, below []engine.Diagnostic
 	for _, d := range o.findings[r.ID] {
 		if fails(d.Severity, o.failLevel) {
 			failing = append(failing, d)
@@ -135,22 +136,22 @@ func (o *Outcome) Judge(r *rules.Rule) (Verdict, string) {
 }
 
 // failLevelOr is the fail level, warning when unset.
-func failLevelOr(l rules.Severity) rules.Severity {
+func failLevelOr(l engine.Severity) engine.Severity {
 	if l == "" {
-		return rules.SeverityWarning
+		return engine.SeverityWarning
 	}
 	return l
 }
 
 // fails says whether a finding of severity sev fails a spec at level.
-func fails(sev, level rules.Severity) bool {
-	rank := map[rules.Severity]int{rules.SeverityInfo: 0, rules.SeverityWarning: 1, rules.SeverityError: 2}
+func fails(sev, level engine.Severity) bool {
+	rank := map[engine.Severity]int{engine.SeverityInfo: 0, engine.SeverityWarning: 1, engine.SeverityError: 2}
 	return rank[sev] >= rank[failLevelOr(level)]
 }
 
 // FormatFindings says what the rule requires, where it does not hold and
 // what was found, one finding a line.
-func FormatFindings(r *rules.Rule, fs []rules.Diagnostic) string {
+func FormatFindings(r *engine.Rule, fs []engine.Diagnostic) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s [%s, %s]: %s\n", r.ID, r.Section, r.Level, r.Title)
 	if r.Quote != "" {
@@ -171,7 +172,7 @@ func FormatFindings(r *rules.Rule, fs []rules.Diagnostic) string {
 	return b.String()
 }
 
-func kindsOf(r *rules.Rule) string {
+func kindsOf(r *engine.Rule) string {
 	if len(r.Applies) == 0 {
 		return "document"
 	}
@@ -192,13 +193,13 @@ func kindsOf(r *rules.Rule) string {
 func DefineSpecs(cfg Config) error {
 	type section struct {
 		info  rules.SectionInfo
-		rules []*rules.Rule
+		rules []*engine.Rule
 	}
 	var sections []section
 	seen := map[string]bool{}
 	for _, s := range rules.Sections {
 		sec := section{info: s}
-		for _, r := range rules.All() {
+		for _, r := range engine.All() {
 			if r.Section == s.ID {
 				sec.rules = append(sec.rules, r)
 			}
@@ -267,4 +268,4 @@ func DefineSpecs(cfg Config) error {
 	return nil
 }
 
-func specName(r *rules.Rule) string { return r.ID + ": " + r.Title }
+func specName(r *engine.Rule) string { return r.ID + ": " + r.Title }
