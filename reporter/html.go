@@ -112,9 +112,10 @@ type htmlReport struct {
 	Version, Spec string
 	Strict        bool
 	Notes         []string
-	// Sampling says what a crawl sampled (the text format's line).
+	Summary       Summary
+	// Sampling is the text format's sampling line ("" when the crawl
+	// sampled nothing or this is not a crawl).
 	Sampling string
-	Summary  Summary
 	Roots    []*htmlNode
 	Rules    []htmlRule
 }
@@ -154,23 +155,21 @@ type htmlRule struct {
 
 type htmlReporter struct {
 	once
-	w     io.Writer
-	o     Options
-	sum   Summary
-	nodes []*htmlNode
-	rules map[string]*htmlRule
-	tmpl  *template.Template
-	// sampling is what a crawl sampled (SetSampling).
+	w        io.Writer
+	o        Options
+	sum      Summary
 	sampling *graph.Sampling
+	nodes    []*htmlNode
+	rules    map[string]*htmlRule
+	tmpl     *template.Template
 }
-
-// SetSampling makes the summary say what a crawl sampled, as the text
-// format does.
-func (h *htmlReporter) SetSampling(s *graph.Sampling) { h.sampling = s }
 
 func newHTML(w io.Writer, o Options) *htmlReporter {
 	return &htmlReporter{w: w, o: o, rules: map[string]*htmlRule{}, tmpl: HTMLTemplates()}
 }
+
+// SetSampling makes the summary say what a crawl sampled.
+func (h *htmlReporter) SetSampling(s *graph.Sampling) { h.sampling = s }
 
 func (h *htmlReporter) ruleURL(id string) string {
 	if h.o.RuleURL != nil {
@@ -212,8 +211,8 @@ func (h *htmlReporter) node(r engine.Result) *htmlNode {
 		n.Mark = "–"
 	}
 	n.Errors, n.Warnings, n.Infos = r.Count()
-	text, kept := h.o.Sources.take(r.Location)
-	if !kept && h.o.Sources != nil && len(r.Diagnostics) > 0 {
+	text, kept, tooLarge := h.o.Sources.take(r.Location)
+	if tooLarge && len(r.Diagnostics) > 0 {
 		n.SourceNote = "The document's text was not kept (too large for the report), so no lines are shown."
 	}
 	idx := &lineIndex{data: text}
@@ -262,7 +261,7 @@ func (h *htmlReporter) Flush() error {
 	rep := htmlReport{
 		HTMLPage: NewHTMLPage(title, h.o.Home, h.o.Tool, "'none'"),
 		Version:  h.o.Version, Spec: specOf(h.o), Strict: h.o.Strict, Summary: h.sum, Notes: h.o.Notes,
-		Sampling: samplingText(h.sampling), Roots: buildTree(h.nodes),
+		Roots: buildTree(h.nodes), Sampling: samplingText(h.sampling),
 	}
 	for _, r := range h.rules {
 		rep.Rules = append(rep.Rules, *r)
