@@ -1,7 +1,12 @@
 # rsconform in a container: no Go toolchain or libxml2 headers needed.
 #
 #   docker build -t rsconform --build-arg COMMIT=$(git rev-parse HEAD) .
-#   docker run --rm -v "$PWD:/work" -w /work rsconform validate build/site
+#   docker run --rm --user "$(id -u):$(id -g)" -v "$PWD:/work" rsconform validate build/site
+#
+# It runs as uid 10001 by default and works with any uid (it needs no home
+# folder and writes only where -o and --baseline say): --user makes the
+# files it writes in a mounted workspace yours, and lets it write there at
+# all when only you may (a CI runner's workspace).
 #
 # Stage 1 builds with cgo against libxml2-dev; stage 2 is a slim Debian of
 # the same release with only the libxml2 run-time library.

@@ -188,6 +188,9 @@ type Report struct {
 	// State says what the crawl did with its state file (Options.State);
 	// nil without one.
 	State *StateInfo
+	// Notes say, once each, what the crawl did not judge and why (the
+	// headers --map makes up).
+	Notes []string
 }
 
 // Discovered says which discovery methods gave a document, for people.
@@ -492,6 +495,29 @@ func (c *crawl) run() {
 	c.finish()
 }
 
+// dropMadeUpHeaders removes, from the facts the graph's rules read, the
+// headers a --map folder made up (MapMadeUpHeaders) for the URLs it
+// served, and reports whether there were any. The state file keeps what
+// was served.
+func (c *crawl) dropMadeUpHeaders() bool {
+	dropped := false
+	for _, n := range c.graph.Sorted() {
+		// A mapping never redirects: a response after a redirect came
+		// from a server.
+		if n.Header == nil || len(n.Redirects) > 0 || !mappedURL(c.opts.Maps, n.URL) {
+			continue
+		}
+		for _, h := range MapMadeUpHeaders {
+			if _, ok := n.Header[http.CanonicalHeaderKey(h)]; ok {
+				n.Header = n.Header.Clone()
+				n.Header.Del(h)
+				dropped = true
+			}
+		}
+	}
+	return dropped
+}
+
 // report assembles the Report once the crawl is done.
 func (c *crawl) report() *Report {
 	// From here on, the documents are taken in the order of the links,
@@ -499,6 +525,9 @@ func (c *crawl) report() *Report {
 	// same in every crawl of the Source.
 	c.graph.SortByLinks()
 	r := &Report{Graph: c.graph, EntryError: c.entryErr, Stats: c.stats}
+	if c.dropMadeUpHeaders() {
+		r.Notes = append(r.Notes, "--map serves files with their modification times as Last-Modified: no rule judges Last-Modified in this crawl")
+	}
 	if c.opts.Sample != SampleNone {
 		r.Sampling = c.sampling()
 	}

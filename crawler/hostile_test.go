@@ -542,6 +542,42 @@ var _ = Describe("Crawling a build output with --map", func() {
 	})
 })
 
+var _ = Describe("Last-Modified in a --map crawl", func() {
+	// A build writes its resources, then the lists with at set to the time
+	// of writing and <lastmod> from where the resources come from: the
+	// files' modification times, just before at, are not the resources'.
+	It("is not judged, since --map makes it up from the files' modification times, and the report says so", func() {
+		dir := GinkgoT().TempDir()
+		now := time.Now().UTC().Truncate(time.Second)
+		write := func(name, body string) {
+			p := filepath.Join(dir, filepath.FromSlash(name))
+			Expect(os.MkdirAll(filepath.Dir(p), 0o755)).To(Succeed())
+			Expect(os.WriteFile(p, []byte(body), 0o644)).To(Succeed())
+			Expect(os.Chtimes(p, now.Add(-time.Minute), now.Add(-time.Minute))).To(Succeed())
+		}
+		write("res/a.txt", "a\n")
+		write("resourcelist.xml", `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+  <rs:md capability="resourcelist" at="`+now.Format(time.RFC3339)+`"/>
+  <url><loc>https://build.example.org/res/a.txt</loc><lastmod>2013-01-02T10:00:00Z</lastmod><rs:md length="2"/></url>
+</urlset>`)
+		m, err := crawler.ParseMapping("https://build.example.org/=" + dir)
+		Expect(err).NotTo(HaveOccurred())
+		opts := testOptions()
+		opts.Maps = []crawler.Mapping{m}
+		opts.Transport = refuseTransport{}
+		rep, err := crawler.Crawl(context.Background(), "https://build.example.org/resourcelist.xml", opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.EntryError).NotTo(HaveOccurred())
+		res := result(rep, "https://build.example.org/resourcelist.xml")
+		Expect(res.Applied).To(ContainElement("RS-REP-LASTMOD"), "the resource was sampled")
+		for _, d := range res.Diagnostics {
+			Expect(d.Rule).NotTo(HavePrefix("RS-REP-"), describe(rep, ""))
+		}
+		Expect(rep.Notes).To(ConsistOf(ContainSubstring("no rule judges Last-Modified")))
+	})
+})
+
 var _ = Describe("A FIFO in a --map folder", func() {
 	It("is refused as a static server refuses it (403), instead of blocking the crawl", func() {
 		dir := GinkgoT().TempDir()

@@ -40,6 +40,22 @@ func ParseMapping(s string) (Mapping, error) {
 	return Mapping{Prefix: prefix, Dir: dir}, nil
 }
 
+// MapMadeUpHeaders are the response headers a mapping makes up instead of
+// reading them from a server: a file's Last-Modified is its modification
+// time, when the build wrote it, not when the resource last changed. A
+// crawl does not judge them (Report.Notes says so once).
+var MapMadeUpHeaders = []string{"Last-Modified"}
+
+// mappedURL reports whether u is served from a mapping's folder.
+func mappedURL(maps []Mapping, u string) bool {
+	for _, m := range maps {
+		if strings.HasPrefix(u, m.Prefix) {
+			return true
+		}
+	}
+	return false
+}
+
 // mapTransport answers requests under a mapping's prefix from its folder
 // and passes the others to next.
 type mapTransport struct {

@@ -138,6 +138,8 @@ type htmlNode struct {
 
 // htmlFinding is one finding of a document.
 type htmlFinding struct {
+	// ID is the finding's anchor (#ID), its source lines' is ID-src.
+	ID                        string
 	Rule, RuleHref, RuleTitle string
 	Severity                  string
 	Section, SectionTitle     string
@@ -191,7 +193,7 @@ func (h *htmlReporter) Write(r engine.Result) error {
 // node converts a Result, cutting the excerpts out of the document's text
 // (which Sources then forgets).
 func (h *htmlReporter) node(r engine.Result) *htmlNode {
-	st := statusOf(r)
+	st := shownStatus(r, h.o)
 	n := &htmlNode{
 		ID:       "doc-" + strconv.Itoa(len(h.nodes)+1),
 		Location: r.Location, Kind: kindOf(r), Status: string(st), Error: r.Error,
@@ -203,7 +205,7 @@ func (h *htmlReporter) node(r engine.Result) *htmlNode {
 	switch st {
 	case engine.StatusValid:
 		n.Mark = "✓"
-	case engine.StatusInvalid:
+	case engine.StatusInvalid, StatusFails:
 		n.Mark = "✗"
 	case engine.StatusError:
 		n.Mark = "!"
@@ -226,8 +228,11 @@ func (h *htmlReporter) node(r engine.Result) *htmlNode {
 			continue
 		}
 		sev := string(severityOf(d))
+		// A finding's rule links to the page's own glossary, which links
+		// on to the rule's page.
 		f := htmlFinding{
-			Rule: d.Rule, RuleHref: h.ruleURL(d.Rule), Severity: sev,
+			ID:   n.ID + "-f" + strconv.Itoa(i+1),
+			Rule: d.Rule, RuleHref: "#rule-" + d.Rule, Severity: sev,
 			Section: d.Section, Message: d.Message, Pos: position(d.Location, r.Location),
 		}
 		if s := rules.Section(d.Section); s != nil {
@@ -235,7 +240,7 @@ func (h *htmlReporter) node(r engine.Result) *htmlNode {
 		}
 		gr := h.rules[d.Rule]
 		if gr == nil {
-			gr = &htmlRule{ID: d.Rule, Href: f.RuleHref, Section: d.Section, SectionTitle: f.SectionTitle}
+			gr = &htmlRule{ID: d.Rule, Href: h.ruleURL(d.Rule), Section: d.Section, SectionTitle: f.SectionTitle}
 			if rule := engine.Lookup(d.Rule); rule != nil {
 				gr.Title, gr.Level, gr.Quote = rule.Title, rule.Level.String(), rule.Quote
 			}
@@ -327,7 +332,7 @@ func buildTree(nodes []*htmlNode) []*htmlNode {
 	}
 	var mark func(n *htmlNode, depth int) bool
 	mark = func(n *htmlNode, depth int) bool {
-		failing := n.Errors > 0 || n.Status == string(engine.StatusError)
+		failing := n.Errors > 0 || n.Status == string(engine.StatusError) || n.Status == string(StatusFails)
 		for _, c := range n.Children {
 			if mark(c, depth+1) {
 				failing = true

@@ -12,6 +12,7 @@ import (
 	"github.com/rsconform/rsconform/reporter"
 	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/rules/frontend"
+	"github.com/rsconform/rsconform/rules/graph"
 )
 
 // renderHTML writes results with the html format and parses the page.
@@ -141,7 +142,7 @@ var _ = Describe("The html format", func() {
 			ContainSubstring("3 documents: 2 valid, 1 invalid, 0 unprocessed"), ContainSubstring("1 error"), ContainSubstring("1 warning")))
 	})
 
-	It("lists each finding with rule (linked to its page), level, section and position", func() {
+	It("lists each finding with rule (linked to the page's glossary, which links to its page), level, section and position (an anchor)", func() {
 		page, _ := renderHTML(sampleOptions, crawl()...)
 		findings := findAll(docOf(page, rlURL), byClass("finding"))
 		Expect(findings).To(HaveLen(2))
@@ -150,9 +151,16 @@ var _ = Describe("The html format", func() {
 		Expect(attr(f, "data-rule")).To(Equal("RS-LOC-URI"))
 		link := findAll(f, byClass("rule"))[0]
 		Expect(textOf(link)).To(Equal("RS-LOC-URI"))
-		Expect(attr(link, "href")).To(Equal(reporter.DefaultRuleURL("RS-LOC-URI")))
-		Expect(attr(link, "href")).To(HaveSuffix("docs/rules.md#rs-loc-uri"))
-		Expect(textOf(findAll(f, byClass("pos"))[0])).To(Equal("4:7"))
+		Expect(attr(link, "href")).To(Equal("#rule-RS-LOC-URI"), "the page's own glossary")
+		entry := findAll(page, byID("rule-RS-LOC-URI"))
+		Expect(entry).To(HaveLen(1))
+		Expect(attr(findAll(entry[0], func(n *html.Node) bool { return n.Data == "a" })[0], "href")).To(Equal(reporter.DefaultRuleURL("RS-LOC-URI")))
+		pos := findAll(f, byClass("pos"))[0]
+		Expect(textOf(pos)).To(Equal("4:7"))
+		Expect(pos.Data).To(Equal("a"))
+		Expect(attr(f, "id")).NotTo(BeEmpty())
+		Expect(attr(pos, "href")).To(Equal("#"+attr(f, "id")), "no source lines kept: the finding's own anchor")
+		Expect(attr(findings[1], "id")).NotTo(Equal(attr(f, "id")))
 		Expect(textOf(findAll(f, byClass("section"))[0])).To(Equal("§ 7 Sitemap Document Formats"))
 		Expect(textOf(findAll(f, byClass("related"))[0])).To(ContainSubstring(clURL + ":3:1"))
 		Expect(textOf(findAll(findings[1], byClass("pos"))[0])).To(Equal("5"))
@@ -166,7 +174,8 @@ var _ = Describe("The html format", func() {
 		o := sampleOptions
 		o.RuleURL = func(id string) string { return "rules/" + id }
 		page, _ := renderHTML(o, crawl()...)
-		Expect(attr(findAll(page, byClass("rule"))[0], "href")).To(Equal("rules/RS-LOC-URI"))
+		entry := findAll(page, byID("rule-RS-LOC-URI"))[0]
+		Expect(attr(findAll(entry, func(n *html.Node) bool { return n.Data == "a" })[0], "href")).To(Equal("rules/RS-LOC-URI"))
 	})
 
 	It("shows the lines around each finding, the column marked, from the document's text", func() {
@@ -197,6 +206,33 @@ var _ = Describe("The html format", func() {
 		Expect(textOf(lines[2])).To(Equal("5  <url><loc>not a uri</loc></url>"))
 		Expect(textOf(lines[3])).To(Equal("6</urlset>"))
 		Expect(findAll(lines[2], func(n *html.Node) bool { return n.Data == "mark" })).To(HaveLen(1))
+		// line:col links to the quoted lines.
+		pre := findAll(hit, func(n *html.Node) bool { return n.Data == "pre" })[0]
+		Expect(attr(pre, "id")).To(Equal(attr(hit, "id") + "-src"))
+		Expect(attr(findAll(hit, byClass("pos"))[0], "href")).To(Equal("#" + attr(pre, "id")))
+	})
+
+	It("hides its filter bar until its script runs, says what a crawl sampled, and quotes each rule's own sentence", func() {
+		wf := engine.Result{Location: "bad.xml", Status: engine.StatusError, Diagnostics: []engine.Diagnostic{
+			{Rule: "RS-XML-WELLFORMED", Severity: engine.SeverityError, Section: "7", Message: "not well-formed", Location: loc("bad.xml", 1, 1)}}}
+		var b bytes.Buffer
+		rep, err := reporter.New(reporter.FormatHTML, &b, sampleOptions)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.Write(wf)).To(Succeed())
+		sr, ok := rep.(reporter.SamplingReporter)
+		Expect(ok).To(BeTrue(), "the html format says what a crawl sampled")
+		sr.SetSampling(&graph.Sampling{Resources: 3, Lists: []graph.SampledList{{Location: rlURL, Kind: "resourcelist", Entries: 10, Sampled: 3}}})
+		Expect(rep.Flush()).To(Succeed())
+		page, err := html.Parse(&b)
+		Expect(err).NotTo(HaveOccurred())
+		filters := findAll(page, byID("filters"))[0]
+		Expect(filters.Attr).To(ContainElement(HaveField("Key", "hidden")), "without JavaScript the filters could not work")
+		Expect(string(reporter.HTMLScript())).To(ContainSubstring("filters.hidden = false"))
+		Expect(textOf(findAll(page, byClass("sampling"))[0])).To(ContainSubstring("sampled 3 resources"))
+		quote := textOf(findAll(findAll(page, byID("rules"))[0], func(n *html.Node) bool { return n.Data == "blockquote" })[0])
+		Expect(quote).To(Equal(engine.Lookup("RS-XML-WELLFORMED").Quote))
+		Expect(quote).To(ContainSubstring("UTF-8"), "the sentence of the Sitemap protocol the rule enforces")
+		Expect(quote).NotTo(ContainSubstring("for a variety of purposes"), "not section 7's opening sentence")
 	})
 
 	It("clips long lines around the column and says when the text was not kept", func() {

@@ -46,6 +46,11 @@ type Options struct {
 	// Strict means warnings fail too (--strict): JUnit reports them as
 	// failures and ExitCode counts them. SARIF levels do not change.
 	Strict bool
+	// FailLevel is the least severe finding that fails (--fail-level):
+	// empty means warning under Strict, else error. The text and html
+	// formats show a document with a failing finding as failing, whatever
+	// its status (a valid document with a warning, under --strict).
+	FailLevel engine.Severity
 	// Color is "auto" (the default when empty: colour only when the writer
 	// is a terminal and NO_COLOR is unset or empty), "always" or "never".
 	// Only the text format has colour.
@@ -287,6 +292,35 @@ func severityOf(d engine.Diagnostic) engine.Severity {
 }
 
 // fails reports whether a finding of severity s fails the run.
+// shownStatus is the status the text and html formats show for r: its
+// status, or "fails" for a valid document with a finding that fails at
+// o's fail level (a warning under --strict). The json format keeps the
+// status (valid: no error finding), as its contract says.
+func shownStatus(r engine.Result, o Options) engine.Status {
+	st := statusOf(r)
+	if st != engine.StatusValid {
+		return st
+	}
+	rank := map[engine.Severity]int{engine.SeverityInfo: 0, engine.SeverityWarning: 1, engine.SeverityError: 2}
+	level := o.FailLevel
+	if level == "" {
+		level = engine.SeverityError
+		if o.Strict {
+			level = engine.SeverityWarning
+		}
+	}
+	for _, d := range r.Diagnostics {
+		if rank[severityOf(d)] >= rank[level] {
+			return StatusFails
+		}
+	}
+	return st
+}
+
+// StatusFails is what the text and html formats show for a valid document
+// whose findings fail the run (warnings under --strict).
+const StatusFails engine.Status = "fails"
+
 func fails(s engine.Severity, strict bool) bool {
 	return s == engine.SeverityError || (strict && s == engine.SeverityWarning)
 }

@@ -46,6 +46,8 @@ type textReporter struct {
 	depth map[string]int
 	// sampling, when set, is said after the summary.
 	sampling *graph.Sampling
+	// failing counts the valid documents shown as failing (shownStatus).
+	failing int
 }
 
 // textStyles are the colours of the text format; each is switched on or
@@ -137,6 +139,9 @@ func (t *textReporter) Write(r engine.Result) error {
 	}
 	defer t.unlock()
 	t.sum.Add(r)
+	if shownStatus(r, t.o) == StatusFails {
+		t.failing++
+	}
 	if t.o.Quiet && len(r.Diagnostics) == 0 && statusOf(r) != engine.StatusError {
 		t.depthOf(r) // children still indent under it
 		return nil
@@ -183,13 +188,13 @@ func (t *textReporter) SetSampling(s *graph.Sampling) { t.sampling = s }
 
 func (t *textReporter) document(b *strings.Builder, r engine.Result) {
 	st := t.st
-	status := statusOf(r)
+	status := shownStatus(r, t.o)
 	var mark string
 	var sc *color.Color
 	switch status {
 	case engine.StatusValid:
 		mark, sc = "✓", st.valid
-	case engine.StatusInvalid:
+	case engine.StatusInvalid, StatusFails:
 		mark, sc = "✗", st.invalid
 	case engine.StatusError:
 		mark, sc = "!", st.failed
@@ -326,11 +331,19 @@ func padRight(s string, w int) string {
 
 func (t *textReporter) summary() string {
 	s, st := t.sum, t.st
-	docs := []string{
-		fmt.Sprintf("%d valid", s.Valid),
+	docs := []string{fmt.Sprintf("%d valid", s.Valid-t.failing)}
+	if t.failing > 0 {
+		// Valid (no error), but failing the run: said, not counted valid.
+		on := "warnings"
+		if t.o.FailLevel == engine.SeverityInfo {
+			on = "warnings or infos"
+		}
+		docs = append(docs, fmt.Sprintf("%d failing on %s", t.failing, on))
+	}
+	docs = append(docs,
 		fmt.Sprintf("%d invalid", s.Invalid),
 		fmt.Sprintf("%d unprocessed", s.Errors),
-	}
+	)
 	if s.Skipped > 0 {
 		docs = append(docs, fmt.Sprintf("%d skipped", s.Skipped))
 	}
@@ -347,7 +360,10 @@ func (t *textReporter) summary() string {
 	if s.Resources > 0 {
 		line += fmt.Sprintf(" (%s with findings of their own)", plural(s.Resources, "sampled resource"))
 	}
-	if t.o.Strict {
+	switch {
+	case t.o.FailLevel == engine.SeverityInfo:
+		line += " (--fail-level info: warnings and infos fail)"
+	case t.o.Strict:
 		line += " (strict: warnings fail)"
 	}
 	return line

@@ -60,6 +60,29 @@ var _ = Describe("The text format", func() {
 		Expect(strings.Count(string(render("json", sampleOptions, r)), `"RS-HASH-SYNTAX"`)).To(Equal(669))
 	})
 
+	It("shows a valid document with a warning as failing under --strict (text and html), its json status staying valid", func() {
+		r := engine.Result{Location: "rl.xml", Kind: "resourcelist", Status: engine.StatusValid, Diagnostics: []engine.Diagnostic{
+			{Rule: "RS-TIME-UTC", Severity: engine.SeverityWarning, Section: "7", Message: "not UTC", Location: loc("rl.xml", 5, 3)}}}
+		out := string(render("text", sampleOptions, r))
+		Expect(out).To(HavePrefix("✓ rl.xml (resourcelist) valid\n"))
+		Expect(out).To(ContainSubstring("1 document: 1 valid, 0 invalid"))
+
+		strict := sampleOptions
+		strict.Strict = true
+		out = string(render("text", strict, r))
+		Expect(out).To(HavePrefix("✗ rl.xml (resourcelist) fails\n"))
+		Expect(out).NotTo(ContainSubstring("✓"))
+		Expect(out).To(ContainSubstring("1 document: 0 valid, 1 failing on warnings, 0 invalid"))
+		Expect(string(render("html", strict, r))).To(ContainSubstring(`<span class="badge status">fails</span>`))
+		Expect(string(render("json", strict, r))).To(MatchRegexp(`"status": ?"valid"`))
+
+		info := sampleOptions
+		info.Strict, info.FailLevel = true, engine.SeverityInfo
+		r.Diagnostics[0].Severity = engine.SeverityInfo
+		Expect(string(render("text", info, r))).To(HavePrefix("✗ rl.xml (resourcelist) fails\n"))
+		Expect(string(render("text", strict, r))).To(HavePrefix("✓ rl.xml (resourcelist) valid\n"), "an info does not fail at --strict")
+	})
+
 	It("aligns the messages of a document, and related locations under them", func() {
 		lines := strings.Split(string(render("text", sampleOptions, sampleResults()[0])), "\n")
 		col := strings.Index(lines[1], "the document is close")

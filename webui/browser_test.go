@@ -4,8 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"os"
 	"path/filepath"
+	"testing"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -28,16 +34,60 @@ const hostileXML = `<?xml version="1.0" encoding="UTF-8"?>
 
 // saveScreenshot writes a screenshot under the test's temporary directory
 // and, when $RSCONFORM_SCREENSHOTS names a directory, there too (how the
-// README's pictures are made).
+// README's pictures are made: go generate ./webui). Otherwise the
+// committed picture docs/screenshots/NAME must still show what the page
+// does: the test fails when it is stale.
 func saveScreenshot(b *browser, dir, name string) {
 	path := filepath.Join(dir, name)
 	Expect(b.screenshot(path)).To(Succeed())
 	AddReportEntry("screenshot", path)
+	data, err := os.ReadFile(path)
+	Expect(err).NotTo(HaveOccurred())
 	if out := os.Getenv("RSCONFORM_SCREENSHOTS"); out != "" {
-		data, err := os.ReadFile(path)
-		Expect(err).NotTo(HaveOccurred())
 		Expect(os.WriteFile(filepath.Join(out, name), data, 0o644)).To(Succeed())
+		return
 	}
+	committed, err := os.ReadFile(filepath.Join("..", "docs", "screenshots", name))
+	if errors.Is(err, os.ErrNotExist) {
+		return // not a picture of the README
+	}
+	Expect(err).NotTo(HaveOccurred())
+	stale, err := screenshotStale(data, committed)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(stale).To(BeEmpty(), "docs/screenshots/%s is stale (this run's is %s): regenerate the README's pictures with 'go generate ./webui'", name, path)
+}
+
+// screenshotStale says how a screenshot differs from the committed one, ""
+// when it does not: another size (a page that grew), or more than 2 % of
+// the pixels changed (the mock Source's port, which every run picks anew,
+// is a few words of the page).
+func screenshotStale(got, committed []byte) (string, error) {
+	a, err := png.Decode(bytes.NewReader(got))
+	if err != nil {
+		return "", fmt.Errorf("this run's screenshot: %w", err)
+	}
+	b, err := png.Decode(bytes.NewReader(committed))
+	if err != nil {
+		return "", fmt.Errorf("the committed screenshot: %w", err)
+	}
+	if a.Bounds().Size() != b.Bounds().Size() {
+		return fmt.Sprintf("%v, committed %v", a.Bounds().Size(), b.Bounds().Size()), nil
+	}
+	r := a.Bounds()
+	differ := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			r1, g1, b1, _ := a.At(x, y).RGBA()
+			r2, g2, b2, _ := b.At(x-r.Min.X+b.Bounds().Min.X, y-r.Min.Y+b.Bounds().Min.Y).RGBA()
+			if r1 != r2 || g1 != g2 || b1 != b2 {
+				differ++
+			}
+		}
+	}
+	if total := r.Dx() * r.Dy(); differ*50 > total {
+		return fmt.Sprintf("%d of %d pixels differ", differ, total), nil
+	}
+	return "", nil
 }
 
 func js(v string) string {
@@ -55,8 +105,10 @@ var _ = Describe("The web validator in a browser", Label("browser"), Ordered, fu
 
 	BeforeAll(func() {
 		path := findChromium()
-		if path == "" {
-			Skip("no Chromium: install Debian's chromium (RSCONFORM_BROWSER=1 .ci/setup does) or set RSCONFORM_CHROMIUM to run the browser test")
+		if why, fail := noChromium(path, os.Getenv); fail {
+			Fail(why)
+		} else if why != "" {
+			Skip(why)
 		}
 		dir = GinkgoT().TempDir()
 		ctx, cancel := context.WithCancel(context.Background())
@@ -123,19 +175,27 @@ var _ = Describe("The web validator in a browser", Label("browser"), Ordered, fu
 			document.getElementById('submit-xml').click()`)).To(Succeed())
 		var page struct {
 			Verdict, Rule, RuleHref, Mark string
+			Glossary, Pos, PosTarget      string
+			FiltersShown                  bool
 			Pwned                         any
 			Scripts, Imgs, Findings       int
 		}
 		Expect(b.eval(`(() => { const f = document.querySelector('li.finding[data-rule="RS-CL-ORDER"]');
 			return {Verdict: document.querySelector('.verdict').textContent,
-			  Rule: f.querySelector('a.rule').textContent, RuleHref: f.querySelector('a.rule').href,
+			  Rule: f.querySelector('a.rule').textContent, RuleHref: f.querySelector('a.rule').getAttribute('href'),
+			  Glossary: document.querySelector('#rule-RS-CL-ORDER a').href,
+			  Pos: f.querySelector('a.pos').getAttribute('href'), PosTarget: f.querySelector('pre.src').id,
+			  FiltersShown: !document.getElementById('filters').hidden,
 			  Mark: f.querySelector('pre.src .hit').textContent,
 			  Pwned: window.pwned === undefined ? null : window.pwned,
 			  Scripts: document.scripts.length, Imgs: document.images.length,
 			  Findings: document.querySelectorAll('li.finding').length}; })()`, &page)).To(Succeed())
 		Expect(page.Verdict).To(Equal("Does not conform"))
 		Expect(page.Rule).To(Equal("RS-CL-ORDER"))
-		Expect(page.RuleHref).To(Equal(home + "rules/RS-CL-ORDER"))
+		Expect(page.RuleHref).To(Equal("#rule-RS-CL-ORDER"), "the page's own glossary")
+		Expect(page.Glossary).To(Equal(home + "rules/RS-CL-ORDER"))
+		Expect(page.Pos).To(Equal("#" + page.PosTarget))
+		Expect(page.FiltersShown).To(BeTrue(), "the script shows the filter bar")
 		Expect(page.Mark).To(ContainSubstring("<script>window.pwned=1</script>"))
 		Expect(page.Pwned).To(BeNil())
 		Expect(page.Scripts).To(Equal(1))
@@ -153,8 +213,8 @@ var _ = Describe("The web validator in a browser", Label("browser"), Ordered, fu
 		Expect(shown.All).To(Equal(1))
 		Expect(page.Findings).To(BeNumerically(">", 1))
 
-		// The rule link leads to the rule's page.
-		Expect(b.submit(`document.querySelector('li.finding[data-rule="RS-CL-ORDER"] a.rule').click()`)).To(Succeed())
+		// The rule's entry in the glossary leads to the rule's page.
+		Expect(b.submit(`document.querySelector('#rule-RS-CL-ORDER a').click()`)).To(Succeed())
 		var rule struct{ Title, Fail, Pass string }
 		Expect(b.eval(`({Title: document.querySelector('h1').textContent,
 			Fail: document.getElementById('fail-example').textContent,
@@ -225,4 +285,45 @@ func destinationMatrix() []*harness.Result {
 func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+func TestScreenshotStale(t *testing.T) {
+	picture := func(w, h, changed int) []byte {
+		img := image.NewRGBA(image.Rect(0, 0, w, h))
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				img.Set(x, y, color.White)
+			}
+		}
+		for i := 0; i < changed; i++ {
+			img.Set(i%w, i/w, color.Black)
+		}
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, img); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	committed := picture(100, 100, 0)
+	for _, c := range []struct {
+		name  string
+		got   []byte
+		stale bool
+	}{
+		{"the same", picture(100, 100, 0), false},
+		{"a few words changed (the mock's port)", picture(100, 100, 150), false},
+		{"22 px taller", picture(100, 122, 0), true},
+		{"a part of the page redrawn", picture(100, 100, 2500), true},
+	} {
+		stale, err := screenshotStale(c.got, committed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (stale != "") != c.stale {
+			t.Errorf("%s: stale %q, want stale %v", c.name, stale, c.stale)
+		}
+	}
+	if _, err := screenshotStale([]byte("not a png"), committed); err == nil {
+		t.Error("a broken screenshot is an error")
+	}
 }

@@ -24,6 +24,20 @@ import (
 // would do, but brings a large generated protocol package for five
 // methods.)
 
+// noChromium says why the browser test does not run: "" when it does; in
+// CI (CI=true) a missing browser fails the run instead of skipping it,
+// since CI is where the browser test must run.
+func noChromium(path string, getenv func(string) string) (why string, fail bool) {
+	if path != "" {
+		return "", false
+	}
+	why = "no Chromium: install Debian's chromium (RSCONFORM_BROWSER=1 .ci/setup does) or set RSCONFORM_CHROMIUM to run the browser test"
+	if getenv("CI") == "true" {
+		return why + " (CI=true: it must run)", true
+	}
+	return why, false
+}
+
 // findChromium returns the browser to test with: $RSCONFORM_CHROMIUM, or
 // Debian's chromium on PATH; "" when there is none.
 func findChromium() string {

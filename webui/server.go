@@ -37,6 +37,7 @@ import (
 	"github.com/rsconform/rsconform/rules"
 	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/rules/frontend"
+	"github.com/rsconform/rsconform/rules/graph"
 )
 
 // Options configure the web validator. The zero value of a field means its
@@ -153,6 +154,9 @@ func New(o Options) (*Server, error) {
 	}
 	s.mux.HandleFunc("GET /{$}", s.form)
 	s.mux.HandleFunc("POST /check", s.check)
+	// GET /check?url=URL crawls URL: a report to link to, as the W3C
+	// validator's ?uri= (the form's URL field sends it this way).
+	s.mux.HandleFunc("GET /check", s.check)
 	s.mux.HandleFunc("GET /rules/{$}", s.ruleList)
 	s.mux.HandleFunc("GET /rules/{id}", s.rule)
 	return s, nil
@@ -283,6 +287,7 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 	opts := reporter.Options{Tool: "rsconform", Version: s.o.Version, Spec: string(spec), Strict: in.strict,
 		Sources: sources, Home: "./", RuleURL: func(id string) string { return "rules/" + url.PathEscape(id) }}
 	var results []engine.Result
+	var sampling *graph.Sampling
 	start := time.Now()
 	if in.url != "" {
 		u, err := s.checkURL(ctx, in.url)
@@ -305,7 +310,7 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, http.StatusBadRequest, err.Error(), in.url)
 			return
 		}
-		results = report.Results
+		results, sampling = report.Results, report.Sampling
 		if report.EntryError != nil {
 			opts.Notes = append(opts.Notes, "The entry point is unusable: "+report.EntryError.Error())
 		}
@@ -341,7 +346,7 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 	deadline, _ := ctx.Deadline()
 	rctx, rcancel := context.WithTimeout(r.Context(), max(time.Until(deadline), 10*time.Second))
 	defer rcancel()
-	s.report(rctx, w, format, opts, results)
+	s.report(rctx, w, format, opts, results, sampling)
 }
 
 // readBody reads the request's form within MaxBody and BodyTimeout,
@@ -386,7 +391,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) (in input, ok 
 // page is never whole in memory), and stops when ctx ends. The html page
 // shows at most MaxFindings findings per document, saying how many more
 // there are and that the json and sarif formats give them all.
-func (s *Server) report(ctx context.Context, w http.ResponseWriter, format string, opts reporter.Options, results []engine.Result) {
+func (s *Server) report(ctx context.Context, w http.ResponseWriter, format string, opts reporter.Options, results []engine.Result, sampling *graph.Sampling) {
 	h := w.Header()
 	switch format {
 	case reporter.FormatJSON:
@@ -402,6 +407,9 @@ func (s *Server) report(ctx context.Context, w http.ResponseWriter, format strin
 	}
 	bw := bufio.NewWriterSize(ctxWriter{ctx, w}, 32<<10)
 	rep, err := reporter.New(format, bw, opts)
+	if sr, ok := rep.(reporter.SamplingReporter); ok && sampling != nil {
+		sr.SetSampling(sampling)
+	}
 	if err == nil {
 		for _, res := range results {
 			if err = rep.Write(res); err != nil {
@@ -443,8 +451,18 @@ func (s *Server) readInput(r *http.Request) (input, error) {
 	in := input{spec: string(engine.Spec11)}
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	fields := map[string]string{}
-	switch ct {
-	case "multipart/form-data":
+	if r.Method == http.MethodGet {
+		// A link holds a URL to crawl and its options, never a document.
+		q := r.URL.Query()
+		for _, k := range []string{"url", "spec", "strict"} {
+			if v := q.Get(k); v != "" {
+				fields[k] = v
+			}
+		}
+	}
+	switch {
+	case r.Method == http.MethodGet:
+	case ct == "multipart/form-data":
 		mr, err := r.MultipartReader()
 		if err != nil {
 			return in, fmt.Errorf("unreadable form: %w", err)
@@ -469,7 +487,7 @@ func (s *Server) readInput(r *http.Request) (input, error) {
 			}
 			fields[p.FormName()] = string(data)
 		}
-	case "application/x-www-form-urlencoded":
+	case ct == "application/x-www-form-urlencoded":
 		if err := r.ParseForm(); err != nil {
 			return in, fmt.Errorf("unreadable form: %w", err)
 		}

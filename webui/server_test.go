@@ -149,8 +149,21 @@ var _ = Describe("The form", func() {
 		srv := startValidator(webui.Options{})
 		resp, _ := get(srv, "/nothing")
 		Expect(resp.StatusCode).To(Equal(http.StatusNotFound))
-		resp, _ = get(srv, "/check")
+		req, err := http.NewRequest(http.MethodPut, srv.URL+"/check", nil)
+		Expect(err).NotTo(HaveOccurred())
+		resp, err = http.DefaultClient.Do(req)
+		Expect(err).NotTo(HaveOccurred())
+		resp.Body.Close()
 		Expect(resp.StatusCode).To(Equal(http.StatusMethodNotAllowed))
+		resp, body := get(srv, "/check")
+		Expect(resp.StatusCode).To(Equal(http.StatusBadRequest))
+		Expect(body).To(ContainSubstring("nothing to check"))
+	})
+
+	It("sends the URL to crawl in the link (GET), so a report can be shared", func() {
+		srv := startValidator(webui.Options{})
+		_, body := get(srv, "/")
+		Expect(body).To(ContainSubstring(`<form class="check" id="check-url" method="get" action="check">`))
 	})
 })
 
@@ -507,6 +520,15 @@ var _ = Describe("Refusing private addresses", func() {
 		Expect(body).To(And(ContainSubstring(mock.URL+"/dataset1/capabilitylist.xml"), ContainSubstring(`class="tree"`),
 			ContainSubstring("Report: "+mock.URL)))
 		Expect(body).NotTo(ContainSubstring("The entry point is unusable"))
+		Expect(body).To(ContainSubstring(`<p class="sampling">sampled `), "the crawl's sampling summary")
+
+		// GET /check?url= answers the same report, as a link.
+		resp, linked := get(srv, "/check?"+url.Values{"url": {mock.URL + "/.well-known/resourcesync"}}.Encode())
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		Expect(linked).To(Equal(body))
+		// A link never carries a document.
+		resp, _ = get(srv, "/check?"+url.Values{"xml": {unsorted}}.Encode())
+		Expect(resp.StatusCode).To(Equal(http.StatusBadRequest))
 	})
 })
 

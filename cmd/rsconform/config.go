@@ -1,20 +1,22 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/rsconform/rsconform/internal/safefile"
 	"github.com/rsconform/rsconform/internal/suggest"
+	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 // configFileName is the configuration file rsconform looks for in the
@@ -71,93 +73,176 @@ const maxConfigBytes = 4 << 20
 // applyConfig sets, from the configuration file at path, every flag of
 // fset the command line did not set. Keys for flags this command does not
 // have are ignored (headers apply to crawl, exclude to validate); unknown
-// keys are errors, with a suggestion.
+// keys are errors, with a suggestion, and so are values of the wrong type
+// and a second YAML document in the file.
 func applyConfig(fset *flag.FlagSet, path string) error {
 	data, err := safefile.ReadFile(path, "configuration file", maxConfigBytes, false)
 	if err != nil {
 		return err
 	}
-	var cfg map[string]any
-	if err := yaml.Unmarshal(data, &cfg); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("%s: %w", path, err)
+	}
+	var second yaml.Node
+	if err := dec.Decode(&second); !errors.Is(err, io.EOF) {
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		return fmt.Errorf("%s:%d: a second YAML document: the configuration is one document (remove the '---' and what follows, or merge them)", path, second.Line)
+	}
+	if doc.Kind == 0 {
+		return nil // an empty file
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
+	}
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		return nil
+	}
+	if root.Kind != yaml.MappingNode {
+		return fmt.Errorf("%s:%d: want a mapping of keys (flag names) to values", path, root.Line)
 	}
 	set := map[string]bool{}
 	fset.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	keys := make([]string, 0, len(cfg))
-	for k := range cfg {
-		keys = append(keys, k)
+	type entry struct {
+		key   string
+		value *yaml.Node
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if !contains(configKeys, k) {
-			msg := fmt.Sprintf("%s: unknown key %q", path, k)
-			if s := suggest.Closest(k, configKeys); s != "" {
+	var entries []entry
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k := root.Content[i]
+		if k.Kind != yaml.ScalarNode {
+			return fmt.Errorf("%s:%d: a key must be a flag's name", path, k.Line)
+		}
+		if !contains(configKeys, k.Value) {
+			msg := fmt.Sprintf("%s:%d: unknown key %q", path, k.Line, k.Value)
+			if s := suggest.Closest(k.Value, configKeys); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			}
 			return errors.New(msg + "; valid keys: " + strings.Join(configKeys, ", "))
 		}
-		name := k
-		if k == "headers" {
+		entries = append(entries, entry{k.Value, root.Content[i+1]})
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].key < entries[j].key })
+	for _, e := range entries {
+		name := e.key
+		if name == "headers" {
 			name = "header"
+		}
+		values, err := configValues(e.key, e.value)
+		if err != nil {
+			return fmt.Errorf("%s:%d: %s: %w", path, e.value.Line, e.key, err)
 		}
 		f := fset.Lookup(name)
 		if f == nil || set[name] {
 			continue
 		}
-		values, err := configValues(k, cfg[k])
-		if err != nil {
-			return fmt.Errorf("%s: %s: %w", path, k, err)
-		}
 		for _, v := range values {
 			if err := fset.Set(name, v); err != nil {
-				return fmt.Errorf("%s: %s: %w", path, k, err)
+				return fmt.Errorf("%s:%d: %s: %w", path, e.value.Line, e.key, err)
 			}
 		}
 	}
 	return nil
 }
 
-// configValues turns a YAML value into flag values: a scalar is one, a
-// list one per element (rules are joined with commas), a map (headers)
-// one "Name: value" per entry.
-func configValues(key string, v any) ([]string, error) {
-	switch t := v.(type) {
-	case nil:
+// configValues turns a YAML value into flag values, as written (spec: 1.0
+// is "1.0", not the number 1): a scalar is one; a list, where the flag
+// takes one (exclude, rules, header), one per element (rules are joined
+// with commas); headers is a map, one "Name: value" per entry.
+func configValues(key string, v *yaml.Node) ([]string, error) {
+	if v.Kind == yaml.AliasNode {
+		return nil, errors.New("YAML aliases are not read here: write the value")
+	}
+	if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
 		return nil, nil
-	case string:
-		return []string{t}, nil
-	case bool:
-		return []string{strconv.FormatBool(t)}, nil
-	case int:
-		return []string{strconv.Itoa(t)}, nil
-	case float64:
-		return []string{strconv.FormatFloat(t, 'f', -1, 64)}, nil
-	case []any:
+	}
+	scalar := func(n *yaml.Node) (string, error) {
+		if n.Kind != yaml.ScalarNode {
+			return "", fmt.Errorf("want a single value, got %s", yamlKind(n))
+		}
+		return n.Value, nil
+	}
+	switch key {
+	case "headers":
+		if v.Kind != yaml.MappingNode {
+			// Not yamlKind: the value may be a token, never printed.
+			return nil, errors.New("want a mapping of header names to values, e.g. headers: {Authorization: \"Bearer ...\"}")
+		}
 		var out []string
-		for _, e := range t {
-			s, ok := e.(string)
-			if !ok {
-				return nil, fmt.Errorf("want a list of strings, got %v", e)
+		for i := 0; i+1 < len(v.Content); i += 2 {
+			n, err := scalar(v.Content[i])
+			if err != nil {
+				return nil, fmt.Errorf("a header name: %w", err)
 			}
-			out = append(out, s)
+			val := v.Content[i+1]
+			if val.Kind != yaml.ScalarNode {
+				return nil, fmt.Errorf("header %s: want a single value", n)
+			}
+			out = append(out, n+": "+val.Value)
 		}
-		if key == "rules" {
-			return []string{strings.Join(out, ",")}, nil
+		sort.Strings(out)
+		return out, checkHeaders(out)
+	case "rules", "exclude", "header":
+		if v.Kind == yaml.ScalarNode {
+			if key == "header" {
+				return []string{v.Value}, checkHeaders([]string{v.Value})
+			}
+			return []string{v.Value}, nil
 		}
-		return out, nil
-	case map[string]any:
-		names := make([]string, 0, len(t))
-		for n := range t {
-			names = append(names, n)
+		if v.Kind != yaml.SequenceNode {
+			return nil, errors.New("want a value or a list of values, got a mapping")
 		}
-		sort.Strings(names)
 		var out []string
-		for _, n := range names {
-			out = append(out, fmt.Sprintf("%s: %v", n, t[n]))
+		for _, e := range v.Content {
+			if e.Kind != yaml.ScalarNode {
+				return nil, fmt.Errorf("want a list of single values, got %s in it", yamlKind(e))
+			}
+			out = append(out, e.Value)
+		}
+		switch key {
+		case "rules":
+			return []string{strings.Join(out, ",")}, nil
+		case "header":
+			return out, checkHeaders(out)
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("unexpected value %v", v)
+	s, err := scalar(v)
+	if err != nil {
+		return nil, err
+	}
+	return []string{s}, nil
+}
+
+// checkHeaders refuses a malformed 'Name: value' of the configuration
+// file by its place in the key, never by its value (a token).
+func checkHeaders(lines []string) error {
+	for i, line := range lines {
+		var hs sourcehttp.Headers
+		hs.Set(line)
+		if err := hs.Err(); err != nil {
+			return fmt.Errorf("header #%d: %s", i+1, strings.TrimPrefix(err.Error(), "--header #1: "))
+		}
+	}
+	return nil
+}
+
+// yamlKind names a node's kind for messages (never for headers: their
+// values are not printed).
+func yamlKind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.ScalarNode:
+		return fmt.Sprintf("the value %q", n.Value)
+	}
+	return "something else"
 }
 
 func contains(list []string, s string) bool {

@@ -56,6 +56,37 @@ var _ = Describe("Configuration, baselines and fail levels", func() {
 		Expect(errs).To(ContainSubstring(`unknown key "fail-levl" (did you mean "fail-level"?)`))
 	})
 
+	It("reads spec: 1.0 unquoted as written", func() {
+		write(dir, ".rsconform.yaml", []byte("spec: 1.0\n"))
+		code, rep := jsonReport("../cl.xml")
+		Expect(code).To(Equal(1))
+		Expect(rep.Spec).To(Equal("1.0"))
+	})
+
+	DescribeTable("refuses a value of the wrong type, or a second document, naming the key and printing no report",
+		func(config, want string) {
+			write(dir, ".rsconform.yaml", []byte(config))
+			code, out, errs := cli("validate", "../cl.xml")
+			Expect(code).To(Equal(2))
+			Expect(out).To(BeEmpty(), "no report")
+			Expect(errs).To(ContainSubstring(want))
+			Expect(errs).NotTo(ContainSubstring("secret"), "a header's value is never printed")
+			Expect(filepath.Join(dir, "site", "sub", "a")).NotTo(BeAnExistingFile())
+		},
+		Entry("headers: a string", "headers: secret\n", ".rsconform.yaml:1: headers: want a mapping of header names to values"),
+		Entry("header: no colon", "header: [secret]\n", ".rsconform.yaml:1: header: header #1: want 'Name: value'"),
+		Entry("baseline: a list", "baseline: [a, b]\n", ".rsconform.yaml:1: baseline: want a single value, got a list"),
+		Entry("strict: not a boolean", "strict: maybe\n", ".rsconform.yaml:1: strict:"),
+		Entry("a second document", "spec: \"1.1\"\n---\nstrict: true\n", ".rsconform.yaml:2: a second YAML document"),
+	)
+
+	It("prints no report when --header is malformed", func() {
+		code, out, errs := cli("validate", "--header", "secret", "../cl.xml")
+		Expect(code).To(Equal(2))
+		Expect(out).To(BeEmpty())
+		Expect(errs).To(ContainSubstring("--header #1: want 'Name: value'"))
+	})
+
 	It("writes a baseline, then fails only on new findings, whatever line they moved to", func() {
 		base := filepath.Join(dir, "baseline.json")
 		code, _, errs := cli("validate", "--baseline", base, "../cl.xml")
@@ -84,6 +115,20 @@ var _ = Describe("Configuration, baselines and fail levels", func() {
 		Expect(code).To(Equal(1))
 		Expect(rep.Documents[0].Findings).To(HaveLen(1))
 		Expect(rep.Documents[0].Findings[0].Rule).To(Equal("RS-CL-ORDER"))
+	})
+
+	It("keeps a finding per datetime: one more non-UTC datetime is new at its own line, the known one stays suppressed", func() {
+		base := filepath.Join(dir, "baseline.json")
+		code, _, errs := cli("validate", "--rules", "RS-TIME-UTC", "--baseline", base, "../cl.xml")
+		Expect(code).To(Equal(0), errs)
+		more := strings.Replace(unsortedCL, "</urlset>", `  <url><loc>http://example.com/res4</loc><rs:md change="updated" datetime="2013-01-03T20:00:00+01:00"/></url>
+</urlset>`, 1)
+		write(dir, "site/cl.xml", []byte(more))
+		code, rep := jsonReport("--rules", "RS-TIME-UTC", "--fail-level", "warning", "--baseline", base, "../cl.xml")
+		Expect(code).To(Equal(1))
+		Expect(rep.Documents[0].Findings).To(HaveLen(1))
+		Expect(rep.Documents[0].Findings[0].Line).To(Equal(8), "the new datetime's line, not the known one's (7)")
+		Expect(rep.Documents[0].Findings[0].Message).To(ContainSubstring("2013-01-03T20:00:00+01:00"))
 	})
 
 	It("accepts a known not-well-formed document without exit 2, and fails on a new problem in it", func() {

@@ -64,12 +64,14 @@ flags may change.
 Examples:
   rsconform crawl https://example.com/
   rsconform crawl --packages --sample all https://example.com/dataset1/capabilitylist.xml
-  rsconform crawl --format json -o crawl.json --max-documents 200 https://example.com/.well-known/resourcesync
-  rsconform crawl --map https://example.com/=build/site https://example.com/   (a build output, no server)
+  rsconform crawl --format json -o crawl.json --max-documents 200 \
+      https://example.com/.well-known/resourcesync
+  rsconform crawl --map https://example.com/=build/site https://example.com/  # a build, no server
   rsconform crawl --allow-host cdn.example.com --rate 2 --timeout 10s https://example.com/
-  rsconform crawl --header-file token.txt https://example.com/   (a Source behind a token)
-  rsconform crawl --sample all --revisit 1m https://example.com/   (observe the Source over a minute)
-  rsconform crawl --sample all --rate 2 --state crawl.state https://example.com/   (Ctrl-C, then the same again resumes)
+  rsconform crawl --header-file token.txt https://example.com/  # a Source behind a token
+  rsconform crawl --sample all --revisit 1m https://example.com/  # observe it over a minute
+  rsconform crawl --sample all --rate 2 --state crawl.state https://example.com/
+      # interrupted (Ctrl-C), the same command again resumes
 
 Origins: the crawl fetches from the entry point's origin (scheme, host and
 port; an http entry point also from its https upgrade). --allow-host HOST
@@ -160,7 +162,7 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if errors.Is(err, flag.ErrHelp) {
 			fset.SetOutput(stdout)
 			fmt.Fprint(stdout, crawlUsage)
-			fset.PrintDefaults()
+			printFlags(stdout, fset)
 			return 0
 		}
 		fmt.Fprintln(stderr, "rsconform crawl: see --help")
@@ -274,6 +276,9 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err := closeReport(); err != nil {
 		fmt.Fprintln(stderr, "rsconform crawl: writing the report:", err)
 		return 2
+	}
+	for _, n := range report.Notes {
+		fmt.Fprintln(stderr, "rsconform crawl: note:", n)
 	}
 	for id, err := range report.GraphErrors {
 		fmt.Fprintf(stderr, "rsconform crawl: rule %s could not run: %v\n", id, err)

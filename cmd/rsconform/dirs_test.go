@@ -132,6 +132,21 @@ var _ = Describe("validate on a directory", func() {
 		Expect(errs).To(ContainSubstring(`--exclude "["`))
 	})
 
+	It("exits 2 on an --exclude that matches nothing in the directories, naming it, with a did-you-mean", func() {
+		code, out, errs := cli("validate", dir, "--exclude", "drafs")
+		Expect(code).To(Equal(2))
+		Expect(errs).To(ContainSubstring(`--exclude "drafs" matches nothing in ` + dir + ` (did you mean drafts?)`))
+		Expect(out).To(BeEmpty(), "no report")
+
+		code, _, errs = cli("validate", dir, "--exclude", "drafts", "--exclude", "no-such-thing/*.xml")
+		Expect(code).To(Equal(2))
+		Expect(errs).To(ContainSubstring(`--exclude "no-such-thing/*.xml" matches nothing in ` + dir))
+		Expect(errs).NotTo(ContainSubstring("did you mean"), "nothing is close")
+
+		code, _ = jsonReport(filepath.Join(dir, "sitemap.xml"), "--exclude", "drafs")
+		Expect(code).To(Equal(1), "no directory given: --exclude has nothing to match")
+	})
+
 	It("exits 2 when a named file is missing, even next to an invalid one", func() {
 		code, rep := jsonReport(filepath.Join(dir, "drafts/broken.xml"), filepath.Join(dir, "missing.xml"))
 		Expect(code).To(Equal(2))

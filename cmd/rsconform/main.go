@@ -57,7 +57,7 @@ func init() {
 	register("validate", "check documents (files, directories, URLs or stdin) against the spec", runValidate)
 	register("rules", "list the rule catalogue", runRules)
 	register("version", "print the version", runVersion)
-	register("mock", "serve a mock ResourceSync Source, played from a scenario, for testing Destinations", runMock)
+	register("mock", "serve a mock ResourceSync Source played from a scenario, to test Destinations", runMock)
 }
 
 func main() {

@@ -65,7 +65,7 @@ func runMock(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, mockUsage)
 			fset.SetOutput(stdout)
-			fset.PrintDefaults()
+			printFlags(stdout, fset)
 			return 0
 		}
 		fmt.Fprintln(stderr, "see 'rsconform mock --help'")

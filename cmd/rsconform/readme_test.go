@@ -5,7 +5,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"syscall"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -24,6 +27,44 @@ func readmeBlock(readme, heading, lang string) string {
 	end := strings.Index(rest, "```\n")
 	Expect(end).To(BeNumerically(">=", 0))
 	return rest[:end]
+}
+
+// The README's quoted outputs: every fenced block that starts with a
+// "$ rsconform ..." line is that command's standard output, run from the
+// repository's root, word for word.
+var _ = Describe("The README's quoted outputs", func() {
+	It("are what the commands print", func() {
+		readme, err := os.ReadFile("../../README.md")
+		Expect(err).NotTo(HaveOccurred())
+		wd, err := os.Getwd()
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(os.Chdir, wd)
+		Expect(os.Chdir("../..")).To(Succeed())
+		blocks := regexp.MustCompile("(?s)```[a-z]*\n(\\$ rsconform [^\n]*)\n(.*?)```\n").FindAllStringSubmatch(string(readme), -1)
+		Expect(blocks).NotTo(BeEmpty())
+		for _, b := range blocks {
+			_, out, errs := cli(strings.Fields(strings.TrimPrefix(b[1], "$ rsconform "))...)
+			Expect(out).To(Equal(b[2]), "README.md quotes %q; stderr:\n%s", b[1], errs)
+		}
+	})
+})
+
+// freshBuild makes the fixture build tree look as a build just wrote it:
+// the resources written a minute ago, then the Resource List with its at
+// set to now. Their <lastmod> say when the resources changed, long before:
+// the files' modification times, which --map serves as Last-Modified, are
+// not the resources'.
+func freshBuild(site string) {
+	now := time.Now().UTC().Truncate(time.Second)
+	list := filepath.Join(site, "resourcelist.xml")
+	data, err := os.ReadFile(list)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(string(data)).To(ContainSubstring("<lastmod>"))
+	data = regexp.MustCompile(`at="[^"]*"`).ReplaceAll(data, []byte(`at="`+now.Format(time.RFC3339)+`"`))
+	Expect(os.WriteFile(list, data, 0o644)).To(Succeed())
+	for _, res := range []string{"res/res1.txt", "res/res2.txt"} {
+		Expect(os.Chtimes(filepath.Join(site, res), now.Add(-time.Minute), now.Add(-time.Minute))).To(Succeed())
+	}
 }
 
 // The README's CI recipes for a Source, run as written: the shell block
@@ -46,6 +87,7 @@ var _ = Describe("The README's CI recipes", Ordered, func() {
 		bin = filepath.Join(work, ".bin")
 		Expect(os.Symlink(repo, filepath.Join(work, "rsconform"))).To(Succeed())
 		Expect(os.CopyFS(filepath.Join(work, "build"), os.DirFS("testdata/ci/build"))).To(Succeed())
+		freshBuild(filepath.Join(work, "build/site"))
 		env = append(os.Environ(), "GOBIN="+bin, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "NO_COLOR=1")
 	})
 
@@ -69,6 +111,81 @@ var _ = Describe("The README's CI recipes", Ordered, func() {
 		Expect(string(junit)).To(ContainSubstring("<testsuites"))
 		Expect(string(junit)).NotTo(ContainSubstring("<failure"))
 		Expect(filepath.Join(work, "suite.xml")).To(BeAnExistingFile())
+	})
+
+	// Docker has no daemon here: the README's docker run line is played by
+	// a shell function that runs the installed binary as the container
+	// would, under the uid:gid of its --user or else the image's own user
+	// (the Dockerfile's useradd --uid), in a workspace that belongs to a CI
+	// runner's user (uid 1001, which id -u gives in the recipe) and that
+	// only it may write to.
+	It("runs the README's Docker recipe in a workspace of another uid", func() {
+		if os.Geteuid() != 0 {
+			Skip("not root: cannot run as other uids")
+		}
+		if _, err := exec.LookPath("setpriv"); err != nil {
+			Skip("no setpriv to run as another uid")
+		}
+		if _, err := os.Stat(filepath.Join(bin, "rsconform")); err != nil {
+			runScript("cd rsconform && go install ./cmd/rsconform")
+		}
+		readme, err := os.ReadFile("../../README.md")
+		Expect(err).NotTo(HaveOccurred())
+		var recipe string
+		for _, m := range regexp.MustCompile("`(docker run [^`]*)`").FindAllStringSubmatch(string(readme), -1) {
+			if strings.Contains(m[1], " -o ") {
+				recipe = m[1]
+			}
+		}
+		Expect(recipe).NotTo(BeEmpty(), "the README's docker run line that writes a report")
+		dockerfile, err := os.ReadFile("../../Dockerfile")
+		Expect(err).NotTo(HaveOccurred())
+		imageUID := regexp.MustCompile(`useradd [^\n]*--uid (\d+)`).FindSubmatch(dockerfile)
+		Expect(imageUID).NotTo(BeNil(), "the Dockerfile's user")
+		Expect(string(dockerfile)).To(MatchRegexp(`(?m)^USER rsconform$`))
+
+		ws := filepath.Join(GinkgoT().TempDir(), "workspace")
+		Expect(os.CopyFS(filepath.Join(ws, "build"), os.DirFS(filepath.Join(work, "build")))).To(Succeed())
+		Expect(filepath.WalkDir(ws, func(p string, _ os.DirEntry, err error) error {
+			Expect(err).NotTo(HaveOccurred())
+			return os.Lchown(p, 1001, 1001)
+		})).To(Succeed())
+		Expect(os.Chmod(ws, 0o755)).To(Succeed())
+		// The test's temporary folders (0700) are searchable by the other
+		// uids, as a runner's home is; the workspace stays writable by
+		// 1001 only.
+		for _, p := range []string{filepath.Dir(ws), bin} {
+			for dir := p; strings.HasPrefix(dir, os.TempDir()+string(filepath.Separator)); dir = filepath.Dir(dir) {
+				st, err := os.Stat(dir)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(os.Chmod(dir, st.Mode().Perm()|0o011)).To(Succeed())
+			}
+		}
+		shim := `id() { case "$1" in -u|-g) echo 1001;; *) command id "$@";; esac; }
+docker() {
+  [ "$1" = run ] || { echo "docker $1: not played" >&2; return 2; }; shift
+  local user=` + string(imageUID[1]) + `:` + string(imageUID[1]) + `
+  while [ "${1#-}" != "$1" ]; do
+    case "$1" in
+      --rm) shift;;
+      -v|-w) shift 2;;
+      --user|-u) user=$2; shift 2;;
+      *) echo "docker run $1: not played" >&2; return 2;;
+    esac
+  done
+  shift # the image
+  setpriv --reuid "${user%%:*}" --regid "${user##*:}" --clear-groups -- "$RSCONFORM_BIN" "$@"
+}
+`
+		cmd := exec.Command("bash", "-euo", "pipefail", "-c", shim+recipe)
+		cmd.Dir = ws
+		cmd.Env = append(env, "RSCONFORM_BIN="+filepath.Join(bin, "rsconform"))
+		out, err := cmd.CombinedOutput()
+		GinkgoWriter.Printf("$ %s\n%s\n", recipe, out)
+		Expect(err).NotTo(HaveOccurred(), "%s\n%s", recipe, out)
+		st, err := os.Stat(filepath.Join(ws, "rsconform.sarif"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(st.Sys().(*syscall.Stat_t).Uid).To(BeEquivalentTo(1001), "the report belongs to the runner's user")
 	})
 
 	It("runs the rsconform steps of the README's GitHub Actions job", func() {

@@ -32,7 +32,7 @@ func runRules(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	printUsage := func(w io.Writer) {
 		fset.SetOutput(w)
 		fmt.Fprint(fset.Output(), rulesUsage)
-		fset.PrintDefaults()
+		printFlags(w, fset)
 	}
 	fset.Usage = func() {} // Parse reports bad flags; help goes to stdout, once
 	if _, err := parseFlags(fset, args); err != nil {

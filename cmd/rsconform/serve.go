@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	register("serve", "run the web validator: a page to check a URL, an uploaded file or a pasted document", runServe)
+	register("serve", "run the web validator: check a URL, an uploaded file or a pasted document", runServe)
 }
 
 const serveUsage = `Usage: rsconform serve [flags]
@@ -67,7 +67,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if errors.Is(err, flag.ErrHelp) {
 			fset.SetOutput(stdout)
 			fmt.Fprint(stdout, serveUsage)
-			fset.PrintDefaults()
+			printFlags(stdout, fset)
 			return 0
 		}
 		fmt.Fprintln(stderr, "rsconform serve: see --help")

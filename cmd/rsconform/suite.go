@@ -50,8 +50,10 @@ Destinations Scenario:NAME.
 Examples:
   rsconform suite source https://example.com/.well-known/resourcesync
   rsconform suite source --label-filter 'Level:MUST' --junit-report junit.xml https://example.com/
-  rsconform suite source --map https://example.com/=build/site https://example.com/.well-known/resourcesync
-  rsconform suite destination --junit-report junit.xml -- ./my-harvester --source {source} --out {dir}
+  rsconform suite source --map https://example.com/=build/site \
+      https://example.com/.well-known/resourcesync
+  rsconform suite destination --junit-report junit.xml -- \
+      ./my-harvester --source {source} --out {dir}
 
 The same suites run with: go test ./suite/source -args -source URL
 
@@ -76,6 +78,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	colorMode := fset.String("color", "auto", "console colour: auto (a terminal and no NO_COLOR), always, never")
 	verbose := fset.Bool("v", false, "list every spec, not only failures")
 	spec := fset.String("spec", "1.1", "spec version: 1.1 or 1.0")
+	failLevel := fset.String("fail-level", "warning", "source: least severe finding that fails its spec: error, warning or info\n(INFO findings are shown, failing nothing, unless info)")
 	var maps multiFlag
 	fset.Var(&maps, "map", "serve `URL=DIR` from a local folder (repeatable)")
 	packages := fset.Bool("packages", false, "download dump packages and check them")
@@ -84,14 +87,14 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var hf headerFlags
 	hf.register(fset)
 	sample := fset.String("sample", "10", "resources checked per list: a number, all, or 0")
-	timeout := fset.Duration("timeout", 30*time.Second, "source: timeout of one request; destination: timeout of one run of the command (default 5m)")
+	timeout := fset.Duration("timeout", 30*time.Second, "source: timeout of one request (default 30s); destination: timeout of one run of the command (default 5m)")
 	scenarios := fset.String("scenario", "", "destination: scenario `NAMES` to play (comma-separated), all, or a YAML file (default: all, which is every built-in one but "+mocksource.VolumeScenario+")")
 	fset.StringVar(scenarios, "scenarios", "", "the same as --scenario (its former name)")
 	dir := fset.String("dir", "", "destination: keep the Destination's directories under `DIR` (default: a temporary one)")
 	printUsage := func() {
 		fset.SetOutput(stdout)
 		fmt.Fprint(stdout, suiteUsage)
-		fset.PrintDefaults()
+		printFlags(stdout, fset)
 	}
 	// The flag package calls Usage on -help before returning ErrHelp, and
 	// on a bad flag: help is printed once, below, on stdout.
@@ -143,13 +146,19 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintln(stderr, "rsconform suite source:", err)
 			return 2
 		}
+		switch *failLevel {
+		case "error", "warning", "info":
+		default:
+			fmt.Fprintf(stderr, "rsconform suite source: --fail-level %q: want error, warning or info%s\n", *failLevel, suggest.DidYouMean(*failLevel, []string{"error", "warning", "info"}))
+			return 2
+		}
 		fe, err := frontend.New()
 		if err != nil {
 			fmt.Fprintln(stderr, "rsconform suite source:", err)
 			return 2
 		}
 		cfg := source.Config{Entry: rest[0], Spec: sp, Packages: *packages, Timeout: *timeout,
-			UserAgent: "rsconform/" + toolVersion(), AllowHosts: hosts, FrontEnd: fe}
+			UserAgent: "rsconform/" + toolVersion(), AllowHosts: hosts, FrontEnd: fe, FailLevel: engine.Severity(*failLevel)}
 		if cfg.Header, err = hf.header(); err != nil {
 			fmt.Fprintln(stderr, "rsconform suite source:", err)
 			return 2
@@ -186,6 +195,9 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 2
 		}
 		cfg.Outcome = outcome
+		for _, n := range outcome.Report.Notes {
+			fmt.Fprintln(stderr, "rsconform suite source: note:", n)
+		}
 		if err := source.DefineSpecs(cfg); err != nil {
 			fmt.Fprintln(stderr, "rsconform suite source:", err)
 			return 2

@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	register("sync", "synchronise a directory with a ResourceSync Source (baseline, incremental, audit)", runSync)
+	register("sync", "synchronise a directory with a Source (baseline, incremental, audit)", runSync)
 }
 
 const syncUsage = `Usage: rsconform sync [flags] SOURCE DIR
@@ -99,7 +99,7 @@ func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	usage := func(w io.Writer) {
 		fset.SetOutput(w)
 		fmt.Fprint(w, syncUsage)
-		fset.PrintDefaults()
+		printFlags(w, fset)
 	}
 	args, err := parseQuietly(fset, args)
 	if err != nil {

@@ -38,7 +38,8 @@ a query after ? at the end of the name, top-level names starting with
 downloaded again, deleted ones requested, the request rate). One verdict
 per step and requirement, with its level and the evidence it rests on:
 
-  FAIL step 3 [5.2] MUST deleted resources are removed: expected /res/0000003.txt absent, actual present
+  FAIL step 3 [5.2] MUST deleted resources are removed:
+       expected /res/0000003.txt absent, actual present
 
 Levels: MUST (the specification's, or what synchronised means for a copy),
 SHOULD (recommended), POLICY (politeness and efficiency the specification
@@ -62,8 +63,10 @@ played when named, with a --timeout to match):
 
 Examples:
   rsconform test-destination --scenario incremental-changelist -- rsconform sync {source} {dir}
-  rsconform test-destination --scenario all --format junit -o report.xml -- ./my-destination --src {source} --out {dir}
-  rsconform test-destination --scenario flaky-server --max-rate 20 --timeout 2m -- rsconform sync {source} {dir}
+  rsconform test-destination --scenario all --format junit -o report.xml -- \
+      ./my-destination --src {source} --out {dir}
+  rsconform test-destination --scenario flaky-server --max-rate 20 --timeout 2m -- \
+      rsconform sync {source} {dir}
 
 Requirements (--rules 'DEST-*,-DEST-RATE' selects):
   %s
@@ -99,7 +102,7 @@ func runTestDestination(ctx context.Context, args []string, stdout, stderr io.Wr
 			reqs = append(reqs, fmt.Sprintf("%-22s %-6s [%s] %s", r.ID, r.Level, r.Section, r.Title))
 		}
 		fmt.Fprintf(w, testDestUsage, mocksource.VolumeScenario, strings.Join(mocksource.BuiltinScenarios(), "\n  "), strings.Join(reqs, "\n  "))
-		fset.PrintDefaults()
+		printFlags(w, fset)
 	}
 	cmdArgs, err := parseQuietly(fset, args)
 	if err != nil {

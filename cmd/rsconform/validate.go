@@ -162,7 +162,7 @@ func (f *reportFlags) openReport(stdout io.Writer) (rep reporter.Reporter, tally
 		}
 		w = file
 	}
-	rep, err = reporter.New(f.format, w, reporter.Options{Tool: "rsconform", Version: toolVersion(), Spec: f.spec, Strict: f.strict, Color: f.color, Verbose: f.verbose, Quiet: f.quiet, SourceRoot: sourceRoot(), Sources: f.sources})
+	rep, err = reporter.New(f.format, w, reporter.Options{Tool: "rsconform", Version: toolVersion(), Spec: f.spec, Strict: f.strict, FailLevel: engine.Severity(f.failLevel), Color: f.color, Verbose: f.verbose, Quiet: f.quiet, SourceRoot: sourceRoot(), Sources: f.sources})
 	if err != nil {
 		if file != nil {
 			file.Close()
@@ -220,7 +220,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	printUsage := func(w io.Writer) {
 		fset.SetOutput(w)
 		fmt.Fprint(fset.Output(), validateUsage)
-		fset.PrintDefaults()
+		printFlags(w, fset)
 	}
 	fset.Usage = func() {} // Parse reports bad flags; help goes to stdout, once
 	args, err := parseFlags(fset, args)
@@ -260,14 +260,14 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return 2
 	}
 	v := rf.validator(cfg, sv)
-	rep, tally, closeReport, err := rf.openReport(stdout)
+	// Before the report is opened: a usage error prints no report.
+	client, err := validateClient(inputs, hosts, hf, *timeout, *retries)
 	if err != nil {
 		fmt.Fprintln(stderr, "rsconform validate:", err)
 		return 2
 	}
-	client, err := validateClient(inputs, hosts, hf, *timeout, *retries)
+	rep, tally, closeReport, err := rf.openReport(stdout)
 	if err != nil {
-		closeReport()
 		fmt.Fprintln(stderr, "rsconform validate:", err)
 		return 2
 	}
@@ -345,6 +345,11 @@ func validateClient(inputs []input, hosts []string, hf headerFlags, timeout time
 // what the exclude globs match. Explicitly named files are always checked.
 func expandInputs(args []string, exclude []string) ([]input, error) {
 	var out []input
+	var dirs []string
+	matched := make([]bool, len(exclude))
+	// names and paths seen in the directories, for a did-you-mean on an
+	// --exclude that matches nothing (bounded: it is only a hint).
+	seen := map[string]bool{}
 	for _, a := range args {
 		if a == "-" || engine.IsURL(a) {
 			out = append(out, input{name: a})
@@ -357,12 +362,19 @@ func expandInputs(args []string, exclude []string) ([]input, error) {
 			out = append(out, input{name: a})
 			continue
 		}
+		dirs = append(dirs, a)
 		var found []string
 		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
-			if p != a && excluded(exclude, a, p) {
+			if p == a {
+				return nil
+			}
+			if rel, err := filepath.Rel(a, p); err == nil && len(seen) < 10000 {
+				seen[filepath.ToSlash(rel)], seen[d.Name()] = true, true
+			}
+			if excluded(exclude, matched, a, p) {
 				if d.IsDir() {
 					return filepath.SkipDir
 				}
@@ -382,6 +394,21 @@ func expandInputs(args []string, exclude []string) ([]input, error) {
 		sort.Strings(found)
 		for _, p := range found {
 			out = append(out, input{name: p, walked: true, skip: notRegular(p)})
+		}
+	}
+	if len(dirs) > 0 {
+		// A typo (drafs for drafts) would otherwise check what the user
+		// meant to leave out, silently.
+		for i, g := range exclude {
+			if matched[i] {
+				continue
+			}
+			names := make([]string, 0, len(seen))
+			for n := range seen {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			return nil, fmt.Errorf("--exclude %q matches nothing in %s%s", g, strings.Join(dirs, ", "), suggest.DidYouMean(g, names))
 		}
 	}
 	return out, nil
@@ -418,26 +445,28 @@ func walkedDocument(p string) bool {
 }
 
 // excluded reports whether path p, found under directory root, matches one
-// of the --exclude globs: a glob without a slash matches any file or
-// folder name (feed.xml, *.rss.xml, drafts); one with a slash matches the
-// path relative to root (news/*.xml), with path.Match syntax.
-func excluded(globs []string, root, p string) bool {
+// of the --exclude globs, and marks in matched every glob that does: a
+// glob without a slash matches any file or folder name (feed.xml,
+// *.rss.xml, drafts); one with a slash matches the path relative to root
+// (news/*.xml), with path.Match syntax.
+func excluded(globs []string, matched []bool, root, p string) bool {
 	rel, err := filepath.Rel(root, p)
 	if err != nil {
 		return false
 	}
 	rel = filepath.ToSlash(rel)
 	base := path.Base(rel)
-	for _, g := range globs {
+	hit := false
+	for i, g := range globs {
 		target := base
 		if strings.Contains(g, "/") {
 			target = rel
 		}
 		if ok, _ := path.Match(strings.TrimPrefix(g, "./"), target); ok {
-			return true
+			matched[i], hit = true, true
 		}
 	}
-	return false
+	return hit
 }
 
 // checkGlobs rejects a malformed --exclude glob before any work.

@@ -22,9 +22,20 @@
   }
   var filters = doc.getElementById("filters");
   if (filters) {
+    // Hidden in the page: without this script it could not filter.
+    filters.hidden = false;
     filters.addEventListener("change", apply);
     apply();
   }
+  // A link to a finding (#doc-3-f2, #doc-3-f2-src) opens the documents
+  // around it.
+  function reveal() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var el = id && doc.getElementById(id);
+    for (; el; el = el.parentElement) { if (el.tagName === "DETAILS") { el.open = true; } }
+  }
+  window.addEventListener("hashchange", reveal);
+  reveal();
   function setAll(open) { all("details").forEach(function (d) { d.open = open; }); }
   var ex = doc.getElementById("expand-all");
   if (ex) { ex.addEventListener("click", function () { setAll(true); }); }

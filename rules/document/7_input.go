@@ -14,12 +14,16 @@ import (
 // document rules (Input), so they report even when nothing could be parsed.
 
 // 7: "the Sitemap (root element <urlset>) and Sitemap index (root element
-// <sitemapindex>) document formats introduced by the Sitemap protocol are used"
+// <sitemapindex>) document formats introduced by the Sitemap protocol are
+// used"; the Sitemap protocol (sitemaps.org/protocol.html, XML tag
+// definitions): "The Sitemap protocol format consists of XML tags. All data
+// values in a Sitemap must be entity-escaped. The file itself must be UTF-8
+// encoded."
 var XMLWellFormed = &engine.Rule{
 	ID: "RS-XML-WELLFORMED", Section: "7", Level: engine.Must, Input: true,
 	Title: "The document is well-formed UTF-8 XML without a DOCTYPE",
-	Quote: "In order to convey information pertaining to resources in the ResourceSync framework, the Sitemap (root element <urlset>) and Sitemap index (root element <sitemapindex>) document formats introduced by the Sitemap protocol are used for a variety of purposes.",
-	Doc: "A document that is not well-formed XML is not a Sitemap, so it is reported here and its status is 'error': nothing else can be checked. " +
+	Quote: "The Sitemap protocol format consists of XML tags. All data values in a Sitemap must be entity-escaped. The file itself must be UTF-8 encoded.",
+	Doc: "Section 7 uses the document formats of the Sitemap protocol, whose sentence is quoted: a document that is not well-formed XML is not a Sitemap, so it is reported here and its status is 'error': nothing else can be checked. " +
 		"The Sitemap protocol requires UTF-8. A DOCTYPE is refused outright: Sitemap documents have none, and refusing it means no entity is ever expanded and no file or URL named by one is ever read (XXE, entity bombs).",
 	Check: func(p *engine.Pass) error {
 		if se := p.Input.Syntax; se != nil {

@@ -21,7 +21,7 @@ var TimeSyntax = &engine.Rule{
 	Quote:    "The attribute value is expressed as a W3C Datetime and the use of a complete date and time expressed in UTC using the format YYYY-MM-DDThh:mm:ss[.s]Z is recommended.",
 	Doc:      "The W3C Datetime note allows six forms: YYYY, YYYY-MM, YYYY-MM-DD, and date with hh:mm, hh:mm:ss or hh:mm:ss.s followed by a time zone designator (Z or ±hh:mm), which is required whenever a time is given.",
 	Check: func(p *engine.Pass) error {
-		forEachDatetime(p, func(name, value string, pos rs.Pos, _ int, t engine.ParsedTime) {
+		forEachDatetime(p, func(name, value string, pos rs.Pos, t engine.ParsedTime) {
 			if t.Err != nil {
 				p.Reportf(pos, "%s: %v", name, t.Err)
 			}
@@ -35,60 +35,31 @@ var TimeUTC = &engine.Rule{
 	Requires: []engine.Value{engine.EntryTimes},
 	Title:    "Datetimes use the recommended form YYYY-MM-DDThh:mm:ss[.s]Z",
 	Quote:    TimeSyntax.Quote,
-	Doc:      "Reported once per document, at the first value not in the recommended form, with the count: a Source that writes one such value usually writes them all.",
+	Doc:      "Reported at every value not in the recommended form, each a finding of its own (a baseline keeps each; the text report shows the first few of a document and counts the others).",
 	Check: func(p *engine.Pass) error {
-		// The value reported is the first of the lowest group (see
-		// forEachDatetime); its message is written when it is met, so that
-		// it holds nothing of the model.
-		var firsts [datetimeGroups]rs.Pos
-		var firstMsgs [datetimeGroups]string
-		n := 0
-		forEachDatetime(p, func(name, value string, pos rs.Pos, group int, t engine.ParsedTime) {
+		forEachDatetime(p, func(name, value string, pos rs.Pos, t engine.ParsedTime) {
 			d := t.D
 			if t.Err != nil || d.IsUTCZ() {
 				return
 			}
-			if firstMsgs[group] == "" {
-				firsts[group] = pos
-				why := fmt.Sprintf("has time zone %s, not Z", d.TZD)
-				if d.Granularity < rs.GranSecond {
-					why = fmt.Sprintf("has granularity %s", d.Granularity)
-				}
-				firstMsgs[group] = fmt.Sprintf("%s %q %s", name, value, why)
+			why := fmt.Sprintf("has time zone %s, not Z", d.TZD)
+			if d.Granularity < rs.GranSecond {
+				why = fmt.Sprintf("has granularity %s", d.Granularity)
 			}
-			n++
+			p.Reportf(pos, "%s %q %s: the recommended form is a complete date and time in UTC, YYYY-MM-DDThh:mm:ss[.s]Z", name, value, why)
 		})
-		g := 0
-		for g < datetimeGroups-1 && firstMsgs[g] == "" {
-			g++
-		}
-		first, firstMsg := firsts[g], firstMsgs[g]
-		if n == 1 {
-			p.Reportf(first, "%s: the recommended form is a complete date and time in UTC, YYYY-MM-DDThh:mm:ss[.s]Z", firstMsg)
-		} else if n > 1 {
-			p.Reportf(first, "%s, and %d more datetimes are not in the recommended form YYYY-MM-DDThh:mm:ss[.s]Z (complete, UTC)", firstMsg, n-1)
-		}
 		return nil
 	},
 }
 
-// datetimeGroups is the number of groups of forEachDatetime.
-const datetimeGroups = 5
-
-// forEachDatetime calls fn for every datetime-valued item of the document,
-// parsed, in one pass over the entries (Pass.Walk); the rule requires
-// engine.EntryTimes, which holds those of the entries' <rs:md> and <lastmod>.
-// group orders the items as a reader of the document lists them: the
-// attributes of the top-level <rs:md> (0), of the entries' <rs:md> (1),
-// modified on top-level <rs:ln> (2) and on the entries' (3), <lastmod>
-// (4); within a group, fn sees them in document order.
-func forEachDatetime(p *engine.Pass, fn func(name, value string, pos rs.Pos, group int, t engine.ParsedTime)) {
+// forEachDatetime calls fn for every datetime-valued item of the document
+// (the attributes of <rs:md>, modified on <rs:ln>, <lastmod>), parsed, in
+// one pass over the entries (Pass.Walk); the rule requires
+// engine.EntryTimes, which holds those of the entries' <rs:md> and
+// <lastmod>.
+func forEachDatetime(p *engine.Pass, fn func(name, value string, pos rs.Pos, t engine.ParsedTime)) {
 	times := new(engine.EntryDatetimes) // the current entry's
 	for x := range p.Walk(true, true, true) {
-		entry := 0
-		if x.Entry != nil {
-			entry = 1
-		}
 		switch {
 		case x.Md != nil:
 			shared := x.Entry != nil && x.Md == x.Entry.Md
@@ -98,17 +69,17 @@ func forEachDatetime(p *engine.Pass, fn func(name, value string, pos rs.Pos, gro
 					if !shared {
 						t = engine.ParseTime(v, true)
 					}
-					fn(a, v, x.Md.AttrPosition(a), entry, t)
+					fn(a, v, x.Md.AttrPosition(a), t)
 				}
 			}
 		case x.Ln != nil:
 			if v, ok := x.Ln.Get("modified"); ok {
-				fn("modified", v, x.Ln.AttrPosition("modified"), 2+entry, engine.ParseTime(v, true))
+				fn("modified", v, x.Ln.AttrPosition("modified"), engine.ParseTime(v, true))
 			}
 		default: // the entry itself, before its elements
 			times = engine.EntryTimes.Of(p, x.Entry)
 			if times.Lastmod.Present {
-				fn("<lastmod>", x.Entry.Lastmod, x.Entry.LastmodPos, 4, times.Lastmod)
+				fn("<lastmod>", x.Entry.Lastmod, x.Entry.LastmodPos, times.Lastmod)
 			}
 		}
 	}

@@ -50,6 +50,10 @@ type Config struct {
 	// Setup, when set, runs before the crawl and may change the config
 	// (the self-test starts the mock Source there).
 	Setup func(*Config) error
+	// FailLevel is the least severe finding that fails a spec (--fail-level):
+	// empty means warning, so a MUST or SHOULD finding fails its spec and an
+	// informative one (INFO) is shown but never fails by default.
+	FailLevel engine.Severity
 	// Outcome, when set, is a crawl already done: the suite does not crawl.
 	Outcome *Outcome
 }
@@ -58,8 +62,9 @@ type Config struct {
 type Outcome struct {
 	Report *crawler.Report
 	// findings by rule ID; applied says which rules ran on something.
-	findings map[string][]engine.Diagnostic
-	applied  map[string]bool
+	findings  map[string][]engine.Diagnostic
+	applied   map[string]bool
+	failLevel engine.Severity
 }
 
 // Crawl crawls the Source once with every rule of the catalogue.
@@ -86,7 +91,7 @@ func Crawl(ctx context.Context, cfg Config) (*Outcome, error) {
 	if rep.EntryError != nil {
 		return nil, fmt.Errorf("the entry point %s could not be used: %v", cfg.Entry, rep.EntryError)
 	}
-	o := &Outcome{Report: rep, findings: map[string][]engine.Diagnostic{}, applied: map[string]bool{}}
+	o := &Outcome{Report: rep, findings: map[string][]engine.Diagnostic{}, applied: map[string]bool{}, failLevel: cfg.FailLevel}
 	for _, res := range rep.Results {
 		for _, id := range res.Applied {
 			o.applied[id] = true
@@ -107,16 +112,41 @@ const (
 	VerdictSkip // nothing in the Source was subject to the rule
 )
 
-// Judge gives the verdict of a rule and, for Fail and Skip, the message.
+// Judge gives the verdict of a rule and, for Fail and Skip, the message;
+// a Pass has one when the rule found something less severe than the fail
+// level (Config.FailLevel), which is shown and does not fail.
 func (o *Outcome) Judge(r *engine.Rule) (Verdict, string) {
-	fs := o.findings[r.ID]
-	if len(fs) > 0 {
-		return VerdictFail, FormatFindings(r, fs)
+	var failing, below []engine.Diagnostic
+	for _, d := range o.findings[r.ID] {
+		if fails(d.Severity, o.failLevel) {
+			failing = append(failing, d)
+		} else {
+			below = append(below, d)
+		}
 	}
-	if !o.applied[r.ID] {
+	switch {
+	case len(failing) > 0:
+		return VerdictFail, FormatFindings(r, failing)
+	case len(below) > 0:
+		return VerdictPass, FormatFindings(r, below) + fmt.Sprintf("(less severe than --fail-level %s: not failing)\n", failLevelOr(o.failLevel))
+	case !o.applied[r.ID]:
 		return VerdictSkip, fmt.Sprintf("nothing in this Source is subject to %s (no %s)", r.ID, kindsOf(r))
 	}
 	return VerdictPass, ""
+}
+
+// failLevelOr is the fail level, warning when unset.
+func failLevelOr(l engine.Severity) engine.Severity {
+	if l == "" {
+		return engine.SeverityWarning
+	}
+	return l
+}
+
+// fails says whether a finding of severity sev fails a spec at level.
+func fails(sev, level engine.Severity) bool {
+	rank := map[engine.Severity]int{engine.SeverityInfo: 0, engine.SeverityWarning: 1, engine.SeverityError: 2}
+	return rank[sev] >= rank[failLevelOr(level)]
 }
 
 // FormatFindings says what the rule requires, where it does not hold and
@@ -207,6 +237,9 @@ func DefineSpecs(cfg Config) error {
 		for _, d := range outcome.Report.Discovered() {
 			GinkgoWriter.Println("discovered", d)
 		}
+		for _, n := range outcome.Report.Notes {
+			GinkgoWriter.Println("note:", n)
+		}
 		GinkgoWriter.Printf("crawled %d documents, %d resources, %d requests\n",
 			outcome.Report.Stats.Documents, outcome.Report.Stats.Resources, outcome.Report.Stats.Requests)
 	}, NodeTimeout(30*time.Minute))
@@ -223,6 +256,10 @@ func DefineSpecs(cfg Config) error {
 						Fail(msg)
 					case VerdictSkip:
 						Skip(msg)
+					case VerdictPass:
+						if msg != "" {
+							AddReportEntry("findings", msg)
+						}
 					}
 				})
 			}
