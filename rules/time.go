@@ -21,7 +21,7 @@ var TimeSyntax = &Rule{
 	Check: func(p *Pass) error {
 		forEachDatetime(p, func(name, value string, pos rs.Pos, _ int) {
 			if _, err := rs.ParseDatetimeForm(value); err != nil {
-				p.Reportf(pos, "%s: %v", name, err)
+				p.Reportf(pos, "%s: %v%s", name, err, zoneFix(value, err))
 			}
 		})
 		return nil
