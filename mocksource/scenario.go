@@ -59,6 +59,10 @@ type Scenario struct {
 	// DeletedStatus is the status of a deleted resource: 404 or 410.
 	DeletedStatus int
 	Steps         []Step
+
+	// Wild holds the behaviours of Sources seen in the wild that a
+	// scenario may ask for (wild.go).
+	Wild
 }
 
 // Step is what happens at one instant of the virtual clock.
@@ -457,7 +461,7 @@ func (p *scParser) scenario(n *yaml.Node) (*Scenario, error) {
 	sc := &Scenario{File: p.file, Seed: 1, Start: DefaultStart, Resources: DefaultResources,
 		PackageSize: DefaultPackageSize, DeletedStatus: 404}
 	var stepsNode *yaml.Node
-	err := p.fields(n, "scenario", map[string]func(*yaml.Node) error{
+	err := p.fields(n, "scenario", mergeFields(map[string]func(*yaml.Node) error{
 		"name":        func(v *yaml.Node) error { return p.str(v, "name", &sc.Name) },
 		"description": func(v *yaml.Node) error { return p.str(v, "description", &sc.Description) },
 		"seed": func(v *yaml.Node) error {
@@ -502,7 +506,7 @@ func (p *scParser) scenario(n *yaml.Node) (*Scenario, error) {
 			return nil
 		},
 		"steps": func(v *yaml.Node) error { stepsNode = v; return nil },
-	})
+	}, p.wildFields(sc)))
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,74 @@
+package destination_test
+
+import (
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/rsconform/rsconform/destination/harness"
+)
+
+// The Destination scenarios of "Mistakes seen in the wild" (docs/wild.md):
+// each fails a small Destination with the mistake (testdata/wilddest, the
+// mistake behind a flag) and passes the same Destination without it; that
+// rsconform sync passes them is the test of every default scenario.
+
+var (
+	wildOnce sync.Once
+	wildBin  string
+	wildErr  error
+)
+
+// wildDest is the command line of testdata/wilddest with flags, built
+// once beside the suite's rsconform.
+func wildDest(flags ...string) []string {
+	GinkgoHelper()
+	wildOnce.Do(func() {
+		bin := filepath.Join(filepath.Dir(rsconformBin), "wilddest")
+		out, err := exec.Command("go", "build", "-o", bin, "./testdata/wilddest").CombinedOutput()
+		if err != nil {
+			wildErr = &buildError{err: err, out: string(out)}
+			return
+		}
+		wildBin = bin
+	})
+	Expect(wildErr).NotTo(HaveOccurred())
+	return append(append([]string{wildBin}, flags...), "{source}", "{dir}")
+}
+
+type buildError struct {
+	err error
+	out string
+}
+
+func (e *buildError) Error() string {
+	return "building testdata/wilddest: " + e.err.Error() + ": " + e.out
+}
+
+// failing lists the verdicts that fail the run (MUST), as lines.
+func failing(res *harness.Result) []string {
+	var out []string
+	for _, st := range res.Steps {
+		for _, v := range st.Verdicts {
+			if v.Fails(false) {
+				out = append(out, v.Line(st.Step))
+			}
+		}
+	}
+	return out
+}
+
+var _ = Describe("Scenarios of mistakes seen in the wild", Label("Kind:harness"), func() {
+	It("time-zone-offsets: passes a client that reads offsets right, fails one that adds them", func() {
+		res := playScenario("time-zone-offsets", time.Minute, wildDest()...)
+		Expect(failing(res)).To(BeEmpty())
+		res = playScenario("time-zone-offsets", time.Minute, wildDest("-invert-offsets")...)
+		Expect(failing(res)).To(ContainElement(
+			"step 2 [5.2] MUST every copy has the Source's current content: expected every copy with the Source's content (sha256), actual 1 stale: /res/tz/a.txt (sha256 81d910098419…, the Source's d07b6d71221b…)"))
+		Expect(res.Failed(false)).To(BeTrue())
+	})
+})
