@@ -72,3 +72,30 @@ var _ = Describe("Scenarios of mistakes seen in the wild", Label("Kind:harness")
 		Expect(res.Failed(false)).To(BeTrue())
 	})
 })
+
+var _ = Describe("Scenarios of mistakes seen in the wild, continued", Label("Kind:harness"), func() {
+	It("changelist-404-once: passes a client that reports the 404 and catches up, fails one that deletes its copy", func() {
+		res := playScenario("changelist-404-once", time.Minute, wildDest()...)
+		Expect(failing(res)).To(BeEmpty())
+		Expect(res.Steps[1].Run.ExitCode).To(Equal(1))
+		Expect(verdict(res, 2, harness.AllCurrent.ID).Status).To(Equal(harness.Pass))
+		res = playScenario("changelist-404-once", time.Minute, wildDest("-wipe-on-missing")...)
+		Expect(failing(res)).To(ContainElement(HavePrefix("step 1 [5.2] MUST every resource of the Source is present: expected 13 resources present, actual 13 missing")))
+	})
+
+	It("deletions-without-hashes: a client that asks for deleted resources again fails DEST-NO-DELETED-FETCH, a POLICY", func() {
+		res := playScenario("deletions-without-hashes", time.Minute, wildDest()...)
+		Expect(failing(res)).To(BeEmpty())
+		for step := 1; step <= 3; step++ {
+			Expect(verdict(res, step, harness.NoDeletedFetch.ID).Status).To(Equal(harness.Pass))
+		}
+		res = playScenario("deletions-without-hashes", time.Minute, wildDest("-fetch-deleted")...)
+		Expect(res.Failed(false)).To(BeFalse())
+		Expect(res.Failed(true)).To(BeTrue())
+		for step := 1; step <= 3; step++ {
+			v := verdict(res, step, harness.NoDeletedFetch.ID)
+			Expect(v.Status).To(Equal(harness.Fail))
+			Expect(v.Actual).To(HavePrefix("3: GET /res/"))
+		}
+	})
+})
