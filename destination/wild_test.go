@@ -99,3 +99,39 @@ var _ = Describe("Scenarios of mistakes seen in the wild, continued", Label("Kin
 		}
 	})
 })
+
+var _ = Describe("Scenarios of Sources seen in the wild, on the wire", Label("Kind:harness"), func() {
+	It("bearer-token: passes a client that sends {token}, fails one that sends none", func() {
+		res := playScenario("bearer-token", time.Minute, append(syncCommand(), "--header", "Authorization: Bearer {token}")...)
+		Expect(failures(res)).To(BeEmpty())
+		Expect(verdict(res, 1, harness.TokenSent.ID).Status).To(Equal(harness.Pass))
+		res = playScenario("bearer-token", time.Minute, wildDest("-token", "{token}")...)
+		Expect(failures(res)).To(BeEmpty())
+		res = playScenario("bearer-token", time.Minute, wildDest()...)
+		v := verdict(res, 0, harness.TokenSent.ID)
+		Expect(v.Status).To(Equal(harness.Fail))
+		Expect(v.Actual).To(Equal("1 request of 1 without it (answered 401): GET /.well-known/resourcesync 401"))
+		Expect(res.Failed(false)).To(BeTrue())
+	})
+
+	It("gzip-and-names: fails a client that guesses document names, and one that cannot read .xml.gz", func() {
+		res := playScenario("gzip-and-names", time.Minute, wildDest()...)
+		Expect(failing(res)).To(BeEmpty())
+		res = playScenario("gzip-and-names", time.Minute, wildDest("-guess-names")...)
+		Expect(failing(res)).To(ContainElement(HavePrefix("step 0 [5.2] MUST the Destination's run completes")))
+		Expect(verdict(res, 0, harness.RunCompletes.ID).Evidence).To(ContainElement(ContainSubstring("/dataset1/resourcelist.xml: 404 Not Found")))
+		// It asks for gzip (as HTTP libraries do) but never decodes: the
+		// Source Description, sent with Content-Encoding gzip, is the
+		// first thing it cannot read.
+		res = playScenario("gzip-and-names", time.Minute, wildDest("-no-gzip")...)
+		Expect(res.Failed(false)).To(BeTrue())
+		Expect(verdict(res, 0, harness.RunCompletes.ID).Evidence).To(ContainElement(HaveSuffix("/.well-known/resourcesync: not XML")))
+	})
+
+	It("no-content-type-chunked: fails a client that reads as many bytes as Content-Length says", func() {
+		res := playScenario("no-content-type-chunked", time.Minute, wildDest()...)
+		Expect(failing(res)).To(BeEmpty())
+		res = playScenario("no-content-type-chunked", time.Minute, wildDest("-need-length")...)
+		Expect(res.Failed(false)).To(BeTrue())
+	})
+})

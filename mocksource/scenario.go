@@ -222,13 +222,18 @@ func BuiltinScenarios() []string {
 // played when asked for by name, never as part of the default set.
 const VolumeScenario = "large-source"
 
+// TokenScenario is the built-in scenario whose Source wants a bearer
+// token: only a command that passes {token} (or RSCONFORM_TOKEN) on can
+// pass it, so it is played when asked for by name.
+const TokenScenario = "bearer-token"
+
 // DefaultScenarios returns the built-in scenarios a Destination is tested
 // on when none is named (test-destination --scenario all, the destination
-// suite): all but VolumeScenario, sorted.
+// suite): all but VolumeScenario and TokenScenario, sorted.
 func DefaultScenarios() []string {
 	var out []string
 	for _, n := range BuiltinScenarios() {
-		if n != VolumeScenario {
+		if n != VolumeScenario && n != TokenScenario {
 			out = append(out, n)
 		}
 	}

@@ -108,6 +108,7 @@ func checkRequirement(r *Requirement) error {
 var Requirements = []*Requirement{
 	RunCompletes, AllPresent, AllCurrent, DeletedRemoved, NoExtraFiles, FixityChecked,
 	RetryAfterHonoured, ProblemsReported, NoRefetch, NoDeletedFetch, RateLimit,
+	TokenSent,
 }
 
 func init() {

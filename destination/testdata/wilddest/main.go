@@ -32,6 +32,7 @@ var (
 	fetchDeleted  = flag.Bool("fetch-deleted", false, "ask for every deleted resource without a hash again, on every run")
 	guessNames    = flag.Bool("guess-names", false, "go to /dataset1/resourcelist.xml and /dataset1/changelist.xml instead of following the Capability List")
 	noGzip        = flag.Bool("no-gzip", false, "read documents as sent, never decompressing them")
+	needLength    = flag.Bool("need-length", false, "read as many bytes as Content-Length says: none without one")
 	token         = flag.String("token", "", "send Authorization: Bearer TOKEN")
 )
 
@@ -239,7 +240,11 @@ func get(u string) ([]byte, http.Header, error) {
 		return nil, nil, err
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	limit := int64(64 << 20)
+	if *needLength {
+		limit = max(resp.ContentLength, 0)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, limit))
 	if err != nil {
 		return nil, nil, err
 	}
