@@ -26,6 +26,9 @@ func (c *crawl) noteForRevisit(n *rules.Node, d *rs.Document) {
 	if n.Canonical == "" {
 		n.Canonical = canonical(d)
 	}
+	if d.Kind() == rs.ResourceList {
+		n.Claims = rules.NoteClaims(d.Entries)
+	}
 	if d.Kind() == rs.ChangeList {
 		n.EntriesDigest = rules.EntriesDigest(d.Entries)
 		if len(d.Entries) > 0 && d.Entries[len(d.Entries)-1].Md != nil {
@@ -66,6 +69,9 @@ func (c *crawl) revisit() {
 				rv.PrefixDigest = rules.EntriesDigest(d.Entries[:n.Entries])
 				rv.Disorder, rv.DisorderPos = rules.AppendedDisorder(n.LastDatetime, d.Entries[n.Entries:])
 				c.recordHistory(u, d)
+			}
+			if d.Kind() == rs.ResourceList {
+				rv.LastmodMoves, rv.LastmodCount = n.Claims.Moves(d.Entries)
 			}
 			n.Revisit = rv
 			c.stats.Revisited++

@@ -181,6 +181,9 @@ type Node struct {
 	// Revisit is what a second visit found (--revisit); nil when the
 	// document was not visited again.
 	Revisit *Revisit
+	// Claims are the <lastmod> and hash of a Resource List's entries at
+	// the first visit, kept for the second (--revisit); nil otherwise.
+	Claims *EntryClaims
 }
 
 // GraphPass is what a cross-document rule sees.
