@@ -54,6 +54,9 @@ func crawlSite(s *fixtures.Site) (*crawler.Report, string) {
 	opts := testOptions()
 	opts.Packages = s.Packages
 	opts.Sample, opts.SampleSet = s.Sample, true
+	if s.Retries > 0 {
+		opts.Retries = s.Retries
+	}
 	if s.Revisits {
 		opts.Revisit = time.Hour
 		opts.Pause = func(context.Context, time.Duration) error { s.Revisit(); return nil }

@@ -162,6 +162,10 @@ type Node struct {
 	// Redirects lists the URLs the fetch went through before URL's
 	// response (URL itself first); nil when there was no redirect.
 	Redirects []string
+	// EarlierStatus are the statuses the URL answered before StatusCode
+	// when the crawl asked again (a 503 retried, a document's 404 asked
+	// once more), oldest first.
+	EarlierStatus []int
 	// Skipped says why the URL was not fetched (host not allowed, budget
 	// spent); the rules treat such a node as unknown.
 	Skipped string
