@@ -5,13 +5,13 @@ import (
 	"strings"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/graph"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 // bodyFacts are the length and digests a Digester measured.
-func bodyFacts(d *rs.Digester, truncated bool) *rules.BodyFacts {
-	return &rules.BodyFacts{Length: d.N, Truncated: truncated, Digests: d.Sums()}
+func bodyFacts(d *rs.Digester, truncated bool) *graph.BodyFacts {
+	return &graph.BodyFacts{Length: d.N, Truncated: truncated, Digests: d.Sums()}
 }
 
 // acceptEncodingFor asks for the content coding the entry says the
@@ -68,11 +68,11 @@ func (c *crawl) fetchResource(t task) *record {
 	defer r.Close()
 	if r.Err == nil {
 		d := rs.NewDigester(rs.KnownAlgorithms(t.edge.Md.Hashes())...)
-		head := &headBuffer{max: rules.SniffBytes}
+		head := &headBuffer{max: graph.SniffBytes}
 		_, err := io.Copy(io.MultiWriter(d, head), r.Body)
 		rec := recordOf(opResource, t.url, r)
 		rec.Facts = bodyFacts(d, err != nil)
-		rec.Facts.Document = rules.SniffDocument(head.b)
+		rec.Facts.Document = graph.SniffDocument(head.b)
 		return rec
 	}
 	return recordOf(opResource, t.url, r)

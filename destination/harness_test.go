@@ -18,7 +18,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/destination"
-	"github.com/rsconform/rsconform/destination/harness"
+	"github.com/rsconform/rsconform/harness"
 	"github.com/rsconform/rsconform/mocksource"
 	"github.com/rsconform/rsconform/reporter"
 )
@@ -85,6 +85,12 @@ func scenariosToPlay() []string {
 var _ = Describe("rsconform sync against the mock Source [5.2]", Label("Section:5.2", "Kind:harness"), func() {
 	for _, flags := range [][]string{nil, {"--baseline"}, {"--dumps"}, {"--baseline", "--dumps"}} {
 		for _, name := range scenariosToPlay() {
+			if name == "flaky-server" {
+				// Its faults (Retry-After, a slow and a dropped answer) meet
+				// the same retry loop whatever the flags: it is played once,
+				// below, where its waits are checked too.
+				continue
+			}
 			It(fmt.Sprintf("passes %s with %q", name, strings.Join(flags, " ")), func() {
 				res := playScenario(name, time.Minute, syncCommand(flags...)...)
 				Expect(failures(res)).To(BeEmpty())
@@ -115,6 +121,10 @@ exec "$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR" --rate 0 --basel
 			Command: []string{rsconformBin, "sync", "{source}", "{dir}", "--rate", "40"}, MaxRate: 50, Timeout: time.Minute})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(failures(res)).To(BeEmpty())
+		for _, st := range res.Steps {
+			Expect(st.Ran).To(BeTrue(), "step %d", st.Step)
+			Expect(st.Verdicts).To(HaveLen(len(harness.Requirements)))
+		}
 		Expect(verdict(res, 1, harness.RetryAfterHonoured.ID).Status).To(Equal(harness.Pass))
 		Expect(verdict(res, 1, harness.RetryAfterHonoured.ID).Evidence).To(ContainElement(MatchRegexp(`^/dataset1/changelist.xml 503 with Retry-After 2, asked again [2-9]\.\d\ds later$`)))
 		Expect(verdict(res, 1, harness.RateLimit.ID).Status).To(Equal(harness.Pass))

@@ -15,18 +15,18 @@ import (
 
 	"github.com/rsconform/rsconform/mocksource"
 	rs "github.com/rsconform/rsconform/resourcesync"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 // wildAllowed leaves out the findings a scenario of Sources seen in the
 // wild asks for: RS-TIME-UTC (a SHOULD) on every datetime when it writes
 // them at offsets from UTC.
-func (m *mock) wildAllowed(ds []rules.Diagnostic) []rules.Diagnostic {
+func (m *mock) wildAllowed(ds []engine.Diagnostic) []engine.Diagnostic {
 	sc := m.src.Scenario()
 	if sc == nil || len(sc.TimeOffsets) == 0 {
 		return ds
 	}
-	var out []rules.Diagnostic
+	var out []engine.Diagnostic
 	for _, d := range ds {
 		if d.Rule != "RS-TIME-UTC" {
 			out = append(out, d)

@@ -15,11 +15,12 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/rsconform/rsconform/crawler"
-	"github.com/rsconform/rsconform/destination/harness"
+	"github.com/rsconform/rsconform/harness"
 	"github.com/rsconform/rsconform/internal/suggest"
 	"github.com/rsconform/rsconform/mocksource"
 	"github.com/rsconform/rsconform/reporter"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/frontend"
 	"github.com/rsconform/rsconform/suite"
 	destsuite "github.com/rsconform/rsconform/suite/destination"
 	"github.com/rsconform/rsconform/suite/source"
@@ -128,21 +129,26 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintln(stderr, "rsconform suite source: give one URL (see --help)")
 			return 2
 		}
-		sp, err := rules.ParseSpec(*spec)
+		sp, err := engine.ParseSpec(*spec)
 		if err != nil {
 			fmt.Fprintln(stderr, "rsconform suite source:", err)
 			return 2
 		}
 		var labelSets []ginkgo.Labels
-		for _, r := range rules.All() {
+		for _, r := range engine.All() {
 			labelSets = append(labelSets, suite.RuleLabels(r))
 		}
 		if err := checkLabelFilter(*labelFilter, labelSets); err != nil {
 			fmt.Fprintln(stderr, "rsconform suite source:", err)
 			return 2
 		}
+		fe, err := frontend.New()
+		if err != nil {
+			fmt.Fprintln(stderr, "rsconform suite source:", err)
+			return 2
+		}
 		cfg := source.Config{Entry: rest[0], Spec: sp, Packages: *packages, Timeout: *timeout,
-			UserAgent: "rsconform/" + toolVersion(), AllowHosts: hosts}
+			UserAgent: "rsconform/" + toolVersion(), AllowHosts: hosts, FrontEnd: fe}
 		if cfg.Header, err = hf.header(); err != nil {
 			fmt.Fprintln(stderr, "rsconform suite source:", err)
 			return 2

@@ -27,10 +27,16 @@ var (
 // RSCONFORM_SUITE_SYNC set it synchronises {dir} with {source} using the
 // reference Destination (and, with RSCONFORM_SUITE_BROKEN=ignore-deletions,
 // puts back every file a run removed: a Destination that ignores deletions).
+//
+// The Destinations it starts are this binary: built with -race, each would
+// wait a second before exiting 0 (the race runtime's atexit_sleep_ms,
+// default 1000) for goroutines still running to report a race, and the
+// suite starts one about seventy times; GORACE tells them not to wait.
 func TestMain(m *testing.M) {
 	if os.Getenv("RSCONFORM_SUITE_SYNC") != "" {
 		os.Exit(syncMain(os.Args[1:]))
 	}
+	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	os.Exit(m.Run())
 }
 

@@ -24,7 +24,7 @@ import (
 
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/rules"
-	"github.com/rsconform/rsconform/schema"
+	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/suite"
 )
 
@@ -34,7 +34,9 @@ type Config struct {
 	Entry string
 	// Maps serve URL prefixes from local folders (crawl --map).
 	Maps []crawler.Mapping
-	Spec rules.Spec
+	Spec engine.Spec
+	// FrontEnd reads the documents (rules/frontend.New: libxml2); required.
+	FrontEnd engine.FrontEnd
 	// Sample is the number of resources checked per list (crawler.SampleAll, SampleNone).
 	Sample    int
 	SampleSet bool
@@ -56,7 +58,7 @@ type Config struct {
 type Outcome struct {
 	Report *crawler.Report
 	// findings by rule ID; applied says which rules ran on something.
-	findings map[string][]rules.Diagnostic
+	findings map[string][]engine.Diagnostic
 	applied  map[string]bool
 }
 
@@ -70,11 +72,10 @@ func Crawl(ctx context.Context, cfg Config) (*Outcome, error) {
 	if cfg.Entry == "" {
 		return nil, fmt.Errorf("no Source: give a URL (-source, RSCONFORM_SOURCE or the command's argument)")
 	}
-	sv, err := schema.New()
-	if err != nil {
-		return nil, err
+	if cfg.FrontEnd == nil {
+		return nil, fmt.Errorf("no XML front end (source.Config.FrontEnd)")
 	}
-	v := &rules.Validator{Config: rules.Config{Spec: cfg.Spec}, Schema: sv}
+	v := &engine.Validator{Config: engine.Config{Spec: cfg.Spec}, Schema: cfg.FrontEnd}
 	opts := crawler.Options{Validator: v, Maps: cfg.Maps, Sample: cfg.Sample, SampleSet: cfg.SampleSet,
 		Packages: cfg.Packages, Timeout: cfg.Timeout, UserAgent: cfg.UserAgent,
 		AllowHosts: cfg.AllowHosts, Header: cfg.Header}
@@ -85,7 +86,7 @@ func Crawl(ctx context.Context, cfg Config) (*Outcome, error) {
 	if rep.EntryError != nil {
 		return nil, fmt.Errorf("the entry point %s could not be used: %v", cfg.Entry, rep.EntryError)
 	}
-	o := &Outcome{Report: rep, findings: map[string][]rules.Diagnostic{}, applied: map[string]bool{}}
+	o := &Outcome{Report: rep, findings: map[string][]engine.Diagnostic{}, applied: map[string]bool{}}
 	for _, res := range rep.Results {
 		for _, id := range res.Applied {
 			o.applied[id] = true
@@ -107,7 +108,7 @@ const (
 )
 
 // Judge gives the verdict of a rule and, for Fail and Skip, the message.
-func (o *Outcome) Judge(r *rules.Rule) (Verdict, string) {
+func (o *Outcome) Judge(r *engine.Rule) (Verdict, string) {
 	fs := o.findings[r.ID]
 	if len(fs) > 0 {
 		return VerdictFail, FormatFindings(r, fs)
@@ -120,7 +121,7 @@ func (o *Outcome) Judge(r *rules.Rule) (Verdict, string) {
 
 // FormatFindings says what the rule requires, where it does not hold and
 // what was found, one finding a line.
-func FormatFindings(r *rules.Rule, fs []rules.Diagnostic) string {
+func FormatFindings(r *engine.Rule, fs []engine.Diagnostic) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s [%s, %s]: %s\n", r.ID, r.Section, r.Level, r.Title)
 	if r.Quote != "" {
@@ -141,7 +142,7 @@ func FormatFindings(r *rules.Rule, fs []rules.Diagnostic) string {
 	return b.String()
 }
 
-func kindsOf(r *rules.Rule) string {
+func kindsOf(r *engine.Rule) string {
 	if len(r.Applies) == 0 {
 		return "document"
 	}
@@ -162,13 +163,13 @@ func kindsOf(r *rules.Rule) string {
 func DefineSpecs(cfg Config) error {
 	type section struct {
 		info  rules.SectionInfo
-		rules []*rules.Rule
+		rules []*engine.Rule
 	}
 	var sections []section
 	seen := map[string]bool{}
 	for _, s := range rules.Sections {
 		sec := section{info: s}
-		for _, r := range rules.All() {
+		for _, r := range engine.All() {
 			if r.Section == s.ID {
 				sec.rules = append(sec.rules, r)
 			}
@@ -230,4 +231,4 @@ func DefineSpecs(cfg Config) error {
 	return nil
 }
 
-func specName(r *rules.Rule) string { return r.ID + ": " + r.Title }
+func specName(r *engine.Rule) string { return r.ID + ": " + r.Title }
