@@ -14,7 +14,9 @@ var TokenSent = &Requirement{
 		"harness gives the token to the Destination as {token} in its arguments and RSCONFORM_TOKEN in its environment. " +
 		"Fails on any request answered 401 (sent without the token, or with another). A Destination that sends none syncs " +
 		"nothing, which DEST-PRESENT reports. Not observed in a run that made no request.",
-	Check: checkToken,
+	Passes: "In a scenario whose Source wants a bearer token, no request of the run is answered 401.",
+	Fails:  "A request goes without the token (or with another) and is answered 401.",
+	Check:  checkToken,
 }
 
 func checkToken(st *Step) Outcome {
