@@ -18,6 +18,8 @@ require (
 	golang.org/x/time v0.16.0
 )
 
+require github.com/mattn/go-sqlite3 v1.14.53 // indirect
+
 require (
 	github.com/Masterminds/semver/v3 v3.4.0 // indirect
 	github.com/go-logr/logr v1.4.3 // indirect

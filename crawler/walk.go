@@ -137,6 +137,15 @@ func (c *crawl) processDocument(t task) {
 		c.discoveryPage(t, facts, r.Header, page)
 		return
 	}
+	// 6.3.3: a Link header "may be included with a representation of a
+	// resource of any content-type". An entry point that is neither XML
+	// nor HTML (JSON, plain text...) and links to ResourceSync by its Link
+	// header is read for discovery, not parsed as a document.
+	if isEntry && mt != "" && !xmlMediaType(mt) && linksResourceSync(t.url, r.Header) {
+		io.Copy(io.Discard, io.LimitReader(body, discovery.MaxPageBytes))
+		c.discoveryPage(t, facts, r.Header, nil)
+		return
+	}
 	// The body is read within the validation budget: reading and
 	// validating a document both hold it in memory.
 	length := int64(-1)
@@ -417,4 +426,21 @@ func locPos(e *rs.Entry) rs.Pos {
 		return e.LocPos
 	}
 	return e.Pos
+}
+
+// xmlMediaType reports whether a media type is XML's (application/xml,
+// text/xml, or a +xml suffix).
+func xmlMediaType(mt string) bool {
+	return mt == "application/xml" || mt == "text/xml" || strings.HasSuffix(mt, "+xml")
+}
+
+// linksResourceSync reports whether a response's Link header has a
+// rel="resourcesync" link (6.3.3).
+func linksResourceSync(page string, h http.Header) bool {
+	for _, t := range discovery.FromPage(page, h, nil) {
+		if t.Method == discovery.MethodHTTPLink {
+			return true
+		}
+	}
+	return false
 }

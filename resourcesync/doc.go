@@ -12,6 +12,14 @@
 //
 // Write serialises a Document; Parse(Write(d)) equals d, positions aside.
 //
+// Parse is this package's public reader, for Go programs that read
+// ResourceSync documents without cgo, and the tests' reference for the
+// model (Parse(Write(d)) round trips). rsconform itself reads documents
+// only through its libxml2 front end (package schema), which builds the same
+// Document with Builder and words syntax errors itself; the two share
+// CheckEncoding and DoctypeError, which refuse what Sitemap documents may
+// not be before any XML parser sees it.
+//
 // The package is pure Go and does no I/O beyond io.Reader and io.Writer.
 package resourcesync
 

@@ -93,10 +93,10 @@ func (p *parser) parse() (*Document, error) {
 		switch t := tok.(type) {
 		case xml.Directive:
 			if isHTMLDoctype(t) {
-				return nil, &SyntaxError{Pos: start, Msg: "this is an HTML page (<!DOCTYPE html>), not a ResourceSync document: give the URL or file of a Source Description, Capability List or other ResourceSync document, or crawl the site ('rsconform crawl URL' finds them through the page's <link rel=\"resourcesync\">)"}
+				return nil, &SyntaxError{Pos: start, Msg: htmlDoctypeMessage}
 			}
 			if bytes.HasPrefix(bytes.TrimSpace(t), []byte("DOCTYPE")) {
-				return nil, &SyntaxError{Pos: start, Msg: "DOCTYPE declarations are not allowed (they can declare entities that expand or load external files); Sitemap documents have none"}
+				return nil, &SyntaxError{Pos: start, Msg: doctypeMessage}
 			}
 			return nil, &SyntaxError{Pos: start, Msg: "unexpected markup declaration <!" + truncate(string(t), 40) + ">"}
 		case xml.CharData:
@@ -288,10 +288,23 @@ func CheckEncoding(data []byte) *SyntaxError {
 	return &SyntaxError{Pos: Pos{1, col}, Msg: fmt.Sprintf("encoding %q declared: Sitemap documents must be UTF-8 encoded", enc)}
 }
 
+// The messages of a refused DOCTYPE, whichever reader refuses it.
+const (
+	doctypeMessage     = "DOCTYPE declarations are not allowed (they can declare entities that expand or load external files); Sitemap documents have none"
+	htmlDoctypeMessage = "this is an HTML page (<!DOCTYPE html>), not a ResourceSync document: give the URL or file of a Source Description, Capability List or other ResourceSync document, or crawl the site ('rsconform crawl URL' finds them through the page's <link rel=\"resourcesync\">)"
+)
+
 // HasDoctype reports whether the prolog of data holds a DOCTYPE
 // declaration: it skips a BOM, white space, processing instructions and
 // comments up to the first markup that is neither.
-func HasDoctype(data []byte) bool {
+func HasDoctype(data []byte) bool { return DoctypeError(data) != nil }
+
+// DoctypeError is the SyntaxError of a DOCTYPE declaration in the prolog of
+// data (see HasDoctype), at the position of its "<!", worded as Parse
+// words it; nil when the prolog holds none. A reader that refuses DOCTYPEs
+// before any XML parser sees them (rsconform's libxml2 front end) reports
+// it with this.
+func DoctypeError(data []byte) *SyntaxError {
 	d := bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF})
 	for {
 		d = bytes.TrimLeft(d, " \t\r\n")
@@ -299,17 +312,34 @@ func HasDoctype(data []byte) bool {
 		case bytes.HasPrefix(d, []byte("<?")):
 			i := bytes.Index(d, []byte("?>"))
 			if i < 0 {
-				return false
+				return nil
 			}
 			d = d[i+2:]
 		case bytes.HasPrefix(d, []byte("<!--")):
 			i := bytes.Index(d[4:], []byte("-->"))
 			if i < 0 {
-				return false
+				return nil
 			}
 			d = d[4+i+3:]
+		case bytes.HasPrefix(d, []byte("<!DOCTYPE")) || bytes.HasPrefix(d, []byte("<!doctype")):
+			msg := doctypeMessage
+			end := bytes.IndexByte(d, '>')
+			if end < 0 {
+				end = len(d)
+			}
+			if isHTMLDoctype(d[2:end]) {
+				msg = htmlDoctypeMessage
+			}
+			return &SyntaxError{Pos: positionOf(data, len(data)-len(d)), Msg: msg}
 		default:
-			return bytes.HasPrefix(d, []byte("<!DOCTYPE")) || bytes.HasPrefix(d, []byte("<!doctype"))
+			return nil
 		}
 	}
+}
+
+// positionOf is the line and column (in bytes, as Parse counts them) of
+// byte off of data.
+func positionOf(data []byte, off int) Pos {
+	before := data[:off]
+	return Pos{Line: bytes.Count(before, []byte{'\n'}) + 1, Column: off - bytes.LastIndexByte(before, '\n')}
 }

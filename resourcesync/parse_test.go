@@ -191,6 +191,25 @@ var _ = Describe("Parse", func() {
 		Expect(rs.HasDoctype([]byte("\xef\xbb\xbf<?xml version=\"1.0\"?>\n<!-- c -->\n<!DOCTYPE x>"))).To(BeTrue())
 		Expect(rs.HasDoctype([]byte("<?xml version=\"1.0\"?><urlset/>"))).To(BeFalse())
 	})
+
+	// The libxml2 front end refuses a DOCTYPE before libxml2 sees it, with
+	// DoctypeError: the same error as Parse's, at the same place.
+	It("locates and words a DOCTYPE as Parse does (DoctypeError)", func() {
+		for _, doc := range []string{
+			"<?xml version=\"1.0\"?>\n<!-- c -->\n  <!DOCTYPE x [<!ENTITY e \"é\">]><urlset/>",
+			"<!-- é -->  <!DOCTYPE x><urlset/>",
+			"\n\n<!doctype html>\n<html></html>",
+			"<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0 Strict//EN\"><html/>",
+		} {
+			_, err := rs.ParseBytes([]byte(doc))
+			var want *rs.SyntaxError
+			Expect(errors.As(err, &want)).To(BeTrue(), "%q: %v", doc, err)
+			Expect(rs.DoctypeError([]byte(doc))).To(Equal(want), "%q", doc)
+		}
+		Expect(rs.DoctypeError([]byte("\xef\xbb\xbf<?xml version=\"1.0\"?>\n<!-- c -->\n  <!DOCTYPE x>")).Pos).To(Equal(rs.Pos{Line: 3, Column: 3}))
+		Expect(rs.DoctypeError([]byte("<?xml version=\"1.0\"?><urlset/>"))).To(BeNil())
+		Expect(rs.DoctypeError([]byte("<urlset><!DOCTYPE x></urlset>"))).To(BeNil()) // not in the prolog: the parser's error
+	})
 })
 
 type neverEnding byte

@@ -8,6 +8,7 @@
 // The rules live in packages of their own, inside this folder:
 //
 //	rules/engine    the engine: Rule, Pass, Scope, the streaming pipeline,
+//	                the values of an entry rules share (Rule.Requires),
 //	                selection, the Registry, Diagnostic and Result, the
 //	                Validator and its FrontEnd interface. No cgo, no rule.
 //	rules/document  the document rules, one file per section of the

@@ -254,12 +254,6 @@ const headSize = 64 * 1024
 type ReadOptions struct {
 	// Validate runs the XSD validation in the same pass.
 	Validate bool
-	// Reopen, when not nil, reads the document again from its start, as
-	// the reader given to ReadFrom does (uncompressed): a document that is
-	// not well-formed is read again, whole, for the pure-Go parser's
-	// message. nil means the input cannot be read twice (standard input, a
-	// response body): see ReadFrom.
-	Reopen func() (io.ReadCloser, error)
 	// OnEntries, when set, is called on the document being built each
 	// time Window more of its entries are complete, while libxml2 is still
 	// reading the rest (see resourcesync.Builder.OnEntries): the caller
@@ -296,6 +290,14 @@ func readError(data []byte, fed int64, lines int, err error) *ReadError {
 
 var newline = []byte{'\n'}
 
+// lineCounter counts the newlines written to it.
+type lineCounter int
+
+func (c *lineCounter) Write(p []byte) (int, error) {
+	*c += lineCounter(bytes.Count(p, newline))
+	return len(p), nil
+}
+
 // ReadFrom is the XML front end: validate, crawl and sync read every
 // ResourceSync document through it (or Read, the same for a document in
 // memory), so that whether a document is well-formed, and the model built
@@ -315,13 +317,11 @@ var newline = []byte{'\n'}
 // so that a read error (*ReadError, wrapping a *rs.LimitError for a
 // document over the size limit) comes first, as when the document is read
 // whole. A document that is not well-formed, in the sense of XML or of
-// Namespaces in XML (an unbound prefix), gives a *rs.SyntaxError, with the
-// pure-Go parser's located message when it also refuses the document (so a
-// document reads the same whatever the parser) and libxml2's otherwise.
-// The pure-Go parser needs the whole document: ReadFrom has it when the
-// document fits in its first 64 KiB, and otherwise reads it again through
-// opts.Reopen; when there is no Reopen, or it fails, the error is
-// libxml2's message at libxml2's position. When ctx is done, ReadFrom
+// Namespaces in XML (an unbound prefix), gives a *rs.SyntaxError with
+// libxml2's message at libxml2's position (a DOCTYPE, rs.DoctypeError's):
+// every document is worded by the one parser that reads it, whatever its
+// size or where it comes from.
+// When ctx is done, ReadFrom
 // stops the pass and returns ctx's error without waiting for a Read in
 // progress (which the caller ends by closing r). Any other error means
 // the pass could not run. Safe for concurrent use.
@@ -347,18 +347,16 @@ func (v *Validator) ReadFrom(ctx context.Context, r io.Reader, opts ReadOptions)
 			return nil, nil, se
 		}
 	}
-	if rs.HasDoctype(head) {
-		// Never handed to libxml2; the pure-Go parser refuses it with its
-		// position (this is an error path: the document is read whole).
-		data := head
+	if se := rs.DoctypeError(head); se != nil {
+		// Never handed to libxml2; read to its end for a read error to
+		// come first, as for the encoding.
 		if !whole {
-			rest, err := io.ReadAll(r)
-			if err != nil {
-				return nil, nil, readError(rest, int64(len(head)), bytes.Count(head, newline), err)
+			var lines lineCounter
+			if n, err := io.Copy(&lines, r); err != nil {
+				return nil, nil, &ReadError{Offset: int64(len(head)) + n, Line: bytes.Count(head, newline) + int(lines) + 1, Err: err}
 			}
-			data = append(head, rest...)
 		}
-		return nil, nil, goSyntax(data, &rs.SyntaxError{Pos: rs.Pos{Line: 1, Column: 1}, Msg: "DOCTYPE is not allowed"})
+		return nil, nil, se
 	}
 	var schema uintptr
 	if opts.Validate {
@@ -373,18 +371,6 @@ func (v *Validator) ReadFrom(ctx context.Context, r io.Reader, opts ReadOptions)
 		se := &rs.SyntaxError{Pos: rs.Pos{Line: 1, Column: 1}, Msg: "not well-formed XML"}
 		if len(errs) > 0 {
 			se = &rs.SyntaxError{Pos: rs.Pos{Line: errs[0].Line, Column: errs[0].Column}, Msg: errs[0].Message}
-		}
-		switch {
-		case whole:
-			return nil, nil, goSyntax(head, se)
-		case opts.Reopen != nil:
-			if rc, err := opts.Reopen(); err == nil {
-				data, err := io.ReadAll(rc)
-				rc.Close()
-				if err == nil {
-					return nil, nil, goSyntax(data, se)
-				}
-			}
 		}
 		return nil, nil, se
 	}
@@ -427,19 +413,9 @@ func (v *Validator) Read(data []byte, validate bool) (*rs.Document, []Error, err
 	return v.ReadWith(data, ReadOptions{Validate: validate})
 }
 
-// ReadWith is Read with options (opts.Reopen is data).
+// ReadWith is Read with options.
 func (v *Validator) ReadWith(data []byte, opts ReadOptions) (*rs.Document, []Error, error) {
-	opts.Reopen = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
 	return v.ReadFrom(context.Background(), bytes.NewReader(data), opts)
-}
-
-// goSyntax is the pure-Go parser's error on data when it refuses it, else def.
-func goSyntax(data []byte, def *rs.SyntaxError) *rs.SyntaxError {
-	var se *rs.SyntaxError
-	if _, err := rs.ParseBytes(data); errors.As(err, &se) {
-		return se
-	}
-	return def
 }
 
 // passOut is what a pass found: the model (events wanted, well-formed

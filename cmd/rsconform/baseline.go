@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 	"sort"
-	"strings"
 
+	"github.com/rsconform/rsconform/internal/fingerprint"
 	"github.com/rsconform/rsconform/internal/safefile"
-	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/engine"
 )
 
@@ -50,44 +48,9 @@ type baselineEntry struct {
 	Sampled  bool   `json:"sampled,omitempty"`
 }
 
-type baselineKey struct {
-	document, rule, message string
-	sampled                 bool
-}
-
-// Parts of messages that are not part of a finding's key.
-var (
-	// numbersInMessages are the line numbers and counts of a message.
-	numbersInMessages = regexp.MustCompile(`\d+`)
-	// urlsInMessages and digestsInMessages are what names one resource
-	// among others in a message about a sampled resource.
-	urlsInMessages    = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>]+`)
-	digestsInMessages = regexp.MustCompile(`\b[A-Za-z0-9+/_=-]{16,}`)
-)
-
-// baselineMessage is a message with its numbers replaced by "#".
-func baselineMessage(msg string) string {
-	return numbersInMessages.ReplaceAllString(msg, "#")
-}
-
-// sampledFinding reports whether a finding is about a sampled resource.
-func sampledFinding(r *engine.Result, d engine.Diagnostic) bool {
-	return r.Kind == rs.KindResource || strings.HasPrefix(d.Rule, "RS-REP-")
-}
-
-// keyOf is the baseline key of a finding of r.
-func keyOf(r *engine.Result, d engine.Diagnostic) baselineKey {
-	if !sampledFinding(r, d) {
-		return baselineKey{r.Location, d.Rule, baselineMessage(d.Message), false}
-	}
-	doc := r.Location
-	if r.Kind == rs.KindResource {
-		doc = ""
-	}
-	msg := urlsInMessages.ReplaceAllString(d.Message, "URL")
-	msg = digestsInMessages.ReplaceAllString(msg, "DIGEST")
-	return baselineKey{doc, d.Rule, baselineMessage(msg), true}
-}
+// baselineKey is a finding's fingerprint, the one rsconform monitor uses
+// across runs too.
+type baselineKey = fingerprint.Key
 
 // baseline counts known findings by key.
 type baseline map[baselineKey]int
@@ -113,7 +76,7 @@ func readBaseline(path string) (baseline, error) {
 	var f baselineFile
 	b := baseline{}
 	err = decodeBaseline(json.NewDecoder(r), &f, func(e baselineEntry) {
-		b[baselineKey{e.Document, e.Rule, baselineMessage(e.Message), e.Sampled}] += max(e.Count, 1)
+		b[baselineKey{Document: e.Document, Rule: e.Rule, Message: fingerprint.Message(e.Message), Sampled: e.Sampled}] += max(e.Count, 1)
 	})
 	var le *safefile.LimitError
 	if errors.As(err, &le) {
@@ -181,16 +144,11 @@ func decodeFindings(dec *json.Decoder, add func(baselineEntry)) error {
 
 // writeBaseline writes every finding of results to path.
 func writeBaseline(path string, results []engine.Result) (int, error) {
-	counts := map[baselineKey]int{}
-	for i := range results {
-		for _, d := range results[i].Diagnostics {
-			counts[keyOf(&results[i], d)]++
-		}
-	}
+	counts := fingerprint.Counts(results)
 	f := baselineFile{Tool: "rsconform", Format: 1, Findings: []baselineEntry{}}
 	n := 0
 	for k, c := range counts {
-		f.Findings = append(f.Findings, baselineEntry{Document: k.document, Rule: k.rule, Message: k.message, Count: c, Sampled: k.sampled})
+		f.Findings = append(f.Findings, baselineEntry{Document: k.Document, Rule: k.Rule, Message: k.Message, Count: c, Sampled: k.Sampled})
 		n += c
 	}
 	sort.Slice(f.Findings, func(i, j int) bool {
@@ -235,9 +193,9 @@ func (b baseline) filter(results []engine.Result) int {
 		r := &results[i]
 		kept := r.Diagnostics[:0]
 		for _, d := range r.Diagnostics {
-			k := keyOf(r, d)
+			k := fingerprint.Of(r, d)
 			if left[k] > 0 {
-				if !k.sampled {
+				if !k.Sampled {
 					// A sampled finding's entry accepts any number.
 					left[k]--
 				}

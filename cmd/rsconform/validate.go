@@ -499,14 +499,12 @@ func validateOne(ctx context.Context, v *engine.Validator, client *sourcehttp.Cl
 		if st, err := f.Stat(); err == nil && st.IsDir() {
 			return engine.ErrorResult(in.name, "is a directory")
 		}
-		// Streamed from the file, opened again only to word the error of a
-		// document that is not well-formed.
-		reopen := func() (io.ReadCloser, error) { return os.Open(in.name) }
+		// Streamed from the file.
 		if !in.walked {
-			return v.ValidateStream(ctx, in.name, f, reopen)
+			return v.ValidateReader(ctx, in.name, f)
 		}
 		// A walked document may not be ResourceSync at all.
-		return v.ValidateFound(ctx, in.name, f, reopen)
+		return v.ValidateFound(ctx, in.name, f)
 	}
 }
 

@@ -104,7 +104,7 @@ func kindsCheckPathUnique(p *engine.Pass) {
 // most recent change is listed last."
 var ChangeDumpManifestOrder = &engine.Rule{
 	ID: "RS-CDM-ORDER", Section: "13.2", Level: engine.Must, Scope: engine.ScopeEntries,
-	Applies: []rs.Kind{rs.ChangeDumpManifest}, Requires: []engine.Value{entryTimes},
+	Applies: []rs.Kind{rs.ChangeDumpManifest}, Requires: []engine.Value{engine.EntryTimes},
 	Title: "Change Dump Manifest entries are in forward chronological order",
 	Quote: "All entries in a Change Dump Manifest must be provided in forward chronological order: the bitstream associated with the least recent resource change is listed first, and the bitstream associated with the most recent change is listed last.",
 	Doc:   "Checked as RS-CL-ORDER: on the datetime attribute under 1.1, on <lastmod> under the 1.0 profile; entries without a change time are skipped.",

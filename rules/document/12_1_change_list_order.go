@@ -26,10 +26,10 @@ func changeTime(e *rs.Entry, spec engine.Spec) (rs.Datetime, rs.Pos, bool) {
 	return rs.Datetime{}, rs.Pos{}, false
 }
 
-// changeTimeOf is changeTime for a rule that requires entryTimes.
+// changeTimeOf is changeTime for a rule that requires engine.EntryTimes.
 func changeTimeOf(p *engine.Pass, e *rs.Entry) (rs.Datetime, rs.Pos, bool) {
-	t := entryTimes.Of(p, e)
-	if d, ok := t.attr("datetime").instant(); ok {
+	t := engine.EntryTimes.Of(p, e)
+	if d, ok := t.Attr("datetime").Instant(); ok {
 		return d, e.Md.AttrPosition("datetime"), true
 	}
 	if p.Spec == engine.Spec10 {
@@ -38,9 +38,9 @@ func changeTimeOf(p *engine.Pass, e *rs.Entry) (rs.Datetime, rs.Pos, bool) {
 	return rs.Datetime{}, rs.Pos{}, false
 }
 
-// lastmodTimeOf is LastmodTime for a rule that requires entryTimes.
+// lastmodTimeOf is LastmodTime for a rule that requires engine.EntryTimes.
 func lastmodTimeOf(p *engine.Pass, e *rs.Entry) (rs.Datetime, rs.Pos, bool) {
-	if d, ok := entryTimes.Of(p, e).lastmod.instant(); ok {
+	if d, ok := engine.EntryTimes.Of(p, e).Lastmod.Instant(); ok {
 		return d, e.LastmodPos, true
 	}
 	return rs.Datetime{}, rs.Pos{}, false
@@ -164,7 +164,7 @@ const forwardOrder = "entries must be in forward chronological order, least rece
 var ChangeListOrder = &engine.Rule{
 	ID: "RS-CL-ORDER", Section: "12.1", Level: engine.Must, Scope: engine.ScopeEntries,
 	Applies:  []rs.Kind{rs.ChangeList},
-	Requires: []engine.Value{entryTimes},
+	Requires: []engine.Value{engine.EntryTimes},
 	Title:    "Change List entries are in forward chronological order",
 	Quote:    "All entries in a Change List must be provided in forward chronological order: the least recently changed resource must be listed at the beginning of the Change List, while the most recently changed resource must be listed at the end of the document.",
 	Doc: "The order is checked on the change time: the datetime attribute under 1.1. <lastmod> is not the change time in 1.1 (Example 3 and 19 show a created resource whose lastmod predates the change), so it is not used; under the 1.0 profile, where datetime does not exist and lastmod is mandatory, lastmod is the change time. " +
@@ -181,7 +181,7 @@ var ChangeListOrderLastmod = &engine.Rule{
 	ID: "RS-CL-ORDER-LASTMOD", Section: "12.1", Level: engine.Should, Scope: engine.ScopeEntries,
 	Applies:  []rs.Kind{rs.ChangeList},
 	Specs:    []engine.Spec{engine.Spec11},
-	Requires: []engine.Value{entryTimes},
+	Requires: []engine.Value{engine.EntryTimes},
 	Title:    "A Change List without datetime lists its entries in forward chronological order of <lastmod>",
 	Quote:    ChangeListOrder.Quote,
 	Doc: "Under 1.1 the change time is datetime, which is optional; most real 1.1 Change Lists give none, and RS-CL-ORDER then has nothing to check. In that case only, <lastmod> stands in for the change time: an entry whose lastmod is earlier than that of an entry listed before it is reported, as a warning, because lastmod is the resource's last modification, not necessarily the change the entry records (a deletion, or a change listed after a later modification). " +

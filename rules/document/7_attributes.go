@@ -370,13 +370,13 @@ var HashAlgorithm = &engine.Rule{
 	Doc: "The token must identify the algorithm to the Destination that verifies the digest. rsconform knows the names of the IANA \"Hash Function Textual Names\" registry, to which the examples of section 7 belong: md2, md5, sha-1, sha-224, sha-256, sha-384, sha-512, shake128, shake256 (compared case-insensitively). " +
 		"Section 7 only gives examples (\"e.g., md5:, sha-256:\"), so another token is not an error (RS-HASH-SYNTAX accepts any token with a hex digest), but a Destination will most likely not know how to verify it and will have to ignore the fixity information: a warning. " +
 		"Common spellings such as sha256 or SHA1 get a suggestion. Tokens RS-HASH-SYNTAX rejects are not considered here.",
-	Requires: []engine.Value{entryHashes},
+	Requires: []engine.Value{engine.EntryHashes},
 	Check: func(p *engine.Pass) error {
-		forEachHashAttr(p, func(_ string, pos rs.Pos, elem string, hashes []checkedHash) {
+		forEachHashAttr(p, func(_ string, pos rs.Pos, elem string, hashes []engine.CheckedHash) {
 			for _, h := range hashes {
 				// A registered token is enough; a value RS-HASH-SYNTAX
 				// rejects is not considered.
-				if attrHashRegistered(h.Token) || h.problem != "" {
+				if attrHashRegistered(h.Token) || h.Fault != "" {
 					continue
 				}
 				alg := h.Token

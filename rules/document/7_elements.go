@@ -189,7 +189,7 @@ var LocDuplicate = &engine.Rule{
 	Doc: "A Resource List is a snapshot: a resource has one state in it, so a second entry with the same <loc> either repeats the first or contradicts it (which hash, which length?). The second entry is reported, with the first as related location. " +
 		"A Resource Dump is a snapshot too (11.1: it \"represents the Source's state at a point in time\"), and its manifest gives each bitstream the URI of the resource it is the state of (11.2, \"One <url> child element of <urlset> per bitstream\"): two bitstreams for one URI are reported the same way. A resource with several representations is listed under their specific URIs (14.3). " +
 		"Change Lists and Change Dump Manifests legitimately list a resource once per change (12.1: \"then it will be listed multiple times, once per change\"; Example 23) and are not checked. " +
-		"It is a warning, from the SHOULD of 10.1. URIs are compared as written, after trimming white space (by a 95-bit fingerprint: memory does not grow with the length of the URIs, and two different URIs would be taken for one with a probability of about 3x10^-20 in a list of 50,000); duplicates across the Resource Lists of an index are not checked.",
+		"It is a warning, from the SHOULD of 10.1. URIs are compared as written, after trimming white space (by a 95-bit fingerprint: memory does not grow with the length of the URIs, and two different URIs would be taken for one with a probability of about 3x10^-20 in a list of 50,000); duplicates across the Resource Lists of an index are RS-RLI-DUPLICATE's, in a crawl.",
 	Check: func(p *engine.Pass) error {
 		first := engine.NewFingerprints()
 		defer first.Release()

@@ -16,14 +16,14 @@ import (
 // YYYY-MM-DDThh:mm:ss[.s]Z is recommended."
 var TimeSyntax = &engine.Rule{
 	ID: "RS-TIME-W3C", Section: "7", Level: engine.Must, Scope: engine.ScopeEntries,
-	Requires: []engine.Value{entryTimes},
+	Requires: []engine.Value{engine.EntryTimes},
 	Title:    "Datetimes (<lastmod>, at, completed, from, until, datetime, modified) are W3C Datetimes",
 	Quote:    "The attribute value is expressed as a W3C Datetime and the use of a complete date and time expressed in UTC using the format YYYY-MM-DDThh:mm:ss[.s]Z is recommended.",
 	Doc:      "The W3C Datetime note allows six forms: YYYY, YYYY-MM, YYYY-MM-DD, and date with hh:mm, hh:mm:ss or hh:mm:ss.s followed by a time zone designator (Z or ±hh:mm), which is required whenever a time is given.",
 	Check: func(p *engine.Pass) error {
-		forEachDatetime(p, func(name, value string, pos rs.Pos, _ int, t parsedTime) {
-			if t.err != nil {
-				p.Reportf(pos, "%s: %v%s", name, t.err, zoneFix(value, t.err))
+		forEachDatetime(p, func(name, value string, pos rs.Pos, _ int, t engine.ParsedTime) {
+			if t.Err != nil {
+				p.Reportf(pos, "%s: %v%s", name, t.Err, zoneFix(value, t.Err))
 			}
 		})
 		return nil
@@ -32,7 +32,7 @@ var TimeSyntax = &engine.Rule{
 
 var TimeUTC = &engine.Rule{
 	ID: "RS-TIME-UTC", Section: "7", Level: engine.Should, Scope: engine.ScopeEntries,
-	Requires: []engine.Value{entryTimes},
+	Requires: []engine.Value{engine.EntryTimes},
 	Title:    "Datetimes use the recommended form YYYY-MM-DDThh:mm:ss[.s]Z",
 	Quote:    TimeSyntax.Quote,
 	Doc:      "Reported once per document, at the first value not in the recommended form, with the count: a Source that writes one such value usually writes them all.",
@@ -43,9 +43,9 @@ var TimeUTC = &engine.Rule{
 		var firsts [datetimeGroups]rs.Pos
 		var firstMsgs [datetimeGroups]string
 		n := 0
-		forEachDatetime(p, func(name, value string, pos rs.Pos, group int, t parsedTime) {
-			d := t.d
-			if t.err != nil || d.IsUTCZ() {
+		forEachDatetime(p, func(name, value string, pos rs.Pos, group int, t engine.ParsedTime) {
+			d := t.D
+			if t.Err != nil || d.IsUTCZ() {
 				return
 			}
 			if firstMsgs[group] == "" {
@@ -77,13 +77,13 @@ const datetimeGroups = 5
 
 // forEachDatetime calls fn for every datetime-valued item of the document,
 // parsed, in one pass over the entries (Pass.Walk); the rule requires
-// entryTimes, which holds those of the entries' <rs:md> and <lastmod>.
+// engine.EntryTimes, which holds those of the entries' <rs:md> and <lastmod>.
 // group orders the items as a reader of the document lists them: the
 // attributes of the top-level <rs:md> (0), of the entries' <rs:md> (1),
 // modified on top-level <rs:ln> (2) and on the entries' (3), <lastmod>
 // (4); within a group, fn sees them in document order.
-func forEachDatetime(p *engine.Pass, fn func(name, value string, pos rs.Pos, group int, t parsedTime)) {
-	times := new(entryDatetimes) // the current entry's
+func forEachDatetime(p *engine.Pass, fn func(name, value string, pos rs.Pos, group int, t engine.ParsedTime)) {
+	times := new(engine.EntryDatetimes) // the current entry's
 	for x := range p.Walk(true, true, true) {
 		entry := 0
 		if x.Entry != nil {
@@ -92,23 +92,23 @@ func forEachDatetime(p *engine.Pass, fn func(name, value string, pos rs.Pos, gro
 		switch {
 		case x.Md != nil:
 			shared := x.Entry != nil && x.Md == x.Entry.Md
-			for i, a := range mdTimeAttrs {
+			for i, a := range engine.MdTimeAttrs {
 				if v, ok := x.Md.Get(a); ok {
-					t := times.md[i]
+					t := times.Md[i]
 					if !shared {
-						t = parseTime(v, true)
+						t = engine.ParseTime(v, true)
 					}
 					fn(a, v, x.Md.AttrPosition(a), entry, t)
 				}
 			}
 		case x.Ln != nil:
 			if v, ok := x.Ln.Get("modified"); ok {
-				fn("modified", v, x.Ln.AttrPosition("modified"), 2+entry, parseTime(v, true))
+				fn("modified", v, x.Ln.AttrPosition("modified"), 2+entry, engine.ParseTime(v, true))
 			}
 		default: // the entry itself, before its elements
-			times = entryTimes.Of(p, x.Entry)
-			if times.lastmod.present {
-				fn("<lastmod>", x.Entry.Lastmod, x.Entry.LastmodPos, 4, times.lastmod)
+			times = engine.EntryTimes.Of(p, x.Entry)
+			if times.Lastmod.Present {
+				fn("<lastmod>", x.Entry.Lastmod, x.Entry.LastmodPos, 4, times.Lastmod)
 			}
 		}
 	}

@@ -44,7 +44,7 @@ var TimeInterval = &engine.Rule{
 // datetime, and before or equal to the until datetime if specified."
 var DatetimeInterval = &engine.Rule{
 	ID: "RS-DATETIME-INTERVAL", Section: "7", Level: engine.Must, Scope: engine.ScopeEntries,
-	Applies: attrChangeKinds, Specs: []engine.Spec{engine.Spec11}, Requires: []engine.Value{entryTimes},
+	Applies: attrChangeKinds, Specs: []engine.Spec{engine.Spec11}, Requires: []engine.Value{engine.EntryTimes},
 	Title: "Each datetime lies within the from/until interval of the document",
 	Quote: "This attribute may be used in Change Lists (Section 12.1) and Change Dump Manifests (Section 13.2). The value must be equal to or after the from datetime, and before or equal to the until datetime if specified.",
 	Doc: "from and until are those of the top-level <rs:md>. A value with a coarse granularity denotes its whole period (until=\"2013-01-03\" is the whole day), so a datetime is reported only when it is before from, or after until, under every reading. " +
@@ -66,7 +66,7 @@ var DatetimeInterval = &engine.Rule{
 			var dt rs.Datetime
 			var ok bool
 			if ref.Md == ref.Entry.Md {
-				dt, ok = entryTimes.Of(p, ref.Entry).attr("datetime").instant()
+				dt, ok = engine.EntryTimes.Of(p, ref.Entry).Attr("datetime").Instant()
 			} else {
 				dt, ok = attrTime(ref.Md, "datetime")
 			}

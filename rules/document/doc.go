@@ -12,7 +12,9 @@
 // Applies and the names of elements in messages. What every rule of
 // engine.ScopeEntries uses is the engine's: Pass.Elements, Mds and Lns
 // walk the <rs:md> and <rs:ln> elements in one pass; Fingerprints, Blocks
-// and Pass.Hold keep state across the entries of a large document.
+// and Pass.Hold keep state across the entries of a large document;
+// EntryTimes and EntryHashes, which a rule lists in Rule.Requires, are an
+// entry's datetimes and hash values, read once for every rule.
 //
 // To add a rule: write its value in the file of its section (quote the
 // spec's sentence above it; its Level comes from the keyword), register

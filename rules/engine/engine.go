@@ -1,8 +1,9 @@
 // Package engine is rsconform's rule engine: the Rule value, the Pass a
 // rule's Check reads a document through, Scopes and the streaming pipeline
 // that checks a document while it is read, rule selection, the Registry of
-// the catalogue, and the Diagnostic and Result every reporter consumes. It
-// holds no rule and no XML parser, and builds without cgo.
+// the catalogue, the values of an entry several rules share (EntryTimes,
+// EntryHashes: EntryValue), and the Diagnostic and Result every reporter
+// consumes. It holds no rule and no XML parser, and builds without cgo.
 //
 // A Rule is a value: an ID that never changes, the section of the
 // specification it enforces, the sentence it quotes, a level taken from the

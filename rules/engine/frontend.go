@@ -26,10 +26,6 @@ type FrontEnd interface {
 type ReadOptions struct {
 	// Validate runs the XSD validation in the same pass.
 	Validate bool
-	// Reopen, when not nil, reads the document again from its start, as
-	// the reader given to ReadFrom does (uncompressed); nil means the input
-	// cannot be read twice (standard input, a response body).
-	Reopen func() (io.ReadCloser, error)
 	// OnEntries, when set, is called on the document being built each
 	// time Window more of its entries are complete, while the rest is
 	// still read (see resourcesync.Builder.OnEntries): the engine checks

@@ -179,53 +179,45 @@ type Validator struct {
 	// Source, when set, is given the text of every document validated
 	// (uncompressed, within the size limit) before its rules run, for
 	// reports that show the lines of the findings (reporter.Sources.Keep).
-	// It must not change data. With it, ValidateReader and ValidateStream
-	// read documents whole into memory; without it, they stream them.
+	// It must not change data. With it, ValidateReader, ValidateFound and
+	// ValidateStreamDoc read documents whole into memory; without it, they
+	// stream them.
 	Source func(location string, data []byte)
 }
 
-// ValidateReader reads a document (gzip decompressed transparently) within
-// the size limit and validates it: ValidateStream without a way to read it
-// again.
-func (v *Validator) ValidateReader(ctx context.Context, location string, r io.Reader) Result {
-	return v.ValidateStream(ctx, location, r, nil)
-}
-
-// ValidateStream validates the document r holds (gzip decompressed
+// ValidateReader validates the document r holds (gzip decompressed
 // transparently) as ValidateBytes does, streaming it through the front end
-// (FrontEnd.ReadFrom): the document is never whole in memory
-// (unless Source is set). reopen, when not nil, opens the document again
-// from its start, as r was (compressed or not), to word the error of a
-// document that is not well-formed as ValidateBytes does; nil when it
-// cannot be read twice (then the message is libxml2's). A document over
-// the size limit gets the limit's finding; another read error, a Result
-// with StatusError saying where it happened.
-func (v *Validator) ValidateStream(ctx context.Context, location string, r io.Reader, reopen func() (io.ReadCloser, error)) Result {
-	res, _ := v.stream(ctx, location, r, reopen, false)
+// (FrontEnd.ReadFrom): the document is never whole in memory (unless Source
+// is set), and one that is not well-formed is worded by the front end as
+// ValidateBytes words it. A document over the size limit gets the limit's
+// finding; another read error, a Result with StatusError saying where it
+// happened.
+func (v *Validator) ValidateReader(ctx context.Context, location string, r io.Reader) Result {
+	res, _ := v.stream(ctx, location, r, false)
 	return res
 }
 
-// ValidateFound is ValidateStream for a document found by walking a
+// ValidateFound is ValidateReader for a document found by walking a
 // directory, which may not be a ResourceSync document at all: such a
 // document (NotResourceSync) gets SkippedResult, saying why, instead of
 // its findings. The document still streams: whether it is ResourceSync is
 // told by its header, or, when it has no top-level <rs:md> (its rules then
 // wait for its end, its entries kept), by its entries.
-func (v *Validator) ValidateFound(ctx context.Context, location string, r io.Reader, reopen func() (io.ReadCloser, error)) Result {
-	res, doc := v.stream(ctx, location, r, reopen, false)
+func (v *Validator) ValidateFound(ctx context.Context, location string, r io.Reader) Result {
+	res, doc := v.stream(ctx, location, r, false)
 	if why := NotResourceSync(doc); why != "" {
 		return SkippedResult(location, why)
 	}
 	return res
 }
 
-// ValidateStreamDoc is ValidateStream that keeps and returns the parsed
+// ValidateStreamDoc is ValidateReader that keeps and returns the parsed
 // document (nil when it could not be parsed), as ValidateDoc does.
-func (v *Validator) ValidateStreamDoc(ctx context.Context, location string, r io.Reader, reopen func() (io.ReadCloser, error)) (Result, *rs.Document) {
-	return v.stream(ctx, location, r, reopen, true)
+func (v *Validator) ValidateStreamDoc(ctx context.Context, location string, r io.Reader) (Result, *rs.Document) {
+	return v.stream(ctx, location, r, true)
 }
 
-func (v *Validator) stream(ctx context.Context, location string, r io.Reader, reopen func() (io.ReadCloser, error), keep bool) (Result, *rs.Document) {
+func (v *Validator) stream(ctx context.Context, location string, r io.Reader, keep bool) (Result, *rs.Document) {
 	if err := ctx.Err(); err != nil {
 		return ErrorResult(location, err.Error()), nil
 	}
@@ -238,22 +230,8 @@ func (v *Validator) stream(ctx context.Context, location string, r io.Reader, re
 		return v.validateBytes(ctx, location, data, keep)
 	}
 	return v.validate(ctx, location, keep, func(fe FrontEnd, opts ReadOptions) (*rs.Document, []SchemaError, error) {
-		if reopen != nil {
-			opts.Reopen = func() (io.ReadCloser, error) {
-				rc, err := reopen()
-				if err != nil {
-					return nil, err
-				}
-				return readCloser{rs.DocumentReader(rc, limits.MaxBytes), rc}, nil
-			}
-		}
 		return fe.ReadFrom(ctx, rs.DocumentReader(r, limits.MaxBytes), opts)
 	})
-}
-
-type readCloser struct {
-	io.Reader
-	io.Closer
 }
 
 // readFailure is the Result of a document that could not be read: the

@@ -1,0 +1,288 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rsconform/rsconform/monitor"
+	rs "github.com/rsconform/rsconform/resourcesync"
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/frontend"
+)
+
+func init() {
+	register("monitor", "watch many Sources over time: history, regressions, alerts, badges and a dashboard", runMonitor)
+}
+
+const monitorUsage = `Usage: rsconform monitor --sources FILE [flags]
+
+Crawls every Source of FILE on its own schedule (or once, with --once),
+records each run in a SQLite database (--db): its start, duration, requests,
+documents and resources checked, its findings and its full reports; works
+out the findings new since the Source's last complete run and those fixed
+(a finding is the same finding across runs by the fingerprint --baseline
+uses: document, rule, message with its line numbers left out); alerts on
+new errors, once per regression; and serves a dashboard (--addr).
+
+FILE is YAML:
+
+  sources:
+    - name: demo                 # required: letters, digits, . _ -
+      url: https://example.org/.well-known/resourcesync   # required
+      every: 6h                  # time between runs (default 6h, at least 1m)
+      sample: all                # resources per list, as crawl --sample (default 10)
+      rate: 2                    # requests/s to one host, shared by the Sources
+                                 # on that host (default 10; 0 no limit)
+      header_file: token.txt     # as crawl --header-file (relative to FILE)
+      allow_host: [cdn.example.org]   # as crawl --allow-host
+      spec: "1.1"                # 1.1 or 1.0
+      packages: true             # as crawl --packages
+      revisit: 1m                # as crawl --revisit
+
+With --once every Source is crawled once and, per Source, what is new and
+what was fixed is printed; on a Source's first run every finding is new.
+A Source whose entry point stops answering is a new error too.
+
+Service mode (no --once): each Source runs every 'every', spread by a
+random jitter, at most --max-crawls at once; SIGTERM or Ctrl-C stops it:
+the runs in progress get --grace to end, then are recorded as interrupted.
+A monitor killed outright loses the run in progress only: the next start
+marks it interrupted. Two monitors on one database are refused.
+
+Alerts (a run with new errors, or an entry point that stopped answering;
+not the runs that still have them): --alert-command runs CMD with sh -c,
+the regression as JSON on its standard input; --webhook POSTs the same
+JSON, retried on failure.
+
+Dashboard (--addr): / the Sources with their status, last run and trend;
+/sources/NAME the runs of one; /runs/ID/report.html a run's report (kept
+for the last --keep-reports runs of each Source; findings for all);
+/badge/NAME.svg a badge; /api/sources and /api/sources/NAME/runs JSON.
+
+Examples:
+  rsconform monitor --sources sources.yaml --once            (cron, CI)
+  rsconform monitor --sources sources.yaml --db /var/lib/rsconform/monitor.db --addr 127.0.0.1:8090 \
+      --alert-command 'mail -s "ResourceSync regression" ops@example.org'
+
+Exit codes (--once): 0 no Source has a new error; 1 a Source has a new
+error; 2 the monitor could not run (bad Sources file, database in use, a
+Source that could not be crawled or recorded, interrupted).
+
+Flags:
+`
+
+func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fset := flag.NewFlagSet("monitor", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	sourcesFile := fset.String("sources", "", "the Sources to watch, YAML `FILE` (see above)")
+	dbPath := fset.String("db", "monitor.db", "the history, a SQLite `FILE` (created when missing)")
+	once := fset.Bool("once", false, "crawl every Source once, print what is new and fixed, and exit (0, 1 a new error, 2)")
+	addr := fset.String("addr", "", "serve the dashboard on `HOST:PORT` (service mode)")
+	alertCommand := fset.String("alert-command", "", "run `CMD` (sh -c) with each regression as JSON on its standard input")
+	webhook := fset.String("webhook", "", "POST each regression as JSON to `URL` (retried)")
+	maxCrawls := fset.Int("max-crawls", 4, "crawls running at once")
+	keep := fset.Int("keep-reports", 10, "full reports kept per Source (its last `N` runs); findings are kept for every run")
+	grace := fset.Duration("grace", 30*time.Second, "on SIGTERM, how long the runs in progress may go on before they are recorded as interrupted")
+	fset.Usage = func() {}
+	args, err := parseFlags(fset, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fset.SetOutput(stdout)
+			fmt.Fprint(stdout, monitorUsage)
+			fset.PrintDefaults()
+			return 0
+		}
+		fmt.Fprintln(stderr, "rsconform monitor: see --help")
+		return 2
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "rsconform monitor: "+format+"\n", a...)
+		return 2
+	}
+	switch {
+	case len(args) != 0:
+		return fail("takes no arguments: the Sources are in --sources FILE (see --help)")
+	case *sourcesFile == "":
+		return fail("--sources FILE is required (see --help)")
+	case *maxCrawls <= 0 || *keep <= 0 || *grace < 0:
+		return fail("--max-crawls and --keep-reports must be positive, --grace not negative")
+	case *once && *addr != "":
+		return fail("--addr serves the dashboard of a monitor that keeps running: not with --once")
+	}
+	if *webhook != "" {
+		if u, err := parseHTTPURL(*webhook); err != nil {
+			return fail("--webhook: %v", err)
+		} else {
+			*webhook = u
+		}
+	}
+	listed, err := readSourcesFile(*sourcesFile)
+	if err != nil {
+		return fail("%v", err)
+	}
+	sv, err := frontend.New()
+	if err != nil {
+		return fail("the XML Schemas failed to load: %v", err)
+	}
+	validators := map[string]*engine.Validator{}
+	var sources []monitor.Source
+	for _, s := range listed {
+		v := validators[s.Spec]
+		if v == nil {
+			rf := reportFlags{spec: s.Spec, maxSize: rs.DefaultMaxBytes, maxEntries: rs.DefaultMaxEntries, format: "json"}
+			cfg, err := rf.config()
+			if err != nil {
+				return fail("%v", err)
+			}
+			v = rf.validator(cfg, sv)
+			validators[s.Spec] = v
+		}
+		opts := s.crawlOptions()
+		opts.Validator = v
+		sources = append(sources, monitor.Source{Name: s.Name, URL: s.URL, Every: s.Every, Rate: s.Rate, Spec: s.Spec, Options: opts})
+	}
+	store, err := monitor.Open(ctx, *dbPath)
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer store.Close()
+	if store.Interrupted > 0 {
+		fmt.Fprintf(stderr, "rsconform monitor: %d run(s) left in progress by a monitor that stopped are recorded as interrupted\n", store.Interrupted)
+	}
+	var logMu sync.Mutex
+	logf := func(format string, a ...any) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		fmt.Fprintf(stderr, "%s rsconform monitor: %s\n", time.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, a...))
+	}
+	cfg := monitor.Config{
+		Sources: sources, Store: store, MaxCrawls: *maxCrawls, KeepReports: *keep, Grace: *grace,
+		Version: toolVersion(),
+	}
+	if *alertCommand != "" || *webhook != "" {
+		cfg.Alerts = &monitor.Alerter{Command: *alertCommand, Webhook: *webhook, Retries: 3, Store: store, Logf: logf}
+	}
+	var ln net.Listener
+	if *addr != "" {
+		if ln, err = net.Listen("tcp", *addr); err != nil {
+			return fail("%v", err)
+		}
+		cfg.BaseURL = "http://" + ln.Addr().String()
+	}
+	if !*once {
+		cfg.Logf = logf
+	}
+	m, err := monitor.New(cfg)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if *once {
+		return monitorOnce(ctx, m, stdout, stderr)
+	}
+	if err := m.Declare(ctx); err != nil {
+		return fail("%s: %v", *dbPath, err)
+	}
+	if ln != nil {
+		srv := &http.Server{
+			Handler:           monitor.Dashboard(store, toolVersion()),
+			ReadHeaderTimeout: 10 * time.Second,
+			WriteTimeout:      time.Minute,
+			IdleTimeout:       2 * time.Minute,
+			MaxHeaderBytes:    64 << 10,
+		}
+		go srv.Serve(ln)
+		defer func() {
+			shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if err := srv.Shutdown(shutdown); err != nil {
+				srv.Close()
+			}
+		}()
+		fmt.Fprintf(stderr, "rsconform monitor: the dashboard is at %s/\n", cfg.BaseURL)
+	}
+	fmt.Fprintf(stderr, "rsconform monitor: watching %d Source(s), history in %s (Ctrl-C or SIGTERM stops)\n", len(sources), *dbPath)
+	m.Serve(ctx, nil)
+	fmt.Fprintln(stderr, "rsconform monitor: stopped")
+	return 0
+}
+
+// monitorOnce runs every Source once and prints, per Source, what is new
+// and what was fixed.
+func monitorOnce(ctx context.Context, m *monitor.Monitor, stdout, stderr io.Writer) int {
+	code := 0
+	for _, r := range m.RunOnce(ctx) {
+		if r.Err != nil {
+			fmt.Fprintf(stderr, "rsconform monitor: %s: %v\n", r.Source, r.Err)
+			code = 2
+			if r.Run.ID == 0 {
+				continue
+			}
+		}
+		run := r.Run
+		status := fmt.Sprintf("%d %s, %d %s", run.Errors, pluralWord(run.Errors, "error"), run.Warnings, pluralWord(run.Warnings, "warning"))
+		switch run.Status {
+		case monitor.StatusUnreachable:
+			status = "unreachable: " + run.Error
+		case monitor.StatusInterrupted:
+			status = "interrupted"
+			code = 2
+		}
+		fmt.Fprintf(stdout, "%s: run %d (%s): new: %s, fixed: %s\n", r.Source, run.ID, status, describeFindings(r.Changes.New, r.NewlyUnreachable), describeFindings(r.Changes.Fixed, false))
+		if r.Failing() && code == 0 {
+			code = 1
+		}
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "rsconform monitor: interrupted; the runs in progress are recorded as interrupted")
+		return 2
+	}
+	return code
+}
+
+// describeFindings says what a list of findings holds, briefly: a count,
+// and the first few rules and documents.
+func describeFindings(fs []monitor.Finding, unreachable bool) string {
+	n := 0
+	for _, f := range fs {
+		n += f.Count
+	}
+	var parts []string
+	if unreachable {
+		parts = append(parts, "the entry point is unusable")
+	}
+	for i, f := range fs {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("+%d more", len(fs)-3))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %s in %s", f.Rule, f.Severity, f.Location))
+	}
+	if len(parts) == 0 {
+		return "0"
+	}
+	return fmt.Sprintf("%d (%s)", n, strings.Join(parts, "; "))
+}
+
+func parseHTTPURL(s string) (string, error) {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("%q is not an http(s) URL", s)
+	}
+	return u.String(), nil
+}
+
+func pluralWord(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}

@@ -1,0 +1,236 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/rsconform/rsconform/crawler"
+	"github.com/rsconform/rsconform/internal/suggest"
+	"github.com/rsconform/rsconform/sourcehttp"
+)
+
+// sourcesFileKeys are the keys of one Source of a monitor's Sources file:
+//
+//	sources:
+//	  - name: demo                 # required: letters, digits, . _ -
+//	    url: https://example.org/.well-known/resourcesync   # required
+//	    every: 6h                  # service mode: time between runs (default 6h)
+//	    sample: all                # as crawl --sample (default 10)
+//	    rate: 2                    # as crawl --rate, kept per host across Sources (default 10)
+//	    header_file: token.txt     # as crawl --header-file, relative to the Sources file
+//	    allow_host: [cdn.example.org]   # as crawl --allow-host
+//	    spec: "1.1"                # as --spec
+//	    packages: true             # as crawl --packages
+//	    revisit: 1m                # as crawl --revisit
+var sourcesFileKeys = []string{"name", "url", "every", "sample", "rate", "header_file", "allow_host", "spec", "packages", "revisit"}
+
+// monitorSource is one Source of a Sources file, its values checked.
+type monitorSource struct {
+	Name      string
+	URL       string
+	Every     time.Duration
+	Sample    int
+	Rate      float64
+	Header    *sourcehttp.Headers
+	AllowHost []string
+	Spec      string
+	Packages  bool
+	Revisit   time.Duration
+}
+
+// sourceNames are the names a Source may have: they are parts of the
+// dashboard's URLs and badge file names.
+var sourceNames = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
+
+// maxSourcesFile bounds the Sources file read into memory.
+const maxSourcesFile = 16 << 20
+
+// readSourcesFile reads a monitor's Sources file. Errors name the file,
+// the line and the key, as the configuration file's do.
+func readSourcesFile(path string) ([]monitorSource, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("--sources: %w", unwrapPathError(err))
+	}
+	if st.Size() > maxSourcesFile {
+		return nil, fmt.Errorf("%s: over %d bytes", path, maxSourcesFile)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(doc.Content) == 0 {
+		return nil, fmt.Errorf("%s: empty: want a list under sources:", path)
+	}
+	top := doc.Content[0]
+	at := func(n *yaml.Node, format string, args ...any) error {
+		return fmt.Errorf("%s:%d: %s", path, n.Line, fmt.Sprintf(format, args...))
+	}
+	if top.Kind != yaml.MappingNode {
+		return nil, at(top, "want a mapping with the key sources")
+	}
+	var list *yaml.Node
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		k, v := top.Content[i], top.Content[i+1]
+		if k.Value != "sources" {
+			return nil, at(k, "unknown key %q%s; valid keys: sources", k.Value, suggest.DidYouMean(k.Value, []string{"sources"}))
+		}
+		list = v
+	}
+	if list == nil || list.Kind != yaml.SequenceNode || len(list.Content) == 0 {
+		return nil, at(top, "sources: want a list of Sources")
+	}
+	var out []monitorSource
+	names := map[string]int{}
+	for i, n := range list.Content {
+		s, err := readSource(path, filepath.Dir(path), n)
+		if err != nil {
+			return nil, fmt.Errorf("%w", err)
+		}
+		if line, dup := names[s.Name]; dup {
+			return nil, at(n, "sources[%d]: name: %q is already the name of the Source at line %d", i, s.Name, line)
+		}
+		names[s.Name] = n.Line
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func readSource(path, dir string, n *yaml.Node) (monitorSource, error) {
+	s := monitorSource{Every: 6 * time.Hour, Sample: 10, Rate: 10, Spec: "1.1", Header: &sourcehttp.Headers{}}
+	at := func(n *yaml.Node, key, format string, args ...any) error {
+		where := ""
+		if s.Name != "" {
+			where = fmt.Sprintf("Source %q: ", s.Name)
+		}
+		return fmt.Errorf("%s:%d: %s%s: %s", path, n.Line, where, key, fmt.Sprintf(format, args...))
+	}
+	if n.Kind != yaml.MappingNode {
+		return s, fmt.Errorf("%s:%d: a Source: want a mapping (name, url, …)", path, n.Line)
+	}
+	// The name first, so that every later error can say whose it is.
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == "name" {
+			s.Name = n.Content[i+1].Value
+		}
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		key := k.Value
+		if !contains(sourcesFileKeys, key) {
+			msg := fmt.Sprintf("unknown key %q", key)
+			if c := suggest.Closest(key, sourcesFileKeys); c != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", c)
+			}
+			return s, at(k, key, "%s; valid keys: %s", msg, strings.Join(sourcesFileKeys, ", "))
+		}
+		if seen[key] {
+			return s, at(k, key, "given twice")
+		}
+		seen[key] = true
+		if key != "allow_host" && v.Kind != yaml.ScalarNode {
+			return s, at(v, key, "want a single value")
+		}
+		val := v.Value
+		var err error
+		switch key {
+		case "name":
+			if !sourceNames.MatchString(val) {
+				return s, at(v, key, "%q: want letters, digits, '.', '_' and '-' (at most 100), starting with a letter or digit", val)
+			}
+		case "url":
+			u, perr := url.Parse(val)
+			if perr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return s, at(v, key, "%q is not an http(s) URL", val)
+			}
+			s.URL = val
+		case "every":
+			s.Every, err = time.ParseDuration(val)
+			if err == nil && s.Every < time.Minute {
+				err = errors.New("want at least 1m")
+			}
+		case "sample":
+			s.Sample, err = parseSample(val)
+		case "rate":
+			s.Rate, err = strconv.ParseFloat(val, 64)
+			if err == nil && (s.Rate < 0 || s.Rate != s.Rate) {
+				err = errors.New("want a number of requests per second, 0 or more (0: no limit)")
+			}
+		case "header_file":
+			file := val
+			if !filepath.IsAbs(file) {
+				file = filepath.Join(dir, file)
+			}
+			if err = s.Header.ReadFile(file); err == nil {
+				err = s.Header.Err()
+			}
+		case "allow_host":
+			s.AllowHost, err = stringList(v)
+		case "spec":
+			if val != "1.1" && val != "1.0" {
+				err = fmt.Errorf("%q: want 1.1 or 1.0", val)
+			}
+			s.Spec = val
+		case "packages":
+			s.Packages, err = strconv.ParseBool(val)
+		case "revisit":
+			s.Revisit, err = time.ParseDuration(val)
+			if err == nil && s.Revisit < 0 {
+				err = errors.New("want 0 or more")
+			}
+		}
+		if err != nil {
+			return s, at(v, key, "%v", err)
+		}
+	}
+	if s.Name == "" {
+		return s, at(n, "name", "missing: every Source needs a name")
+	}
+	if s.URL == "" {
+		return s, at(n, "url", "missing: every Source needs its entry point")
+	}
+	return s, nil
+}
+
+// stringList is a YAML string or list of strings.
+func stringList(v *yaml.Node) ([]string, error) {
+	if v.Kind == yaml.ScalarNode {
+		return []string{v.Value}, nil
+	}
+	if v.Kind != yaml.SequenceNode {
+		return nil, errors.New("want a host or a list of hosts")
+	}
+	var out []string
+	for _, e := range v.Content {
+		if e.Kind != yaml.ScalarNode {
+			return nil, errors.New("want a host or a list of hosts")
+		}
+		out = append(out, e.Value)
+	}
+	return out, nil
+}
+
+// crawlOptions are the crawl options of s, as crawl's flags would give
+// them (its defaults for the rest).
+func (s monitorSource) crawlOptions() crawler.Options {
+	return crawler.Options{
+		MaxDocuments: 1000, MaxBytes: 1 << 30, Concurrency: 4, Timeout: 30 * time.Second,
+		Sample: s.Sample, SampleSet: true, Packages: s.Packages, Revisit: s.Revisit,
+		AllowHosts: s.AllowHost, Header: s.Header.Header(),
+		UserAgent: "rsconform/" + toolVersion(),
+	}
+}

@@ -1,0 +1,27 @@
+package monitor
+
+import (
+	"time"
+
+	"github.com/rsconform/rsconform/internal/fingerprint"
+	"github.com/rsconform/rsconform/sourcehttp"
+)
+
+// Diff is diff, for the tests.
+func Diff(before map[fingerprint.Key]Finding, now []Finding) Regression { return diff(before, now) }
+
+// HostWaits reserves requests to hosts in turn at the rate each asks,
+// after declaring the Sources' rates, and returns the waits.
+func HostWaits(c sourcehttp.Clock, declared map[string][]float64, requests []string, rate float64) []time.Duration {
+	h := newHostLimiter(c)
+	for host, rates := range declared {
+		for _, r := range rates {
+			h.declare(host, r)
+		}
+	}
+	var out []time.Duration
+	for _, host := range requests {
+		out = append(out, h.reserve(host, rate))
+	}
+	return out
+}

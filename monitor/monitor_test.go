@@ -1,0 +1,397 @@
+package monitor_test
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/rsconform/rsconform/crawler"
+	"github.com/rsconform/rsconform/internal/fingerprint"
+	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/monitor"
+	_ "github.com/rsconform/rsconform/rules" // the catalogue
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/frontend"
+	"github.com/rsconform/rsconform/sourcehttp"
+)
+
+var validator = func() *engine.Validator {
+	sv, err := frontend.New()
+	if err != nil {
+		panic(err)
+	}
+	return &engine.Validator{Config: engine.Config{Spec: engine.Spec11}, Schema: sv}
+}()
+
+// fakeClock is a clock whose waits end when the test moves it on.
+type fakeClock struct {
+	mu      sync.Mutex
+	now     time.Time
+	waiters []*waiter
+}
+
+type waiter struct {
+	at   time.Time
+	done chan struct{}
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	c.mu.Lock()
+	w := &waiter{at: c.now.Add(d), done: make(chan struct{})}
+	c.waiters = append(c.waiters, w)
+	c.mu.Unlock()
+	select {
+	case <-w.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// next moves the clock to the earliest wait and ends it; false when
+// nobody waits.
+func (c *fakeClock) next() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.waiters) == 0 {
+		return false
+	}
+	sort.Slice(c.waiters, func(i, j int) bool { return c.waiters[i].at.Before(c.waiters[j].at) })
+	w := c.waiters[0]
+	c.waiters = c.waiters[1:]
+	if w.at.After(c.now) {
+		c.now = w.at
+	}
+	close(w.done)
+	return true
+}
+
+func (c *fakeClock) waiting() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.waiters)
+}
+
+func mockServer(name string) *httptest.Server {
+	sc, err := mocksource.LoadScenario(name)
+	Expect(err).NotTo(HaveOccurred())
+	src, err := mocksource.New(mocksource.Options{Scenario: sc})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(src.PlayToEnd()).To(Succeed())
+	srv := httptest.NewServer(src.Handler())
+	DeferCleanup(srv.Close)
+	return srv
+}
+
+func openStore() (*monitor.Store, string) {
+	path := filepath.Join(GinkgoT().TempDir(), "monitor.db")
+	store, err := monitor.Open(context.Background(), path)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(store.Close)
+	return store, path
+}
+
+func source(name, url string, every time.Duration) monitor.Source {
+	return monitor.Source{Name: name, URL: url, Every: every, Spec: "1.1",
+		Options: crawler.Options{Validator: validator, Sample: 3, SampleSet: true, Retries: -1}}
+}
+
+func key(doc, rule string) fingerprint.Key {
+	return fingerprint.Key{Document: doc, Rule: rule, Message: "m"}
+}
+
+var _ = Describe("What a run changed", func() {
+	It("counts a fingerprint seen more often as new, less often as fixed", func() {
+		before := map[fingerprint.Key]monitor.Finding{
+			key("a", "R1"): {Key: key("a", "R1"), Severity: "error", Count: 2},
+			key("a", "R2"): {Key: key("a", "R2"), Severity: "warning", Count: 1},
+			key("b", "R1"): {Key: key("b", "R1"), Severity: "error", Count: 1},
+		}
+		now := []monitor.Finding{
+			{Key: key("a", "R1"), Severity: "error", Count: 1},
+			{Key: key("b", "R1"), Severity: "error", Count: 3},
+			{Key: key("c", "R3"), Severity: "error", Count: 1},
+		}
+		r := monitor.Diff(before, now)
+		Expect(r.New).To(Equal([]monitor.Finding{
+			{Key: key("b", "R1"), Severity: "error", Count: 2},
+			{Key: key("c", "R3"), Severity: "error", Count: 1},
+		}))
+		Expect(r.Fixed).To(Equal([]monitor.Finding{
+			{Key: key("a", "R1"), Severity: "error", Count: 1},
+			{Key: key("a", "R2"), Severity: "warning", Count: 1},
+		}))
+	})
+
+	It("judges a sampled finding by its fingerprint, not its count", func() {
+		s1 := fingerprint.Key{Document: "l", Rule: "RS-REP-HASH", Message: "URL", Sampled: true}
+		s2 := fingerprint.Key{Document: "l", Rule: "RS-REP-LENGTH", Message: "URL", Sampled: true}
+		before := map[fingerprint.Key]monitor.Finding{s1: {Key: s1, Severity: "error", Count: 3}}
+		now := []monitor.Finding{{Key: s1, Severity: "error", Count: 5}, {Key: s2, Severity: "error", Count: 1}}
+		r := monitor.Diff(before, now)
+		Expect(r.New).To(Equal([]monitor.Finding{{Key: s2, Severity: "error", Count: 1}}))
+		Expect(r.Fixed).To(BeEmpty())
+		r = monitor.Diff(before, []monitor.Finding{{Key: s1, Severity: "error", Count: 1}})
+		Expect(r.New).To(BeEmpty())
+		Expect(r.Fixed).To(BeEmpty())
+		r = monitor.Diff(before, nil)
+		Expect(r.Fixed).To(Equal([]monitor.Finding{before[s1]}))
+	})
+
+	It("counts every finding of a first run as new", func() {
+		now := []monitor.Finding{{Key: key("a", "R1"), Severity: "error", Count: 2}}
+		Expect(monitor.Diff(nil, now).New).To(Equal(now))
+	})
+})
+
+var _ = Describe("Politeness", func() {
+	It("keeps one rate per host across Sources, the smallest they ask for", func() {
+		c := sourcehttp.NewStepClock(time.Unix(0, 0))
+		waits := monitor.HostWaits(c, map[string][]float64{"a:80": {5, 2, 0}, "b:80": {0}},
+			[]string{"a:80", "a:80", "a:80", "b:80", "b:80", "cdn:443", "cdn:443"}, 4)
+		Expect(waits).To(Equal([]time.Duration{0, 500 * time.Millisecond, time.Second, 0, 250 * time.Millisecond, 0, 250 * time.Millisecond}))
+	})
+})
+
+var _ = Describe("The store", func() {
+	It("refuses a second monitor on one database", func() {
+		_, path := openStore()
+		_, err := monitor.Open(context.Background(), path)
+		Expect(err).To(MatchError(monitor.ErrLocked))
+	})
+
+	It("refuses a database of a newer schema, and a SQLite file that is not a monitor's", func() {
+		for _, setup := range []string{"PRAGMA user_version = 99", "CREATE TABLE t(x)"} {
+			path := filepath.Join(GinkgoT().TempDir(), "other.db")
+			db, err := sql.Open("sqlite3", path)
+			Expect(err).NotTo(HaveOccurred())
+			_, err = db.Exec(setup)
+			Expect(err).NotTo(HaveOccurred())
+			db.Close()
+			_, err = monitor.Open(context.Background(), path)
+			Expect(err).To(HaveOccurred())
+			Expect(err.Error()).To(Or(ContainSubstring("newer than this rsconform's"), ContainSubstring("not a monitor's")))
+		}
+	})
+
+	It("keeps the full reports of the last N runs of each Source, the findings of all", func() {
+		srv := mockServer("wrong-hash")
+		store, _ := openStore()
+		m, err := monitor.New(monitor.Config{Store: store, KeepReports: 2,
+			Sources: []monitor.Source{source("a", srv.URL+"/", time.Hour)}})
+		Expect(err).NotTo(HaveOccurred())
+		ctx := context.Background()
+		for i := 0; i < 4; i++ {
+			res := m.RunOnce(ctx)
+			Expect(res[0].Err).NotTo(HaveOccurred())
+		}
+		runs, err := store.Runs(ctx, "a", 10)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(runs).To(HaveLen(4))
+		var kept []bool
+		for _, r := range runs {
+			kept = append(kept, r.HasReport)
+			f, err := store.Findings(ctx, r.ID)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(f).NotTo(BeEmpty())
+		}
+		Expect(kept).To(Equal([]bool{true, true, false, false}))
+		// The first run found everything new, the others nothing.
+		Expect(runs[3].NewErrors).To(BeNumerically(">", 0))
+		Expect(runs[2].New + runs[1].New + runs[0].New).To(BeZero())
+		_, err = store.Report(ctx, runs[3].ID, "html")
+		Expect(err).To(MatchError(monitor.ErrNotFound))
+	})
+})
+
+var _ = Describe("Alerts", func() {
+	It("posts a regression to the webhook, retrying a failure, once per regression", func() {
+		srv := mockServer("wrong-hash")
+		var posts atomic.Int32
+		var bodies []string
+		var mu sync.Mutex
+		hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if posts.Add(1) == 1 {
+				http.Error(w, "busy", http.StatusServiceUnavailable)
+				return
+			}
+			b, _ := io.ReadAll(r.Body)
+			mu.Lock()
+			bodies = append(bodies, string(b))
+			mu.Unlock()
+		}))
+		defer hook.Close()
+		store, _ := openStore()
+		clock := sourcehttp.NewStepClock(time.Unix(0, 0))
+		m, err := monitor.New(monitor.Config{Store: store, Clock: clock,
+			Alerts:  &monitor.Alerter{Webhook: hook.URL, Retries: 2, Backoff: time.Second, Clock: clock, Store: store},
+			Sources: []monitor.Source{source("a", srv.URL+"/", time.Hour)}})
+		Expect(err).NotTo(HaveOccurred())
+		m.RunOnce(context.Background())
+		m.RunOnce(context.Background())
+		Expect(posts.Load()).To(BeEquivalentTo(2), "one failure, one delivery; nothing for the second run")
+		Expect(clock.Waits()).To(Equal([]time.Duration{time.Second}))
+		Expect(bodies).To(HaveLen(1))
+		var a monitor.Alert
+		Expect(json.Unmarshal([]byte(bodies[0]), &a)).To(Succeed())
+		Expect(a.Source).To(Equal("a"))
+		Expect(a.Run).To(BeEquivalentTo(1))
+		rules := map[string]bool{}
+		for _, f := range a.New {
+			rules[f.Rule] = true
+			Expect(f.Severity).To(Equal("error"))
+		}
+		Expect(rules).To(HaveKey("RS-REP-HASH"))
+	})
+
+	It("alerts when an entry point stops answering, once", func() {
+		srv := mockServer("baseline-resourcelist")
+		store, _ := openStore()
+		dir := GinkgoT().TempDir()
+		src := source("a", srv.URL+"/", time.Hour)
+		cfg := monitor.Config{Store: store, Sources: []monitor.Source{src},
+			Alerts: &monitor.Alerter{Command: "cat > " + dir + "/$$.json", Store: store}}
+		m, err := monitor.New(cfg)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(m.RunOnce(context.Background())[0].Failing()).To(BeFalse())
+		srv.Close()
+		for i := 0; i < 2; i++ {
+			res := m.RunOnce(context.Background())[0]
+			Expect(res.Run.Status).To(Equal(monitor.StatusUnreachable))
+			Expect(res.Failing()).To(Equal(i == 0))
+		}
+		files, _ := filepath.Glob(dir + "/*.json")
+		Expect(files).To(HaveLen(1))
+	})
+})
+
+var _ = Describe("Service mode", func() {
+	It("runs each Source on its own period, with jitter, one crawl at a time", func() {
+		srv := mockServer("baseline-resourcelist")
+		store, _ := openStore()
+		clock := &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+		m, err := monitor.New(monitor.Config{Store: store, Clock: clock, MaxCrawls: 1,
+			Sources: []monitor.Source{source("hourly", srv.URL+"/", time.Hour), source("six-hourly", srv.URL+"/", 6*time.Hour)}})
+		Expect(err).NotTo(HaveOccurred())
+		ctx, cancel := context.WithCancel(context.Background())
+		var runs atomic.Int32
+		var errs []error
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			m.Serve(ctx, func(r monitor.Result) {
+				if r.Err != nil {
+					errs = append(errs, r.Err)
+				}
+				runs.Add(1)
+			})
+		}()
+		// Move the clock on whenever the scheduler waits, and nothing runs.
+		last := int32(-1)
+		for {
+			Eventually(func() bool {
+				n := runs.Load()
+				return clock.waiting() == 1 && n != last
+			}, 10*time.Second, time.Millisecond).Should(BeTrue())
+			if !clock.Now().Before(time.Date(2026, 1, 1, 11, 0, 0, 0, time.UTC)) {
+				break
+			}
+			last = runs.Load()
+			clock.next()
+		}
+		cancel()
+		Eventually(done, 10*time.Second).Should(BeClosed())
+		Expect(errs).To(BeEmpty())
+		hourly, err := store.Runs(context.Background(), "hourly", 100)
+		Expect(err).NotTo(HaveOccurred())
+		sixHourly, err := store.Runs(context.Background(), "six-hourly", 100)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(len(sixHourly)).To(Equal(2))
+		Expect(len(hourly)).To(BeNumerically(">=", 10))
+		Expect(len(hourly)).To(BeNumerically("<=", 13))
+		for i := 1; i < len(hourly); i++ {
+			gap := hourly[i-1].Started.Sub(hourly[i].Started)
+			Expect(gap).To(BeNumerically(">=", 54*time.Minute), "runs %d and %d", hourly[i].ID, hourly[i-1].ID)
+			Expect(gap).To(BeNumerically("<=", 66*time.Minute), "runs %d and %d", hourly[i].ID, hourly[i-1].ID)
+		}
+		for _, r := range append(hourly, sixHourly...) {
+			Expect(r.Status).To(Equal(monitor.StatusOK))
+		}
+	})
+
+	It("on a stop, lets the run in progress finish within the grace, or records it as interrupted", func() {
+		for _, grace := range []time.Duration{0, time.Minute} {
+			sc, err := mocksource.LoadScenario("baseline-resourcelist")
+			Expect(err).NotTo(HaveOccurred())
+			src, err := mocksource.New(mocksource.Options{Scenario: sc})
+			Expect(err).NotTo(HaveOccurred())
+			arrived := make(chan struct{}, 100)
+			release := make(chan struct{})
+			h := src.Handler()
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if strings.HasPrefix(r.URL.Path, "/res/") {
+					arrived <- struct{}{}
+					select {
+					case <-release:
+					case <-r.Context().Done():
+						return
+					}
+				}
+				h.ServeHTTP(w, r)
+			}))
+			store, _ := openStore()
+			clock := &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+			m, err := monitor.New(monitor.Config{Store: store, Grace: grace, Clock: clock,
+				Sources: []monitor.Source{source("a", srv.URL+"/", time.Hour)}})
+			Expect(err).NotTo(HaveOccurred())
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				m.Serve(ctx, nil)
+			}()
+			Eventually(clock.waiting, 10*time.Second, time.Millisecond).Should(Equal(1))
+			clock.next() // the first run
+			Eventually(arrived, 10*time.Second).Should(Receive())
+			cancel()
+			if grace > 0 {
+				Consistently(done, 50*time.Millisecond).ShouldNot(BeClosed(), "the run in progress was not given its grace")
+				close(release)
+			}
+			Eventually(done, 10*time.Second).Should(BeClosed())
+			if grace == 0 {
+				close(release)
+			}
+			srv.Close()
+			runs, err := store.Runs(context.Background(), "a", 10)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(runs).To(HaveLen(1))
+			want := monitor.StatusInterrupted
+			if grace > 0 {
+				want = monitor.StatusOK
+			}
+			Expect(runs[0].Status).To(Equal(want), "grace %s", grace)
+		}
+	})
+})

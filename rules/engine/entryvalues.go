@@ -1,0 +1,118 @@
+package engine
+
+import (
+	rs "github.com/rsconform/rsconform/resourcesync"
+)
+
+// The values of an entry that several document rules read (EntryValue),
+// the engine's to offer as it offers Pass.Elements: computed once per
+// entry, whatever the number of rules that require them.
+
+// MdTimeAttrs are the datetime attributes of <rs:md>, in the order
+// EntryDatetimes holds them.
+var MdTimeAttrs = [...]string{"at", "completed", "from", "until", "datetime"}
+
+// ParsedTime is a datetime value read as rs.ParseDatetimeForm reads it
+// (its form: whether it is a W3C Datetime, its granularity, its time zone
+// designator), with its instant computed once, the first time a rule asks
+// for it (Instant); Present is false when the item is absent.
+type ParsedTime struct {
+	raw     string
+	D       rs.Datetime // its form; its instant too once Instant was called
+	Err     error
+	Present bool
+	timed   bool // D.Time is computed
+	untimed bool // ParseDatetime refused what ParseDatetimeForm accepted (it does not)
+}
+
+// OK reports whether the value is present and a W3C Datetime.
+func (t *ParsedTime) OK() bool { return t.Present && t.Err == nil }
+
+// Instant is the datetime with its instant (rs.ParseDatetime), and whether
+// the value is present and a W3C Datetime.
+func (t *ParsedTime) Instant() (rs.Datetime, bool) {
+	if !t.OK() {
+		return rs.Datetime{}, false
+	}
+	if !t.timed {
+		d, err := rs.ParseDatetime(t.raw)
+		t.D, t.untimed, t.timed = d, err != nil, true
+	}
+	return t.D, !t.untimed
+}
+
+// ParseTime reads a datetime value v, present or not, as ParsedTime holds it.
+func ParseTime(v string, present bool) ParsedTime {
+	if !present {
+		return ParsedTime{}
+	}
+	d, err := rs.ParseDatetimeForm(v)
+	return ParsedTime{raw: v, D: d, Err: err, Present: true}
+}
+
+// EntryDatetimes are the datetimes of an entry: the attributes of its
+// <rs:md> (MdTimeAttrs) and its <lastmod>.
+type EntryDatetimes struct {
+	Md      [len(MdTimeAttrs)]ParsedTime
+	Lastmod ParsedTime
+}
+
+// Attr is the <rs:md> datetime attribute name (one of MdTimeAttrs).
+func (t *EntryDatetimes) Attr(name string) *ParsedTime {
+	for i, a := range MdTimeAttrs {
+		if a == name {
+			return &t.Md[i]
+		}
+	}
+	panic("not a datetime attribute: " + name)
+}
+
+// EntryTimes reads every datetime of an entry once (into the storage of
+// the entry at the same place of the previous window), its instant once
+// when a rule needs it: RS-TIME-W3C and RS-TIME-UTC read their form,
+// RS-CL-ORDER, RS-CL-ORDER-LASTMOD, RS-DATETIME-INTERVAL and RS-CDM-ORDER
+// their instants. The rules that share it run one after another on one
+// goroutine (or, a document checked whole, each on its own value).
+var EntryTimes = NewEntryValue("the datetimes of the entry's <rs:md> and <lastmod>",
+	func(e *rs.Entry, t *EntryDatetimes) *EntryDatetimes {
+		if t == nil {
+			t = new(EntryDatetimes)
+		}
+		*t = EntryDatetimes{}
+		if e.Md != nil {
+			for i, a := range MdTimeAttrs {
+				v, ok := e.Md.Get(a)
+				t.Md[i] = ParseTime(v, ok)
+			}
+		}
+		t.Lastmod = ParseTime(e.Lastmod, e.Lastmod != "" || e.LastmodPos.IsValid())
+		return t
+	})
+
+// CheckedHash is a hash value with what RS-HASH-SYNTAX finds wrong with
+// it ("" when nothing).
+type CheckedHash struct {
+	rs.Hash
+	Fault string
+}
+
+// EntryHashes are the hash values of an entry's <rs:md> hash attribute,
+// split and checked once: RS-HASH-SYNTAX and RS-HASH-ALGORITHM read them.
+var EntryHashes = NewEntryValue("the hash values of the entry's <rs:md>",
+	func(e *rs.Entry, reuse []CheckedHash) []CheckedHash {
+		v, ok := e.Md.Get("hash")
+		if !ok {
+			return reuse[:0]
+		}
+		return AppendCheckedHashes(reuse[:0], v)
+	})
+
+// AppendCheckedHashes splits a hash attribute's value and checks each of
+// its hash values, appending them to dst.
+func AppendCheckedHashes(dst []CheckedHash, v string) []CheckedHash {
+	var buf [4]rs.Hash
+	for _, h := range rs.AppendHashes(buf[:0], v) {
+		dst = append(dst, CheckedHash{h, h.Problem()})
+	}
+	return dst
+}
