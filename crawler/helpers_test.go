@@ -54,6 +54,9 @@ func crawlSite(s *fixtures.Site) (*crawler.Report, string) {
 	opts := testOptions()
 	opts.Packages = s.Packages
 	opts.Sample, opts.SampleSet = s.Sample, true
+	if s.Retries > 0 {
+		opts.Retries = s.Retries
+	}
 	if s.Spec != "" {
 		v := *opts.Validator
 		v.Config.Spec = engine.Spec(s.Spec)

@@ -49,15 +49,30 @@ func (c *crawl) processResource(t task) {
 	})
 }
 
+// headBuffer keeps the first max bytes written to it.
+type headBuffer struct {
+	max int
+	b   []byte
+}
+
+func (h *headBuffer) Write(p []byte) (int, error) {
+	if n := h.max - len(h.b); n > 0 {
+		h.b = append(h.b, p[:min(n, len(p))]...)
+	}
+	return len(p), nil
+}
+
 // fetchResource fetches a resource and measures its body.
 func (c *crawl) fetchResource(t task) *record {
 	r := c.f.Get(c.ctx, t.url, sourcehttp.Request{AcceptEncoding: acceptEncodingFor(t.edge.Md)})
 	defer r.Close()
 	if r.Err == nil {
 		d := rs.NewDigester(rs.KnownAlgorithms(t.edge.Md.Hashes())...)
-		_, err := io.Copy(d, r.Body)
+		head := &headBuffer{max: graph.SniffBytes}
+		_, err := io.Copy(io.MultiWriter(d, head), r.Body)
 		rec := recordOf(opResource, t.url, r)
 		rec.Facts = bodyFacts(d, err != nil)
+		rec.Facts.Document = graph.SniffDocument(head.b)
 		return rec
 	}
 	return recordOf(opResource, t.url, r)

@@ -90,10 +90,12 @@ func mediaType(h http.Header) string {
 // and schedules what it leads to.
 func (c *crawl) processDocument(t task) {
 	isEntry := t.edge.Rel == "entry"
-	r := c.get(opGet, t.url, sourcehttp.Request{Accept: acceptDocument, Decode: true})
+	// A document's 404 is asked once more (a probe's is an answer): a
+	// Change List just published may not be served yet (RS-HTTP-FLAKY).
+	r := c.get(opGet, t.url, sourcehttp.Request{Accept: acceptDocument, Decode: true, RetryNotFound: !t.probe})
 	defer r.Close()
 	facts := func(n *graph.Node) {
-		n.StatusCode, n.Header, n.Redirects = r.Status, r.Header, r.Redirects
+		n.StatusCode, n.Header, n.Redirects, n.EarlierStatus = r.Status, r.Header, r.Redirects, r.Earlier
 	}
 	if fail := r.Failure(); fail != "" {
 		c.update(func() {

@@ -5,15 +5,16 @@
 // requirement, with what was expected and what was found.
 //
 // The Destination is any program: its arguments may hold {source} (the
-// Source Description's URI), {dir} (the directory to keep in step) and
-// {step}; the same values are in the environment as RSCONFORM_SOURCE,
-// RSCONFORM_DIR and RSCONFORM_STEP. It is expected to mirror each
-// resource's URI path, as written, under DIR (http://host/a/b.html in
-// DIR/a/b.html, as rsconform sync does for the Source's origin; escapes
-// kept, a query at the end of the name: names.go); names at the top of
-// DIR starting with ".rsconform" are its own and are not looked at. A
-// run that dies by a signal is a crash; a run that leaves no DIR fails,
-// and DIR is judged as empty.
+// Source Description's URI), {dir} (the directory to keep in step),
+// {step}, and {token} (the bearer token of a scenario whose Source wants
+// one, else empty); the same values are in the environment as
+// RSCONFORM_SOURCE, RSCONFORM_DIR, RSCONFORM_STEP and RSCONFORM_TOKEN. It
+// is expected to mirror each resource's URI path, as written, under DIR
+// (http://host/a/b.html in DIR/a/b.html, as rsconform sync does for the
+// Source's origin; escapes kept, a query at the end of the name:
+// names.go); names at the top of DIR starting with ".rsconform" are its
+// own and are not looked at. A run that dies by a signal is a crash; a
+// run that leaves no DIR fails, and DIR is judged as empty.
 //
 // The harness drives the mock through Go calls (Source.Step,
 // Source.Expected, Source.LogSince); the Destination alone talks HTTP. The command runs once before the first step (the
@@ -425,7 +426,8 @@ func snapshot(dir string) (dirState, error) {
 // runCommand runs the Destination once, within the timeout.
 func runCommand(ctx context.Context, cfg *Config, source, dir string, step int) (*RunInfo, error) {
 	argv := make([]string, len(cfg.Command))
-	r := strings.NewReplacer("{source}", source, "{dir}", dir, "{step}", strconv.Itoa(step))
+	token := cfg.Scenario.BearerToken
+	r := strings.NewReplacer("{source}", source, "{dir}", dir, "{step}", strconv.Itoa(step), "{token}", token)
 	for i, a := range cfg.Command {
 		argv[i] = r.Replace(a)
 	}
@@ -433,6 +435,9 @@ func runCommand(ctx context.Context, cfg *Config, source, dir string, step int) 
 	defer cancel()
 	cmd := exec.CommandContext(rctx, argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), "RSCONFORM_SOURCE="+source, "RSCONFORM_DIR="+dir, "RSCONFORM_STEP="+strconv.Itoa(step))
+	if token != "" {
+		cmd.Env = append(cmd.Env, "RSCONFORM_TOKEN="+token)
+	}
 	cmd.Env = append(cmd.Env, cfg.Env...)
 	tail := &tailBuffer{max: 16 << 10}
 	errTail := &tailBuffer{max: 16 << 10}

@@ -130,6 +130,7 @@ var levelWord = struct{ must, should *regexp.Regexp }{
 var Requirements = []*Requirement{
 	RunCompletes, AllPresent, AllCurrent, DeletedRemoved, NoExtraFiles, FixityChecked,
 	RetryAfterHonoured, ProblemsReported, NoRefetch, NoDeletedFetch, RateLimit,
+	TokenSent,
 }
 
 func init() {

@@ -14,6 +14,8 @@ import (
 // the run from the mock's log.
 type Step struct {
 	Number int
+	// Scenario is the scenario played.
+	Scenario *mocksource.Scenario
 	// First is true for the first run of the command (DIR was empty).
 	First bool
 	Run   *RunInfo
@@ -106,7 +108,7 @@ var brokenFaults = []string{"drop", "status=", "truncate=", "malformed"}
 // newStep gathers what the checks of one run see.
 func (j *judge) newStep(step int, info *RunInfo, expected map[string]mocksource.ExpectedResource,
 	before, after dirState, reqs []mocksource.Request, lost int64) *Step {
-	st := &Step{Number: step, First: j.runs == 0, Run: info, Timeout: j.cfg.Timeout, MaxRate: j.cfg.MaxRate,
+	st := &Step{Number: step, Scenario: j.sc, First: j.runs == 0, Run: info, Timeout: j.cfg.Timeout, MaxRate: j.cfg.MaxRate,
 		Expected: expected, Before: before.Hashes, After: after.Hashes, AfterLength: after.Lengths,
 		DirMissing: after.Missing, Requests: reqs, Lost: lost,
 		Faults: activeFaults(j.sc, step), WrongHash: map[string]bool{}, Deleted: map[string]bool{}, Ever: j.ever}

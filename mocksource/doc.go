@@ -70,6 +70,14 @@
 //	retain-changedumps: 0            # the same for Change Dumps
 //	deleted-status: 404              # or 410
 //	resourcedump-at-start: false     # true: a Resource Dump of the initial state, before the first step
+//	# Sources seen in the wild (docs/wild.md):
+//	time-offsets: [+01:00, -05:00]   # every datetime written at these offsets from UTC, in turn
+//	bearer-token: TOKEN              # 401 without Authorization: Bearer TOKEN ({token} in the harness)
+//	document-names:                  # documents under other names; a .gz name is served gzip-compressed
+//	  /dataset1/resourcelist.xml: /dataset1/lists/all.xml.gz
+//	gzip-encoding: true              # documents sent with Content-Encoding: gzip when accepted
+//	no-content-type: true            # no Content-Type header
+//	chunked: true                    # no Content-Length, the body chunked
 //	steps:
 //	  - name: a step                 # optional
 //	    after: 1h                    # since the previous step (or at: an absolute datetime); 90s, 15m, 2d

@@ -134,14 +134,14 @@ func checkStructure(m *mock, s *site) {
 			Expect(d.Md.At+d.Md.Completed).To(BeEmpty(), p)
 		}
 		if k == rs.ChangeList || k == rs.ChangeDumpManifest {
-			from := mustTime(d.Md.From)
+			from := m.scenarioTime(d.Md.From)
 			until := time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 			if d.Md.Until != "" {
-				until = mustTime(d.Md.Until)
+				until = m.scenarioTime(d.Md.Until)
 			}
 			prev := from
 			for _, e := range d.Entries {
-				t := mustTime(e.Md.Datetime)
+				t := m.scenarioTime(e.Md.Datetime)
 				Expect(t).NotTo(BeTemporally("<", prev), "%s: %s out of order", p, e.Loc)
 				Expect(t).NotTo(BeTemporally(">", until), "%s: %s after until", p, e.Loc)
 				prev = t

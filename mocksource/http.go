@@ -121,18 +121,28 @@ func (s *Source) serveHTTP(rw http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
+	if s.sc.wildRefused(w, r) {
+		return
+	}
+	// own is the Source's name for what is asked (document-names); the
+	// log keeps the name asked for.
+	own, ok := s.sc.ownPath(p)
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
 	hb := s.baseFor(r)
 	var mod bodyMod
-	if moved, ok := strings.CutPrefix(p, movedPrefix); ok && strings.HasPrefix(moved, "/") {
+	if moved, ok := strings.CutPrefix(own, movedPrefix); ok && strings.HasPrefix(moved, "/") {
 		// The target of redirect faults: the same content, no faults.
-		p = moved
+		p, own = moved, moved
 	} else if !s.opts.IgnoreFaults {
 		var done bool
-		if mod, fired, done = s.applyFaults(w, r, p, hb); done {
+		if mod, fired, done = s.applyFaults(w, r, own, hb); done {
 			return
 		}
 	}
-	s.serveContent(w, r, p, hb, mod)
+	s.serveContent(w, r, own, hb, mod)
 }
 
 // bodyMod is what transport faults do to a body.
@@ -224,7 +234,8 @@ func (s *Source) serveContent(w *recorder, r *http.Request, p string, hb *hostBa
 			http.NotFound(w, r)
 			return
 		}
-		s.writeBody(w, r, e.data, e.ctype, e.etag, time.Time{}, "", mod)
+		data, ctype := s.sc.wildDocument(hb.base, p, e.data, e.ctype)
+		s.writeBody(w, r, data, ctype, e.etag, time.Time{}, "", mod)
 		return
 	}
 	key := p
@@ -285,6 +296,7 @@ func (s *Source) writeBody(w *recorder, r *http.Request, body []byte, ctype, eta
 		h["Link"] = []string{link}
 	}
 	h["Content-Type"] = []string{ctype}
+	body = s.sc.wildHeaders(h, r, body, link == "")
 	if notModified(r, etag, lastmod) {
 		w.WriteHeader(http.StatusNotModified)
 		return
@@ -300,6 +312,10 @@ func (s *Source) writeBody(w *recorder, r *http.Request, body []byte, ctype, eta
 		w.Flush()
 		// Less than Content-Length, then the connection closes.
 		panic(http.ErrAbortHandler)
+	}
+	if s.sc.Chunked {
+		writeChunked(w, body)
+		return
 	}
 	w.Write(body)
 }

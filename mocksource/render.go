@@ -75,6 +75,7 @@ type renderer struct {
 func (r *renderer) url(p string) string { return r.base + p }
 
 func (r *renderer) encode(d *rs.Document) []byte {
+	withOffsets(d, r.s.sc.offsetSeconds())
 	var buf bytes.Buffer
 	if err := rs.Write(&buf, d); err != nil {
 		// Writing to memory cannot fail.

@@ -69,6 +69,10 @@ type Scenario struct {
 	// baseline from a dump.
 	ResourceDumpAtStart bool
 	Steps               []Step
+
+	// Wild holds the behaviours of Sources seen in the wild that a
+	// scenario may ask for (wild.go).
+	Wild
 }
 
 // Step is what happens at one instant of the virtual clock.
@@ -231,13 +235,18 @@ func BuiltinScenarios() []string {
 // played when asked for by name, never as part of the default set.
 const VolumeScenario = "large-source"
 
+// TokenScenario is the built-in scenario whose Source wants a bearer
+// token: only a command that passes {token} (or RSCONFORM_TOKEN) on can
+// pass it, so it is played when asked for by name.
+const TokenScenario = "bearer-token"
+
 // DefaultScenarios returns the built-in scenarios a Destination is tested
 // on when none is named (test-destination --scenario all, the destination
-// suite): all but VolumeScenario, sorted.
+// suite): all but VolumeScenario and TokenScenario, sorted.
 func DefaultScenarios() []string {
 	var out []string
 	for _, n := range BuiltinScenarios() {
-		if n != VolumeScenario {
+		if n != VolumeScenario && n != TokenScenario {
 			out = append(out, n)
 		}
 	}
@@ -474,7 +483,7 @@ func (p *scParser) scenario(n *yaml.Node) (*Scenario, error) {
 	sc := &Scenario{File: p.file, Seed: 1, Start: DefaultStart, Resources: DefaultResources,
 		PackageSize: DefaultPackageSize, DeletedStatus: 404}
 	var stepsNode *yaml.Node
-	err := p.fields(n, "scenario", map[string]func(*yaml.Node) error{
+	err := p.fields(n, "scenario", mergeFields(map[string]func(*yaml.Node) error{
 		"name":        func(v *yaml.Node) error { return p.str(v, "name", &sc.Name) },
 		"description": func(v *yaml.Node) error { return p.str(v, "description", &sc.Description) },
 		"seed": func(v *yaml.Node) error {
@@ -522,7 +531,7 @@ func (p *scParser) scenario(n *yaml.Node) (*Scenario, error) {
 			return p.boolean(v, "resourcedump-at-start", &sc.ResourceDumpAtStart)
 		},
 		"steps": func(v *yaml.Node) error { stepsNode = v; return nil },
-	})
+	}, p.wildFields(sc)))
 	if err != nil {
 		return nil, err
 	}

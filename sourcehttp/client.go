@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -171,6 +172,11 @@ type Request struct {
 	AcceptEncoding string
 	// IfNoneMatch and IfModifiedSince make the GET conditional.
 	IfNoneMatch, IfModifiedSince string
+	// RetryNotFound asks once more after a 404 (within Config.Retries):
+	// a document just published may not be served yet everywhere, as a
+	// Source seen in the wild answered 404 for a moment after writing its
+	// Change List. Response.Earlier then shows the 404.
+	RetryNotFound bool
 }
 
 func (r Request) conditional() bool { return r.IfNoneMatch != "" || r.IfModifiedSince != "" }
@@ -195,6 +201,9 @@ type Response struct {
 	RetryAfter, MaxWait time.Duration
 	// Requests is the number of requests this Get sent (its attempts).
 	Requests int64
+	// Earlier are the statuses of the attempts before this answer that
+	// had one (a 503 retried, a 404 asked again), oldest first.
+	Earlier []int
 }
 
 // Received is the number of body bytes read so far (as received, before
@@ -349,6 +358,12 @@ func (c *Client) do(ctx context.Context, rawURL string, req Request, read func(*
 	}
 	backoff := c.cfg.Backoff
 	var sent int64
+	var earlier []int
+	defer func() {
+		if res != nil && len(earlier) > 0 {
+			res.Earlier = earlier
+		}
+	}()
 	for attempt := 0; ; attempt++ {
 		readErr = nil
 		if err := c.wait(ctx, u.Host); err != nil {
@@ -379,6 +394,8 @@ func (c *Client) do(ctx context.Context, rawURL string, req Request, read func(*
 				return r, nil
 			}
 			r.Close()
+		case req.RetryNotFound && r.Status == http.StatusNotFound && !last && !slices.Contains(earlier, http.StatusNotFound):
+			r.Close()
 		case read != nil && r.Status == http.StatusOK:
 			readErr = read(r)
 			r.Close()
@@ -390,6 +407,9 @@ func (c *Client) do(ctx context.Context, rawURL string, req Request, read func(*
 		}
 		if wait > c.cfg.MaxRetryWait {
 			wait = c.cfg.MaxRetryWait
+		}
+		if r.Err == nil && r.Status != 0 {
+			earlier = append(earlier, r.Status)
 		}
 		if c.cfg.OnRetry != nil {
 			why := r.statusText()

@@ -141,7 +141,7 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fset.Float64Var(&opts.Rate, "rate", 10, "requests per second to one host (0: no limit)")
 	fset.DurationVar(&opts.Timeout, "timeout", 30*time.Second, "time-out of one request, body included")
 	fset.DurationVar(&opts.Revisit, "revisit", 0, "read the lists, dumps and closed documents again after `DURATION` and check how they changed (0: no)")
-	retries := fset.Int("retries", 2, "retries of a request that failed on the network or got 429/500/502/503/504 (back-off, Retry-After honoured)")
+	retries := fset.Int("retries", 2, "retries of a request that failed on the network or got 429/500/502/503/504 (back-off, Retry-After honoured); a document's 404 is asked once more")
 	fset.IntVar(&opts.MaxRedirects, "max-redirects", 5, "redirects followed per request")
 	fset.DurationVar(&opts.MaxRetryWait, "max-retry-after", 30*time.Second, "longest wait before a retry; a Source whose Retry-After asks more is not asked again")
 	sample := fset.String("sample", "10", "resources fetched per Resource List or open Change List to check length, hash, type, lastmod: `N`, all or 0")

@@ -26,9 +26,10 @@ const testDestUsage = `Usage: rsconform test-destination --scenario NAME [flags]
 Plays a scenario of the mock Source on 127.0.0.1 and runs the Destination
 command CMD ARGS... once before the first step and after every checkpoint
 step. In ARGS, {source} is replaced by the URI of the Source Description,
-{dir} by the directory the Destination keeps in step and {step} by the step
-number (also in the environment: RSCONFORM_SOURCE, RSCONFORM_DIR,
-RSCONFORM_STEP). A run longer than --timeout is killed with its process
+{dir} by the directory the Destination keeps in step, {step} by the step
+number and {token} by the bearer token of a scenario whose Source wants one
+(also in the environment: RSCONFORM_SOURCE, RSCONFORM_DIR, RSCONFORM_STEP,
+RSCONFORM_TOKEN). A run longer than --timeout is killed with its process
 group. After each run the directory is compared with the Source (every
 resource present with its current content by sha256, deleted ones removed,
 no other file; the URI path mirrored under DIR as written, escapes kept and
@@ -58,7 +59,9 @@ non-zero exit or a line on standard error naming its URL.
 Scenarios (--scenario NAME, several separated by commas, all, or a YAML file;
 all is every one but %s, whose 100,000 resources take a Destination
 polite enough for 20 requests a second over 80 minutes to copy: it is
-played when named, with a --timeout to match):
+played when named, with a --timeout to match; and but %s, whose Source
+answers 401 without the bearer token the command must pass on from
+{token} or RSCONFORM_TOKEN):
   %s
 
 Examples:
@@ -67,6 +70,8 @@ Examples:
       ./my-destination --src {source} --out {dir}
   rsconform test-destination --scenario flaky-server --max-rate 20 --timeout 2m -- \
       rsconform sync {source} {dir}
+  rsconform test-destination --scenario bearer-token -- \
+      rsconform sync --header 'Authorization: Bearer {token}' {source} {dir}
 
 Requirements (--rules 'DEST-*,-DEST-RATE' selects):
   %s
@@ -101,7 +106,7 @@ func runTestDestination(ctx context.Context, args []string, stdout, stderr io.Wr
 		for _, r := range harness.Requirements {
 			reqs = append(reqs, fmt.Sprintf("%-22s %-6s [%s] %s", r.ID, r.Level, r.Section, r.Title))
 		}
-		fmt.Fprintf(w, testDestUsage, mocksource.VolumeScenario, strings.Join(mocksource.BuiltinScenarios(), "\n  "), strings.Join(reqs, "\n  "))
+		fmt.Fprintf(w, testDestUsage, mocksource.VolumeScenario, mocksource.TokenScenario, strings.Join(mocksource.BuiltinScenarios(), "\n  "), strings.Join(reqs, "\n  "))
 		printFlags(w, fset)
 	}
 	cmdArgs, err := parseQuietly(fset, args)

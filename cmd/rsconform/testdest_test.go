@@ -35,7 +35,7 @@ var _ = Describe("test-destination's scenarios", func() {
 		Expect(mocksource.BuiltinScenarios()).To(ContainElement(mocksource.VolumeScenario))
 		Expect(played("all")).To(Equal(mocksource.DefaultScenarios()))
 		Expect(played("all")).NotTo(ContainElement(mocksource.VolumeScenario))
-		Expect(mocksource.DefaultScenarios()).To(HaveLen(len(mocksource.BuiltinScenarios()) - 1))
+		Expect(mocksource.DefaultScenarios()).To(HaveLen(len(mocksource.BuiltinScenarios()) - 2))
 	})
 
 	It("include the volume scenario when it is named", func() {

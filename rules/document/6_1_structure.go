@@ -42,7 +42,9 @@ var MdTopRequired = &engine.Rule{
 	Doc:   "Without a top-level <rs:md> nothing says which capability the document implements: to a Destination it is a plain Sitemap.",
 	Check: func(p *engine.Pass) error {
 		d := p.Doc
-		if d.Md == nil && d.Root != rs.RootUnknown {
+		// An <rs:md> in a namespace nearly the right one is there:
+		// RS-NAMESPACE-NEAR says what to fix.
+		if d.Md == nil && d.Root != rs.RootUnknown && !engine.NearMissMd(d) {
 			p.Reportf(d.Pos, "%s has no <rs:md> child: a ResourceSync document must say what it is with <rs:md capability=\"...\"/> (a plain Sitemap is not a ResourceSync document)", rootName(d))
 		}
 		return nil

@@ -23,7 +23,7 @@ var TimeSyntax = &engine.Rule{
 	Check: func(p *engine.Pass) error {
 		forEachDatetime(p, func(name, value string, pos rs.Pos, t engine.ParsedTime) {
 			if t.Err != nil {
-				p.Reportf(pos, "%s: %v", name, t.Err)
+				p.Reportf(pos, "%s: %v%s", name, t.Err, zoneFix(value, t.Err))
 			}
 		})
 		return nil

@@ -18,8 +18,8 @@ import (
 // or a <urlset> or <sitemapindex> in which no element is in the
 // ResourceSync namespace (no <rs:md> or <rs:ln>, at the top or in an
 // entry). One with any rs element is a ResourceSync document, even when
-// its <rs:md> or its namespace is wrong: that is a finding, not a reason
-// to skip.
+// its <rs:md> or its namespace is wrong (nearly the ResourceSync one, see
+// RS-NAMESPACE-NEAR): that is a finding, not a reason to skip.
 func NotResourceSync(d *rs.Document) string {
 	if d == nil {
 		return ""
@@ -31,7 +31,7 @@ func NotResourceSync(d *rs.Document) string {
 		}
 		return what + ": not a Sitemap, so not a ResourceSync document"
 	}
-	if d.Md != nil || len(d.ExtraMd) > 0 || len(d.Links) > 0 {
+	if d.Md != nil || len(d.ExtraMd) > 0 || len(d.Links) > 0 || nearMissAny(d) {
 		return ""
 	}
 	for _, e := range d.Entries {

@@ -44,6 +44,10 @@ type BodyFacts struct {
 	// Truncated is set when the body was not read to its end (byte
 	// budget, size limit, time-out): Length and Digests then say nothing.
 	Truncated bool
+	// Document is what the body's start shows it to be when it is a
+	// ResourceSync document: its root and capability ("urlset
+	// resourcelist", see SniffDocument); "" otherwise.
+	Document string `json:",omitempty"`
 }
 
 // PackageFacts is what the crawler found in a dump package.

@@ -180,6 +180,10 @@ type Node struct {
 	// Redirects lists the URLs the fetch went through before URL's
 	// response (URL itself first); nil when there was no redirect.
 	Redirects []string
+	// EarlierStatus are the statuses the URL answered before StatusCode
+	// when the crawl asked again (a 503 retried, a document's 404 asked
+	// once more), oldest first.
+	EarlierStatus []int
 	// Skipped says why the URL was not fetched (host not allowed, budget
 	// spent); the rules treat such a node as unknown.
 	Skipped string
@@ -202,6 +206,9 @@ type Node struct {
 	// Revisit is what a second visit found (--revisit); nil when the
 	// document was not visited again.
 	Revisit *Revisit
+	// Claims are the <lastmod> and hash of a Resource List's entries at
+	// the first visit, kept for the second (--revisit); nil otherwise.
+	Claims *EntryClaims
 }
 
 // Check is the check of a cross-document rule (engine.Rule.CheckGraph):

@@ -36,6 +36,9 @@ func (g *Graph) SetDocument(n *Node, d *rs.Document, revisit bool) {
 		if n.Canonical == "" {
 			n.Canonical = canonical(d)
 		}
+		if k == rs.ResourceList {
+			n.Claims = NoteClaims(d.Entries)
+		}
 		if k == rs.ChangeList {
 			n.EntriesDigest = EntriesDigest(d.Entries)
 			if len(d.Entries) > 0 && d.Entries[len(d.Entries)-1].Md != nil {
@@ -56,6 +59,9 @@ func (g *Graph) SetRevisit(n *Node, d *rs.Document) {
 		rv.PrefixDigest = EntriesDigest(d.Entries[:n.Entries])
 		rv.Disorder, rv.DisorderPos = document.AppendedDisorder(n.LastDatetime, d.Entries[n.Entries:])
 		g.RecordChanges(n.URL, d, true)
+	}
+	if d.Kind() == rs.ResourceList {
+		rv.LastmodMoves, rv.LastmodCount = n.Claims.Moves(d.Entries)
 	}
 	n.Revisit = rv
 }

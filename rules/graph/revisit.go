@@ -31,6 +31,10 @@ type Revisit struct {
 	// they do not), at DisorderPos.
 	Disorder    string
 	DisorderPos rs.Pos
+	// LastmodMoves are the entries of a Resource List whose <lastmod>
+	// moved since the first visit while their hash stayed (EntryClaims.Moves).
+	LastmodMoves []LastmodMove
+	LastmodCount int
 }
 
 // EntriesDigest digests what the entries of a list say (<loc>, change,
