@@ -8,7 +8,7 @@ import "fmt"
 // TokenSent: behind a bearer token, every request carries it.
 var TokenSent = &Requirement{
 	ID: "DEST-TOKEN", Section: "RFC 6750 2.1", Level: Should, Basis: FromLog,
-	Title: "every request to a Source behind a bearer token carries it",
+	Title: "requests to a Source behind a token carry it",
 	Quote: "Clients SHOULD make authenticated requests with a bearer token using the \"Authorization\" request header field with the \"Bearer\" HTTP authorization scheme.",
 	Doc: "Judged in scenarios with bearer-token: the mock answers 401 to a request without \"Authorization: Bearer TOKEN\", and the " +
 		"harness gives the token to the Destination as {token} in its arguments and RSCONFORM_TOKEN in its environment. " +

@@ -20,7 +20,7 @@ import (
 )
 
 func init() {
-	register("monitor", "watch many Sources over time: history, regressions, alerts, badges and a dashboard", runMonitor)
+	register("monitor", "watch many Sources over time: history, regressions, alerts, a dashboard", runMonitor)
 }
 
 const monitorUsage = `Usage: rsconform monitor --sources FILE [flags]
@@ -70,7 +70,8 @@ for the last --keep-reports runs of each Source; findings for all);
 
 Examples:
   rsconform monitor --sources sources.yaml --once            (cron, CI)
-  rsconform monitor --sources sources.yaml --db /var/lib/rsconform/monitor.db --addr 127.0.0.1:8090 \
+  rsconform monitor --sources sources.yaml --db /var/lib/rsconform/monitor.db \
+      --addr 127.0.0.1:8090 \
       --alert-command 'mail -s "ResourceSync regression" ops@example.org'
 
 Exit codes (--once): 0 no Source has a new error; 1 a Source has a new
@@ -98,7 +99,7 @@ func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		if errors.Is(err, flag.ErrHelp) {
 			fset.SetOutput(stdout)
 			fmt.Fprint(stdout, monitorUsage)
-			fset.PrintDefaults()
+			printFlags(stdout, fset)
 			return 0
 		}
 		fmt.Fprintln(stderr, "rsconform monitor: see --help")
