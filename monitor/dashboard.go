@@ -154,8 +154,10 @@ func (d *dashboard) source(w http.ResponseWriter, r *http.Request) {
 		Name, URL string
 		Runs      []Run
 		Trend     template.HTML
+		Badge     template.HTML
 		Changes   *Regression
-	}{d.page("rsconform monitor: " + name), name, sourceURL, runs, trendSVG(trend), changes})
+	}{d.page("rsconform monitor: " + name), name, sourceURL, runs, trendSVG(trend),
+		template.HTML(badgeOf(runs)), changes})
 }
 
 func (d *dashboard) report(w http.ResponseWriter, r *http.Request) {
@@ -197,8 +199,15 @@ func (d *dashboard) badge(w http.ResponseWriter, r *http.Request) {
 		d.fail(w, err)
 		return
 	}
-	// The last finished run decides: one in progress or interrupted
-	// says nothing of the Source.
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Write([]byte(badgeOf(runs)))
+}
+
+// badgeOf is the badge of a Source whose runs, newest first, are runs:
+// the last finished run decides, since one in progress or interrupted
+// says nothing of the Source.
+func badgeOf(runs []Run) string {
 	var last *Run
 	for i := range runs {
 		if runs[i].Status == StatusOK || runs[i].Status == StatusUnreachable {
@@ -208,9 +217,7 @@ func (d *dashboard) badge(w http.ResponseWriter, r *http.Request) {
 	}
 	text, class := verdict(last)
 	color := map[string]string{"pass": "#2da44e", "fail": "#cf222e", "skip": "#9a6700"}[class]
-	w.Header().Set("Content-Type", "image/svg+xml")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.Write([]byte(badgeSVG("ResourceSync", text, color)))
+	return badgeSVG("ResourceSync", text, color)
 }
 
 func (d *dashboard) apiSources(w http.ResponseWriter, r *http.Request) {

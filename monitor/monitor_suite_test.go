@@ -7,6 +7,7 @@ import (
 	"github.com/mattn/go-isatty"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/rsconform/rsconform/internal/chromium"
 )
 
 func TestMonitor(t *testing.T) {
@@ -16,4 +17,15 @@ func TestMonitor(t *testing.T) {
 		reporterConfig.NoColor = true
 	}
 	RunSpecs(t, "monitor", suiteConfig, reporterConfig)
+}
+
+// TestBrowserRuns names, in go test's own output (-v, -json), why the
+// browser specs of TestMonitor (the dashboard in Chromium) are skipped,
+// and fails in CI (CI=true) where they must run.
+func TestBrowserRuns(t *testing.T) {
+	if why, fail := chromium.Missing(chromium.Find(), os.Getenv); fail {
+		t.Fatal(why)
+	} else if why != "" {
+		t.Skip(why)
+	}
 }

@@ -18,6 +18,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/harness"
+	"github.com/rsconform/rsconform/internal/chromium"
 	"github.com/rsconform/rsconform/reporter"
 	"github.com/rsconform/rsconform/webui"
 )
@@ -37,9 +38,9 @@ const hostileXML = `<?xml version="1.0" encoding="UTF-8"?>
 // README's pictures are made: go generate ./webui). Otherwise the
 // committed picture docs/screenshots/NAME must still show what the page
 // does: the test fails when it is stale.
-func saveScreenshot(b *browser, dir, name string) {
+func saveScreenshot(b *chromium.Browser, dir, name string) {
 	path := filepath.Join(dir, name)
-	Expect(b.screenshot(path)).To(Succeed())
+	Expect(b.Screenshot(path)).To(Succeed())
 	AddReportEntry("screenshot", path)
 	data, err := os.ReadFile(path)
 	Expect(err).NotTo(HaveOccurred())
@@ -97,15 +98,15 @@ func js(v string) string {
 
 var _ = Describe("The web validator in a browser", Label("browser"), Ordered, func() {
 	var (
-		b    *browser
+		b    *chromium.Browser
 		dir  string
 		home string
 		mock string
 	)
 
 	BeforeAll(func() {
-		path := findChromium()
-		if why, fail := noChromium(path, os.Getenv); fail {
+		path := chromium.Find()
+		if why, fail := chromium.Missing(path, os.Getenv); fail {
 			Fail(why)
 		} else if why != "" {
 			Skip(why)
@@ -114,9 +115,9 @@ var _ = Describe("The web validator in a browser", Label("browser"), Ordered, fu
 		ctx, cancel := context.WithCancel(context.Background())
 		DeferCleanup(cancel)
 		var err error
-		b, err = startBrowser(ctx, path, filepath.Join(dir, "profile"))
+		b, err = chromium.Start(ctx, path, filepath.Join(dir, "profile"))
 		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(b.close)
+		DeferCleanup(b.Close)
 		// The mock Source binds 127.0.0.1: the validator must allow it.
 		home = startValidator(webui.Options{AllowPrivate: true, Rate: -1}).URL + "/"
 		mock = startMock("showcase").URL
@@ -124,35 +125,35 @@ var _ = Describe("The web validator in a browser", Label("browser"), Ordered, fu
 
 	AfterEach(func() {
 		if b != nil {
-			Expect(b.errors).To(BeEmpty(), "console errors")
+			Expect(b.Errors).To(BeEmpty(), "console errors")
 		}
 	})
 
 	It("shows the form", func() {
-		Expect(b.navigate(home)).To(Succeed())
+		Expect(b.Navigate(home)).To(Succeed())
 		var form struct {
 			URL, File, XML bool
 			Rules          string
 		}
-		Expect(b.eval(`({URL: !!document.querySelector('#check-url input[name=url]'),
+		Expect(b.Eval(`({URL: !!document.querySelector('#check-url input[name=url]'),
 			File: !!document.querySelector('#check-file input[type=file]'),
 			XML: !!document.querySelector('#check-xml textarea[name=xml]'),
 			Rules: document.querySelector('a[href="rules/"]').href})`, &form)).To(Succeed())
 		Expect(form.URL && form.File && form.XML).To(BeTrue())
 		Expect(form.Rules).To(Equal(home + "rules/"))
-		Expect(b.eval(`document.getElementById('xml').value = `+js(hostileXML), nil)).To(Succeed())
+		Expect(b.Eval(`document.getElementById('xml').value = `+js(hostileXML), nil)).To(Succeed())
 		saveScreenshot(b, dir, "web-form.png")
 	})
 
 	It("crawls the mock Source's showcase from a submitted URL and renders its whole tree", func() {
-		Expect(b.navigate(home)).To(Succeed())
-		Expect(b.submit(`document.getElementById('url').value = ` + js(mock+"/.well-known/resourcesync") + `;
+		Expect(b.Navigate(home)).To(Succeed())
+		Expect(b.Submit(`document.getElementById('url').value = ` + js(mock+"/.well-known/resourcesync") + `;
 			document.getElementById('submit-url').click()`)).To(Succeed())
 		var page struct {
 			Title, Summary, Top, Nested string
 			Docs, Open, Details         int
 		}
-		Expect(b.eval(`document.getElementById('expand-all').click();
+		Expect(b.Eval(`document.getElementById('expand-all').click();
 			({Title: document.title,
 			  Summary: document.querySelector('#summary .counts').textContent,
 			  Top: document.querySelector('#tree > li.doc .loc').textContent,
@@ -170,8 +171,8 @@ var _ = Describe("The web validator in a browser", Label("browser"), Ordered, fu
 	})
 
 	It("validates a pasted document: findings, their lines and rule links, and nothing from it runs", func() {
-		Expect(b.navigate(home)).To(Succeed())
-		Expect(b.submit(`document.getElementById('xml').value = ` + js(hostileXML) + `;
+		Expect(b.Navigate(home)).To(Succeed())
+		Expect(b.Submit(`document.getElementById('xml').value = ` + js(hostileXML) + `;
 			document.getElementById('submit-xml').click()`)).To(Succeed())
 		var page struct {
 			Verdict, Rule, RuleHref, Mark string
@@ -180,7 +181,7 @@ var _ = Describe("The web validator in a browser", Label("browser"), Ordered, fu
 			Pwned                         any
 			Scripts, Imgs, Findings       int
 		}
-		Expect(b.eval(`(() => { const f = document.querySelector('li.finding[data-rule="RS-CL-ORDER"]');
+		Expect(b.Eval(`(() => { const f = document.querySelector('li.finding[data-rule="RS-CL-ORDER"]');
 			return {Verdict: document.querySelector('.verdict').textContent,
 			  Rule: f.querySelector('a.rule').textContent, RuleHref: f.querySelector('a.rule').getAttribute('href'),
 			  Glossary: document.querySelector('#rule-RS-CL-ORDER a').href,
@@ -204,7 +205,7 @@ var _ = Describe("The web validator in a browser", Label("browser"), Ordered, fu
 
 		// The filters hide errors, then show one rule.
 		var shown struct{ Errors, All int }
-		Expect(b.eval(`(() => { const c = document.querySelector('input[name=sev][value=error]'); c.click();
+		Expect(b.Eval(`(() => { const c = document.querySelector('input[name=sev][value=error]'); c.click();
 			const r = {Errors: document.querySelectorAll('li.finding[data-severity=error]:not([hidden])').length};
 			c.click();
 			const s = document.getElementById('rule-filter'); s.value = 'RS-CL-ORDER'; s.dispatchEvent(new Event('change', {bubbles: true}));
@@ -214,9 +215,9 @@ var _ = Describe("The web validator in a browser", Label("browser"), Ordered, fu
 		Expect(page.Findings).To(BeNumerically(">", 1))
 
 		// The rule's entry in the glossary leads to the rule's page.
-		Expect(b.submit(`document.querySelector('#rule-RS-CL-ORDER a').click()`)).To(Succeed())
+		Expect(b.Submit(`document.querySelector('#rule-RS-CL-ORDER a').click()`)).To(Succeed())
 		var rule struct{ Title, Fail, Pass string }
-		Expect(b.eval(`({Title: document.querySelector('h1').textContent,
+		Expect(b.Eval(`({Title: document.querySelector('h1').textContent,
 			Fail: document.getElementById('fail-example').textContent,
 			Pass: document.getElementById('pass-example').textContent})`, &rule)).To(Succeed())
 		Expect(rule.Title).To(HavePrefix("RS-CL-ORDER: "))
@@ -229,13 +230,13 @@ var _ = Describe("The web validator in a browser", Label("browser"), Ordered, fu
 		Expect(reporter.WriteDestination(&page, reporter.FormatHTML, destinationMatrix(), reporter.Options{Version: "test"})).To(Succeed())
 		file := filepath.Join(dir, "destination.html")
 		Expect(os.WriteFile(file, page.Bytes(), 0o644)).To(Succeed())
-		Expect(b.navigate("file://" + file)).To(Succeed())
+		Expect(b.Navigate("file://" + file)).To(Succeed())
 		var cell struct {
 			Before, After bool
 			Text          string
 			Rows, Cols    int
 		}
-		Expect(b.eval(`(() => { const d = document.querySelector('tr[data-requirement="DEST-PRESENT"] td.fail details');
+		Expect(b.Eval(`(() => { const d = document.querySelector('tr[data-requirement="DEST-PRESENT"] td.fail details');
 			const r = {Before: d.open, Rows: document.querySelectorAll('table.matrix tbody tr').length,
 			  Cols: document.querySelectorAll('table.matrix th.step').length};
 			d.querySelector('summary').click();

@@ -1,4 +1,10 @@
-package webui_test
+// Package chromium drives headless Chromium over the Chrome DevTools
+// Protocol for the browser tests (label "browser") of the web validator
+// and the monitor's dashboard: navigate, run JavaScript, wait for a page
+// to load, collect console errors and take screenshots. (chromedp would
+// do, but brings a large generated protocol package for five methods.)
+// Only tests use it.
+package chromium
 
 import (
 	"bufio"
@@ -18,16 +24,10 @@ import (
 	"golang.org/x/net/websocket"
 )
 
-// A small client of the Chrome DevTools Protocol, enough to drive headless
-// Chromium through the web validator: navigate, run JavaScript, wait for a
-// page to load, collect console errors and take screenshots. (chromedp
-// would do, but brings a large generated protocol package for five
-// methods.)
-
-// noChromium says why the browser test does not run: "" when it does; in
+// Missing says why the browser test does not run: "" when it does; in
 // CI (CI=true) a missing browser fails the run instead of skipping it,
 // since CI is where the browser test must run.
-func noChromium(path string, getenv func(string) string) (why string, fail bool) {
+func Missing(path string, getenv func(string) string) (why string, fail bool) {
 	if path != "" {
 		return "", false
 	}
@@ -38,9 +38,9 @@ func noChromium(path string, getenv func(string) string) (why string, fail bool)
 	return why, false
 }
 
-// findChromium returns the browser to test with: $RSCONFORM_CHROMIUM, or
+// Find returns the browser to test with: $RSCONFORM_CHROMIUM, or
 // Debian's chromium on PATH; "" when there is none.
-func findChromium() string {
+func Find() string {
 	if p := os.Getenv("RSCONFORM_CHROMIUM"); p != "" {
 		return p
 	}
@@ -52,12 +52,12 @@ func findChromium() string {
 	return ""
 }
 
-type browser struct {
+type Browser struct {
 	cmd     *exec.Cmd
 	conn    *websocket.Conn
 	nextID  int
 	events  []cdpMessage
-	errors  []string
+	Errors  []string // console errors and exceptions so far
 	timeout time.Duration
 }
 
@@ -74,9 +74,9 @@ type cdpMessage struct {
 
 var devtoolsRe = regexp.MustCompile(`DevTools listening on (ws://\S+)`)
 
-// startBrowser starts headless Chromium with a fresh profile in dir and
+// Start starts headless Chromium with a fresh profile in dir and
 // attaches to its page.
-func startBrowser(ctx context.Context, path, dir string) (*browser, error) {
+func Start(ctx context.Context, path, dir string) (*Browser, error) {
 	cmd := exec.CommandContext(ctx, path, "--headless", "--no-sandbox", "--disable-gpu",
 		"--disable-dev-shm-usage", "--no-first-run", "--no-default-browser-check",
 		"--disable-extensions", "--disable-background-networking", "--disable-sync",
@@ -90,7 +90,7 @@ func startBrowser(ctx context.Context, path, dir string) (*browser, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	b := &browser{cmd: cmd, timeout: 30 * time.Second}
+	b := &Browser{cmd: cmd, timeout: 30 * time.Second}
 	found := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
@@ -107,27 +107,27 @@ func startBrowser(ctx context.Context, path, dir string) (*browser, error) {
 	select {
 	case wsURL = <-found:
 	case <-time.After(30 * time.Second):
-		b.close()
+		b.Close()
 		return nil, fmt.Errorf("chromium did not open its DevTools port within 30s")
 	}
 	u, err := url.Parse(wsURL)
 	if err != nil {
-		b.close()
+		b.Close()
 		return nil, err
 	}
 	page, err := pageTarget(u.Host)
 	if err != nil {
-		b.close()
+		b.Close()
 		return nil, err
 	}
 	b.conn, err = websocket.Dial(page, "", "http://localhost/")
 	if err != nil {
-		b.close()
+		b.Close()
 		return nil, fmt.Errorf("attaching to the page: %w", err)
 	}
 	for _, m := range []string{"Page.enable", "Runtime.enable", "Log.enable"} {
 		if _, err := b.call(m, nil); err != nil {
-			b.close()
+			b.Close()
 			return nil, err
 		}
 	}
@@ -156,7 +156,7 @@ func pageTarget(host string) (string, error) {
 	return "", fmt.Errorf("chromium has no page target")
 }
 
-func (b *browser) close() {
+func (b *Browser) Close() {
 	if b.conn != nil {
 		b.conn.Close()
 	}
@@ -167,7 +167,7 @@ func (b *browser) close() {
 }
 
 // read reads one message, noting console errors and exceptions.
-func (b *browser) read() (cdpMessage, error) {
+func (b *Browser) read() (cdpMessage, error) {
 	var m cdpMessage
 	b.conn.SetReadDeadline(time.Now().Add(b.timeout))
 	if err := websocket.JSON.Receive(b.conn, &m); err != nil {
@@ -180,16 +180,16 @@ func (b *browser) read() (cdpMessage, error) {
 	return m, nil
 }
 
-func (b *browser) noteError(m cdpMessage) {
+func (b *Browser) noteError(m cdpMessage) {
 	switch m.Method {
 	case "Runtime.exceptionThrown":
-		b.errors = append(b.errors, "exception: "+string(m.Params))
+		b.Errors = append(b.Errors, "exception: "+string(m.Params))
 	case "Runtime.consoleAPICalled":
 		var p struct {
 			Type string `json:"type"`
 		}
 		if json.Unmarshal(m.Params, &p) == nil && (p.Type == "error" || p.Type == "assert") {
-			b.errors = append(b.errors, "console: "+string(m.Params))
+			b.Errors = append(b.Errors, "console: "+string(m.Params))
 		}
 	case "Log.entryAdded":
 		var p struct {
@@ -201,13 +201,13 @@ func (b *browser) noteError(m cdpMessage) {
 		}
 		// favicon.ico is the browser's own request, not the page's.
 		if json.Unmarshal(m.Params, &p) == nil && p.Entry.Level == "error" && !strings.HasSuffix(p.Entry.URL, "/favicon.ico") {
-			b.errors = append(b.errors, "log: "+p.Entry.Text+" "+p.Entry.URL)
+			b.Errors = append(b.Errors, "log: "+p.Entry.Text+" "+p.Entry.URL)
 		}
 	}
 }
 
 // call sends a command and waits for its answer.
-func (b *browser) call(method string, params any) (json.RawMessage, error) {
+func (b *Browser) call(method string, params any) (json.RawMessage, error) {
 	b.nextID++
 	id := b.nextID
 	msg := map[string]any{"id": id, "method": method}
@@ -234,7 +234,7 @@ func (b *browser) call(method string, params any) (json.RawMessage, error) {
 
 // waitEvent waits for an event named method received after mark (an index
 // into the events).
-func (b *browser) waitEvent(method string, mark int) error {
+func (b *Browser) waitEvent(method string, mark int) error {
 	for i := mark; ; i++ {
 		for i >= len(b.events) {
 			if _, err := b.read(); err != nil {
@@ -247,8 +247,8 @@ func (b *browser) waitEvent(method string, mark int) error {
 	}
 }
 
-// navigate loads a URL and waits for its load event.
-func (b *browser) navigate(u string) error {
+// Navigate loads a URL and waits for its load event.
+func (b *Browser) Navigate(u string) error {
 	mark := len(b.events)
 	if _, err := b.call("Page.navigate", map[string]any{"url": u}); err != nil {
 		return err
@@ -256,9 +256,9 @@ func (b *browser) navigate(u string) error {
 	return b.waitEvent("Page.loadEventFired", mark)
 }
 
-// eval runs JavaScript in the page and returns its value, JSON-decoded
+// Eval runs JavaScript in the page and returns its value, JSON-decoded
 // into out (nil: ignored).
-func (b *browser) eval(expr string, out any) error {
+func (b *Browser) Eval(expr string, out any) error {
 	res, err := b.call("Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true, "awaitPromise": true})
 	if err != nil {
 		return err
@@ -283,22 +283,22 @@ func (b *browser) eval(expr string, out any) error {
 	return nil
 }
 
-// submit runs JavaScript that submits a form and waits for the next page.
-func (b *browser) submit(expr string) error {
+// Submit runs JavaScript that submits a form and waits for the next page.
+func (b *Browser) Submit(expr string) error {
 	mark := len(b.events)
-	if err := b.eval(expr, nil); err != nil {
+	if err := b.Eval(expr, nil); err != nil {
 		return err
 	}
 	return b.waitEvent("Page.loadEventFired", mark)
 }
 
-// screenshot saves the whole page as a PNG.
-func (b *browser) screenshot(path string) error {
+// Screenshot saves the whole page as a PNG.
+func (b *Browser) Screenshot(path string) error {
 	var size struct {
 		W float64 `json:"w"`
 		H float64 `json:"h"`
 	}
-	if err := b.eval(`({w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight})`, &size); err != nil {
+	if err := b.Eval(`({w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight})`, &size); err != nil {
 		return err
 	}
 	res, err := b.call("Page.captureScreenshot", map[string]any{
@@ -319,4 +319,12 @@ func (b *browser) screenshot(path string) error {
 		return err
 	}
 	return os.WriteFile(path, png, 0o644)
+}
+
+// DOM is the page's document as Chromium has built it (what
+// 'chromium --dump-dom' prints): the markup after parsing and scripts.
+func (b *Browser) DOM() (string, error) {
+	var s string
+	err := b.Eval(`new XMLSerializer().serializeToString(document)`, &s)
+	return s, err
 }
