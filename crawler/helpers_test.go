@@ -16,6 +16,7 @@ import (
 	"github.com/rsconform/rsconform/fixtures"
 	"github.com/rsconform/rsconform/rules"
 	"github.com/rsconform/rsconform/schema"
+	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 var (
@@ -36,10 +37,8 @@ func validator() *rules.Validator {
 func testOptions() crawler.Options {
 	return crawler.Options{
 		Validator: validator(),
-		Timeout:   2 * time.Second,
-		Retries:   -1,
-		Backoff:   10 * time.Millisecond,
-		UserAgent: "rsconform/test",
+		HTTP: sourcehttp.Config{Timeout: 2 * time.Second, Retries: sourcehttp.NoRetries,
+			Backoff: 10 * time.Millisecond, UserAgent: "rsconform/test"},
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/rsconform/rsconform/destination/harness"
 	"github.com/rsconform/rsconform/mocksource"
 	"github.com/rsconform/rsconform/reporter"
+	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 // rsconformBin is the rsconform command, built once for the suite.
@@ -382,7 +383,7 @@ var _ = Describe("Many Destinations against one mock Source", Label("Section:con
 					defer GinkgoRecover()
 					defer wg.Done()
 					o := destination.Options{Source: srv.URL + "/.well-known/resourcesync", Dir: d,
-						RetryBase: 10 * time.Millisecond, PreferDumps: i%2 == 1}
+						HTTP: sourcehttp.Config{Backoff: 10 * time.Millisecond}, PreferDumps: i%2 == 1}
 					if i%3 == 2 {
 						o.Mode = destination.ModeBaseline
 					}

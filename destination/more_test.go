@@ -32,7 +32,7 @@ func mockRun(name string, o destination.Options, after func(step int) bool) (*mo
 	srv := httptest.NewServer(src.Handler())
 	DeferCleanup(srv.Close)
 	o.Source, o.Dir = srv.URL+"/.well-known/resourcesync", GinkgoT().TempDir()
-	o.RetryBase = 10 * time.Millisecond
+	o.HTTP.Backoff = 10 * time.Millisecond
 	var reps []*destination.Report
 	for step := 0; ; step++ {
 		if after(step) {

@@ -9,7 +9,6 @@ import (
 	"os"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
@@ -75,15 +74,15 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	colorMode := fset.String("color", "auto", "console colour: auto (a terminal and no NO_COLOR), always, never")
 	verbose := fset.Bool("v", false, "list every spec, not only failures")
 	spec := fset.String("spec", "1.1", "spec version: 1.1 or 1.0")
-	var maps multiFlag
-	fset.Var(&maps, "map", "serve `URL=DIR` from a local folder (repeatable)")
+	var maps mapValue
+	fset.Var(&maps, "map", "source: serve `URL=DIR` from a local folder (repeatable; the longest URL prefix of the URL's origin wins)")
 	packages := fset.Bool("packages", false, "download dump packages and check them")
-	var hosts multiValue
-	fset.Var(&hosts, "allow-host", "source: "+allowHostUsage)
-	var hf headerFlags
+	var hf httpFlags
 	hf.register(fset)
+	// --timeout is the destination suite's too, with another meaning.
+	fset.Lookup("timeout").Usage = "source: time-out of one request, body included; destination: time-out of one run of the command (default 5m)"
+	fset.Lookup("allow-host").Usage = "source: " + allowHostUsage
 	sample := fset.String("sample", "10", "resources checked per list: a number, all, or 0")
-	timeout := fset.Duration("timeout", 30*time.Second, "source: timeout of one request; destination: timeout of one run of the command (default 5m)")
 	scenarios := fset.String("scenarios", "", "destination: comma-separated built-in scenarios to play (default: all but "+mocksource.VolumeScenario+")")
 	dir := fset.String("dir", "", "destination: keep the Destination's directories under `DIR` (default: a temporary one)")
 	printUsage := func() {
@@ -141,9 +140,8 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintln(stderr, "rsconform suite source:", err)
 			return 2
 		}
-		cfg := source.Config{Entry: rest[0], Spec: sp, Packages: *packages, Timeout: *timeout,
-			UserAgent: "rsconform/" + toolVersion(), AllowHosts: hosts}
-		if cfg.Header, err = hf.header(); err != nil {
+		cfg := source.Config{Entry: rest[0], Spec: sp, Packages: *packages, AllowHosts: hf.hosts, Maps: maps}
+		if cfg.HTTP, err = hf.config(); err != nil {
 			fmt.Fprintln(stderr, "rsconform suite source:", err)
 			return 2
 		}
@@ -157,14 +155,6 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 				return 2
 			}
 			cfg.Sample, cfg.SampleSet = n, true
-		}
-		for _, m := range maps {
-			mp, err := crawler.ParseMapping(m)
-			if err != nil {
-				fmt.Fprintln(stderr, "rsconform suite source:", err)
-				return 2
-			}
-			cfg.Maps = append(cfg.Maps, mp)
 		}
 		fmt.Fprintf(stderr, "rsconform suite source: crawling %s ...\n", cfg.Entry)
 		outcome, err := source.Crawl(ctx, cfg)
@@ -207,7 +197,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		cfg := destsuite.Config{Command: rest, Dir: *dir}
 		if timeoutSet(fset) {
-			cfg.Timeout = *timeout
+			cfg.Timeout = hf.cfg.Timeout
 		}
 		if *scenarios != "" {
 			cfg.Scenarios = strings.Split(*scenarios, ",")

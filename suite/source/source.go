@@ -15,7 +15,6 @@ package source
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +24,7 @@ import (
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/rules"
 	"github.com/rsconform/rsconform/schema"
+	"github.com/rsconform/rsconform/sourcehttp"
 	"github.com/rsconform/rsconform/suite"
 )
 
@@ -33,18 +33,17 @@ type Config struct {
 	// Entry is the URL the crawl starts from.
 	Entry string
 	// Maps serve URL prefixes from local folders (crawl --map).
-	Maps []crawler.Mapping
+	Maps []sourcehttp.Map
 	Spec rules.Spec
 	// Sample is the number of resources checked per list (crawler.SampleAll, SampleNone).
 	Sample    int
 	SampleSet bool
 	Packages  bool
-	Timeout   time.Duration
-	UserAgent string
-	// AllowHosts and Header are crawler.Options': other origins to fetch
-	// from, extra request headers for the Source's origins (a token).
+	// HTTP and AllowHosts are crawler.Options': the HTTP settings (extra
+	// request headers for the Source's origins, a token, included) and
+	// the other origins to fetch from.
+	HTTP       sourcehttp.Config
 	AllowHosts []string
-	Header     http.Header
 	// Setup, when set, runs before the crawl and may change the config
 	// (the self-test starts the mock Source there).
 	Setup func(*Config) error
@@ -76,8 +75,7 @@ func Crawl(ctx context.Context, cfg Config) (*Outcome, error) {
 	}
 	v := &rules.Validator{Config: rules.Config{Spec: cfg.Spec}, Schema: sv}
 	opts := crawler.Options{Validator: v, Maps: cfg.Maps, Sample: cfg.Sample, SampleSet: cfg.SampleSet,
-		Packages: cfg.Packages, Timeout: cfg.Timeout, UserAgent: cfg.UserAgent,
-		AllowHosts: cfg.AllowHosts, Header: cfg.Header}
+		Packages: cfg.Packages, HTTP: cfg.HTTP, AllowHosts: cfg.AllowHosts}
 	rep, err := crawler.Crawl(ctx, cfg.Entry, opts)
 	if err != nil {
 		return nil, err
