@@ -16,7 +16,7 @@ import (
 	"github.com/rsconform/rsconform/destination"
 	"github.com/rsconform/rsconform/fixtures"
 	rs "github.com/rsconform/rsconform/resourcesync"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
 
@@ -87,7 +87,7 @@ var _ = Describe("A crawl and a sync given the same hostile package", func() {
 	// A member expanding some 500 times once failed the crawl (over 200)
 	// and synced (under 1,000): one limit now, one refusal, one reason.
 	Describe("holding a ZIP bomb between the crawl's old ratio limit and sync's", func() {
-		refusals := func(limits rs.PackageLimits) (crawlStatus rules.Status, fromCrawl string, fromSync []string, unpacked int) {
+		refusals := func(limits rs.PackageLimits) (crawlStatus engine.Status, fromCrawl string, fromSync []string, unpacked int) {
 			site, err := fixtures.Template("zip-bomb")
 			Expect(err).NotTo(HaveOccurred())
 			srv := serveSite(site)
@@ -119,7 +119,7 @@ var _ = Describe("A crawl and a sync given the same hostile package", func() {
 			status, fromCrawl, fromSync, unpacked := refusals(rs.PackageLimits{})
 			// Checked (invalid only for RS-PKG-UNLISTED: the manifest does
 			// not describe the member) and unpacked.
-			Expect(status).To(Equal(rules.StatusInvalid), fromCrawl)
+			Expect(status).To(Equal(engine.StatusInvalid), fromCrawl)
 			Expect(fromCrawl).To(BeEmpty())
 			Expect(fromSync).To(BeEmpty())
 			Expect(unpacked).To(Equal(1))
@@ -127,7 +127,7 @@ var _ = Describe("A crawl and a sync given the same hostile package", func() {
 
 		It("refuse it whole alike, for the same reason, under a lower --max-package-ratio", func() {
 			status, fromCrawl, fromSync, unpacked := refusals(rs.PackageLimits{MaxRatio: 200})
-			Expect(status).To(Equal(rules.StatusError))
+			Expect(status).To(Equal(engine.StatusError))
 			Expect(fromCrawl).To(MatchRegexp(`^member "resources/sparse.bin" expands \d+ times, more than the limit of 200: a ZIP bomb\? \(--max-package-ratio\)$`))
 			Expect(fromSync).To(Equal([]string{fromCrawl}))
 			Expect(unpacked).To(BeZero())

@@ -80,7 +80,7 @@ var _ = Describe("A Change List named by the Capability List, read again after s
 		defer cancel()
 		rep, err := crawler.Crawl(ctx, srv.URL+"/capabilitylist.xml", opts)
 		Expect(err).NotTo(HaveOccurred())
-		for _, f := range found(rep, srv.URL, false) {
+		for _, f := range judged(rep, srv.URL) {
 			Expect(strings.HasPrefix(f.Rule, "RS-REP-")).To(BeFalse(), "%s\n%s", f, describe(rep, srv.URL))
 		}
 		Expect(counts["/changelist.xml"]).To(Equal(2), "the Change List the Capability List names is read once more")

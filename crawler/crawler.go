@@ -4,8 +4,8 @@
 // capability document (it follows up links to the top, then walks down).
 //
 // Every fetched document goes through the same pipeline as 'rsconform
-// validate' (rules.Validator) and yields one rules.Result; what the crawl
-// learns about the relations between documents is kept in a rules.Graph,
+// validate' (engine.Validator) and yields one engine.Result; what the crawl
+// learns about the relations between documents is kept in a graph.Graph,
 // on which the cross-document rules (rules/graph_*.go) run at the end.
 //
 // The crawl is bounded: a number of documents, a number of bytes, a
@@ -26,11 +26,13 @@ import (
 	"strings"
 	"sync"
 
-	"golang.org/x/sync/semaphore"
 	"time"
 
+	"golang.org/x/sync/semaphore"
+
 	rs "github.com/rsconform/rsconform/resourcesync"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/graph"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
 
@@ -43,7 +45,7 @@ const (
 // Options configure a crawl. The zero value of a field means its default.
 type Options struct {
 	// Validator checks each document; required.
-	Validator *rules.Validator
+	Validator *engine.Validator
 	// MaxDocuments caps the ResourceSync documents fetched (default 1000).
 	MaxDocuments int
 	// MaxBytes caps the bytes downloaded in all (default 1 GiB).
@@ -76,7 +78,7 @@ type Options struct {
 	TempDir string
 	// Revisit, when positive, makes the crawl read the lists, dumps and
 	// closed documents once more after a pause of Revisit, to observe
-	// how the Source changes them (rules/graph_revisit.go).
+	// how the Source changes them (rules/graph/revisit.go).
 	Revisit time.Duration
 	// Pause waits; nil waits in real time. Tests inject one.
 	Pause func(ctx context.Context, d time.Duration) error
@@ -133,8 +135,8 @@ type Report struct {
 	// Results holds one Result per document (and per package, and per
 	// discovery page), the cross-document findings merged in, in the order
 	// of the hierarchy: each document is followed by its children.
-	Results []rules.Result
-	Graph   *rules.Graph
+	Results []engine.Result
+	Graph   *graph.Graph
 	// EntryError is set when the entry point itself could not be fetched
 	// or led to no ResourceSync document: the crawl could not do its job.
 	EntryError error
@@ -144,7 +146,7 @@ type Report struct {
 	// Sampling says which listed resources were fetched, from which lists,
 	// and why the others were not; nil when the crawl sampled none
 	// (--sample 0).
-	Sampling *rules.Sampling
+	Sampling *graph.Sampling
 	// UncheckedPackages lists the packages (with --packages) that could
 	// not be downloaded, opened or checked: their Results have status
 	// error and say why (a ZIP bomb, not a ZIP file, over a limit).
@@ -204,11 +206,11 @@ type crawl struct {
 	opts  Options
 	entry *url.URL
 	f     *sourcehttp.Client
-	v     *rules.Validator
+	v     *engine.Validator
 
 	mu        sync.Mutex
-	graph     *rules.Graph
-	results   map[string]*rules.Result
+	graph     *graph.Graph
+	results   map[string]*engine.Result
 	documents int
 	stats     Stats
 	wg        sync.WaitGroup
@@ -226,7 +228,7 @@ type crawl struct {
 	pending []task
 	// sampled says what was sampled of each list, in fetch order; lists
 	// holds their picks until every document is fetched (sampleLists).
-	sampled []*rules.SampledList
+	sampled []*graph.SampledList
 	lists   []listSample
 	// state is the crawl's state file; nil without one.
 	state *journal
@@ -252,10 +254,10 @@ func budgetWeight(n int64) int64 {
 }
 
 // validate runs the Validator on one document within the validation budget.
-func (c *crawl) validate(loc string, data []byte) (rules.Result, *rs.Document) {
+func (c *crawl) validate(loc string, data []byte) (engine.Result, *rs.Document) {
 	w := budgetWeight(int64(len(data)))
 	if err := c.validating.Acquire(c.ctx, w); err != nil {
-		return rules.ErrorResult(loc, err.Error()), nil
+		return engine.ErrorResult(loc, err.Error()), nil
 	}
 	defer c.validating.Release(w)
 	return c.v.ValidateDoc(c.ctx, loc, data)
@@ -281,11 +283,12 @@ func newCrawl(ctx context.Context, entry *url.URL, opts Options) (*crawl, error)
 		}
 	}
 	f := sourcehttp.New(hc)
-	g := rules.NewGraph()
+	g := graph.New()
 	g.Entry = entry.String()
+	g.History.Spec = opts.Validator.Config.WithDefaults().Spec
 	return &crawl{
 		ctx: ctx, opts: opts, entry: entry, f: f, v: opts.Validator,
-		graph: g, results: map[string]*rules.Result{},
+		graph: g, results: map[string]*engine.Result{},
 		sem: make(chan struct{}, opts.HTTP.Concurrency), plain: map[string]bool{},
 		validating: semaphore.NewWeighted(validatingBytes),
 	}, nil
@@ -294,8 +297,8 @@ func newCrawl(ctx context.Context, entry *url.URL, opts Options) (*crawl, error)
 // task is one URL to fetch.
 type task struct {
 	url  string
-	role rules.Role
-	edge rules.Edge
+	role graph.Role
+	edge graph.Edge
 	// probe marks discovery probes (the well-known URI, robots.txt): a
 	// failure is a fact for the rules, not a document in error.
 	probe bool
@@ -320,12 +323,12 @@ func (c *crawl) enqueue(t task) bool {
 		}
 		return false
 	}
-	n := &rules.Node{URL: t.url, Kind: rs.KindUnknown, Role: t.role}
+	n := &graph.Node{URL: t.url, Kind: rs.KindUnknown, Role: t.role}
 	if t.edge.Rel != "" {
 		n.In = append(n.In, t.edge)
 	}
 	c.graph.Add(n)
-	if t.role == rules.RoleDocument && !t.probe {
+	if t.role == graph.RoleDocument && !t.probe {
 		c.documents++
 		if c.documents > c.opts.MaxDocuments {
 			n.Skipped = fmt.Sprintf("not fetched: the crawl reached --max-documents (%d)", c.opts.MaxDocuments)
@@ -337,7 +340,7 @@ func (c *crawl) enqueue(t task) bool {
 	if !c.f.BudgetLeft() {
 		n.Skipped = "not fetched: the crawl's byte budget (--max-bytes) is spent"
 		c.stats.Skipped++
-		if t.role == rules.RoleDocument && !t.probe {
+		if t.role == graph.RoleDocument && !t.probe {
 			c.setResult(skippedResult(t.url, n.Skipped))
 		}
 		return false
@@ -345,12 +348,12 @@ func (c *crawl) enqueue(t task) bool {
 	if u, err := url.Parse(t.url); err == nil && !c.f.Origins().Allowed(u) {
 		n.Skipped = c.f.Origins().Check(u).Error()
 		c.stats.Skipped++
-		if t.role == rules.RoleDocument && !t.probe {
+		if t.role == graph.RoleDocument && !t.probe {
 			c.setResult(skippedResult(t.url, "not fetched: "+n.Skipped))
 		}
 		return false
 	}
-	if t.role == rules.RoleResource {
+	if t.role == graph.RoleResource {
 		// Resources are fetched once every document is (run).
 		c.pending = append(c.pending, t)
 		return true
@@ -360,7 +363,7 @@ func (c *crawl) enqueue(t task) bool {
 }
 
 // spawn processes t in a goroutine within the crawl's concurrency.
-func (c *crawl) spawn(t task, n *rules.Node) {
+func (c *crawl) spawn(t task, n *graph.Node) {
 	c.wg.Add(1)
 	go func() {
 		defer c.wg.Done()
@@ -377,12 +380,12 @@ func (c *crawl) spawn(t task, n *rules.Node) {
 	}()
 }
 
-func skippedResult(u, why string) *rules.Result {
-	return &rules.Result{Location: u, Kind: rs.KindUnknown, Status: rules.StatusSkipped, Error: why}
+func skippedResult(u, why string) *engine.Result {
+	return &engine.Result{Location: u, Kind: rs.KindUnknown, Status: engine.StatusSkipped, Error: why}
 }
 
 // setResult records the Result of a URL; c.mu must be held.
-func (c *crawl) setResult(r *rules.Result) {
+func (c *crawl) setResult(r *engine.Result) {
 	c.results[r.Location] = r
 }
 
@@ -401,9 +404,9 @@ func (c *crawl) update(fn func()) {
 
 func (c *crawl) process(t task) {
 	switch t.role {
-	case rules.RoleResource:
+	case graph.RoleResource:
 		c.processResource(t)
-	case rules.RolePackage:
+	case graph.RolePackage:
 		c.processPackage(t)
 	default:
 		c.processDocument(t)
@@ -415,7 +418,7 @@ func (c *crawl) process(t task) {
 // resource is fetched; then the open Change Lists once more, so that the
 // History holds every change the Source recorded up to those fetches. A
 // resource that changes during the crawl is then judged against what the
-// Source itself says of it (rules/graph_history.go).
+// Source itself says of it (rules/graph/history.go).
 func (c *crawl) run() {
 	c.start()
 	c.wg.Wait()
@@ -456,15 +459,15 @@ func (c *crawl) report() *Report {
 	if c.opts.Sample != SampleNone {
 		r.Sampling = c.sampling()
 	}
-	findings, applied, errs := rules.RunGraph(c.graph, c.v.Config)
+	findings, applied, errs := graph.Run(c.graph, c.v.Config)
 	r.GraphErrors = errs
 	for u, ds := range findings {
 		res := c.results[u]
 		if res == nil {
-			res = &rules.Result{Location: u, Kind: rs.KindUnknown}
+			res = &engine.Result{Location: u, Kind: rs.KindUnknown}
 			if n := c.graph.Node(u); n != nil {
 				res.Kind = n.Kind
-				if n.Role == rules.RolePackage {
+				if n.Role == graph.RolePackage {
 					res.Kind = rs.KindPackage
 				}
 			}
@@ -473,10 +476,10 @@ func (c *crawl) report() *Report {
 		res.Diagnostics = append(res.Diagnostics, ds...)
 	}
 	for _, res := range c.results {
-		if n := c.graph.Node(res.Location); n != nil && n.Role == rules.RoleDocument && n.Doc != nil {
+		if n := c.graph.Node(res.Location); n != nil && n.Role == graph.RoleDocument && n.Doc != nil {
 			res.Applied = append(res.Applied, applied...)
 		}
-		if res.Status == rules.StatusSkipped && len(res.Diagnostics) > 0 && res.Error == "" {
+		if res.Status == engine.StatusSkipped && len(res.Diagnostics) > 0 && res.Error == "" {
 			res.Status = ""
 		}
 		res.Finish()
@@ -497,7 +500,7 @@ func (c *crawl) report() *Report {
 	r.Stats.Findings = 0
 	for _, res := range r.Results {
 		r.Stats.Findings += len(res.Diagnostics)
-		if n := c.graph.Node(res.Location); n != nil && n.Role == rules.RolePackage && res.Status == rules.StatusError {
+		if n := c.graph.Node(res.Location); n != nil && n.Role == graph.RolePackage && res.Status == engine.StatusError {
 			r.UncheckedPackages = append(r.UncheckedPackages, res.Location)
 		}
 	}
@@ -516,7 +519,7 @@ func downward(rel string) bool {
 
 // parentOf picks the parent of a node: the first document that leads down
 // to it, in the graph's (link) order; "" for a top.
-func (c *crawl) parentOf(n *rules.Node, order map[string]int) string {
+func (c *crawl) parentOf(n *graph.Node, order map[string]int) string {
 	// A document that lists this one wins over a page that led to it by
 	// discovery.
 	best, bestRank := "", 2*(len(order)+1)
@@ -544,7 +547,7 @@ func (c *crawl) parentOf(n *rules.Node, order map[string]int) string {
 
 // ordered fills Parent and Children and returns the Results depth first
 // from the tops, children in the order their parent names them.
-func (c *crawl) ordered() []rules.Result {
+func (c *crawl) ordered() []engine.Result {
 	order := map[string]int{}
 	for i, u := range c.graph.Order { // in link order: see report
 		order[u] = i
@@ -603,7 +606,7 @@ func (c *crawl) ordered() []rules.Result {
 	sort.SliceStable(tops, func(i, j int) bool {
 		return topRank(c.graph.Node(tops[i])) < topRank(c.graph.Node(tops[j]))
 	})
-	var out []rules.Result
+	var out []engine.Result
 	seen := map[string]bool{}
 	var walk func(u string)
 	walk = func(u string) {
@@ -632,12 +635,12 @@ func orderOf(order map[string]int, u string) int {
 	return len(order)
 }
 
-func topRank(n *rules.Node) int {
+func topRank(n *graph.Node) int {
 	if n == nil {
 		return 3
 	}
 	switch {
-	case n.Role == rules.RoleDiscovery:
+	case n.Role == graph.RoleDiscovery:
 		return 0
 	case n.Kind.Base() == rs.SourceDescription:
 		return 1

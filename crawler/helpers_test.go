@@ -14,23 +14,23 @@ import (
 
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/fixtures"
-	"github.com/rsconform/rsconform/rules"
-	"github.com/rsconform/rsconform/schema"
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/frontend"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 var (
 	schemaOnce sync.Once
-	schemaV    *schema.Validator
+	schemaV    frontend.LibXML2
 	schemaErr  error
 )
 
 // validator is the per-document pipeline the crawls use; the schemas are
 // loaded once and shared.
-func validator() *rules.Validator {
-	schemaOnce.Do(func() { schemaV, schemaErr = schema.New() })
+func validator() *engine.Validator {
+	schemaOnce.Do(func() { schemaV, schemaErr = frontend.New() })
 	Expect(schemaErr).NotTo(HaveOccurred())
-	return &rules.Validator{Schema: schemaV}
+	return &engine.Validator{Schema: schemaV}
 }
 
 // testOptions are fast options for crawls of local servers.
@@ -53,6 +53,11 @@ func crawlSite(s *fixtures.Site) (*crawler.Report, string) {
 	opts := testOptions()
 	opts.Packages = s.Packages
 	opts.Sample, opts.SampleSet = s.Sample, true
+	if s.Spec != "" {
+		v := *opts.Validator
+		v.Config.Spec = engine.Spec(s.Spec)
+		opts.Validator = &v
+	}
 	if s.Revisits {
 		opts.Revisit = time.Hour
 		opts.Pause = func(context.Context, time.Duration) error { s.Revisit(); return nil }
@@ -71,7 +76,7 @@ func found(rep *crawler.Report, base string, graphOnly bool) []fixtures.SiteWant
 	for _, res := range rep.Results {
 		for _, d := range res.Diagnostics {
 			if graphOnly {
-				if r := rules.Lookup(d.Rule); r == nil || !r.IsGraph() {
+				if r := engine.Lookup(d.Rule); r == nil || !r.IsGraph() {
 					continue
 				}
 			}
@@ -79,6 +84,33 @@ func found(rep *crawler.Report, base string, graphOnly bool) []fixtures.SiteWant
 		}
 	}
 	return out
+}
+
+// judged is found without the infos: what a crawl holds against the
+// Source (an info such as RS-REP-CHANGED says what it saw, not a fault).
+func judged(rep *crawler.Report, base string) []fixtures.SiteWant {
+	var out []fixtures.SiteWant
+	for _, res := range rep.Results {
+		for _, d := range res.Diagnostics {
+			if d.Severity != engine.SeverityInfo {
+				out = append(out, fixtures.SiteWant{Path: strings.TrimPrefix(d.Location.Name(), base), Line: d.Location.Line, Rule: d.Rule})
+			}
+		}
+	}
+	return out
+}
+
+// count is the number of findings of rule in a report.
+func count(rep *crawler.Report, rule string) int {
+	n := 0
+	for _, res := range rep.Results {
+		for _, d := range res.Diagnostics {
+			if d.Rule == rule {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // compare matches wanted findings with found ones; see fixtures.Compare.

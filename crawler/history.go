@@ -2,18 +2,9 @@ package crawler
 
 import (
 	rs "github.com/rsconform/rsconform/resourcesync"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/graph"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
-
-// recordHistory adds the changes a Change List records to the Graph's
-// History; c.mu must be held.
-func (c *crawl) recordHistory(u string, d *rs.Document) {
-	if d == nil || d.Kind() != rs.ChangeList {
-		return
-	}
-	c.graph.History.Record(u, d, func(loc string) string { return rs.Resolve(u, loc) })
-}
 
 // refreshHistory fetches the open Change Lists and Change List Indexes
 // once more, after the sampled resources, and records what they hold now;
@@ -29,7 +20,7 @@ func (c *crawl) refreshHistory() {
 	c.mu.Lock()
 	var open []string
 	for _, n := range c.graph.Sorted() {
-		if n.Role != rules.RoleDocument || n.Doc == nil || n.Doc.Md == nil {
+		if n.Role != graph.RoleDocument || n.Doc == nil || n.Doc.Md == nil {
 			continue
 		}
 		if n.Kind == rs.CapabilityList {
@@ -69,7 +60,7 @@ func (c *crawl) refreshHistory() {
 			}
 		}
 		c.update(func() {
-			c.recordHistory(u, d)
+			c.graph.RecordChanges(u, d, true)
 			c.stats.Refetched++
 		})
 	}

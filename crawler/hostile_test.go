@@ -25,7 +25,7 @@ import (
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/fixtures"
 	rs "github.com/rsconform/rsconform/resourcesync"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
 
@@ -88,7 +88,7 @@ func crawlPackage(data []byte) (*hostile, *crawler.Report) {
 	return h, h.crawl("/", opts)
 }
 
-func result(rep *crawler.Report, u string) *rules.Result {
+func result(rep *crawler.Report, u string) *engine.Result {
 	for i := range rep.Results {
 		if rep.Results[i].Location == u {
 			return &rep.Results[i]
@@ -97,7 +97,7 @@ func result(rep *crawler.Report, u string) *rules.Result {
 	return nil
 }
 
-func rulesOf(res *rules.Result) []string {
+func rulesOf(res *engine.Result) []string {
 	var out []string
 	for _, d := range res.Diagnostics {
 		out = append(out, d.Rule)
@@ -116,7 +116,7 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.EntryError).To(MatchError(ContainSubstring("refused")))
 		Expect(rep.Results).To(HaveLen(1))
-		Expect(rep.Results[0].Status).To(Equal(rules.StatusError))
+		Expect(rep.Results[0].Status).To(Equal(engine.StatusError))
 		Expect(time.Since(start)).To(BeNumerically("<", 5*time.Second))
 	})
 
@@ -159,9 +159,9 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 		h := newHostile(map[string]http.HandlerFunc{"/dataset1/resourcelist1.xml": http.NotFound})
 		rep := h.crawl("/", testOptions())
 		base := h.srv.URL
-		Expect(result(rep, base+"/dataset1/resourcelist1.xml").Status).To(Equal(rules.StatusError))
+		Expect(result(rep, base+"/dataset1/resourcelist1.xml").Status).To(Equal(engine.StatusError))
 		Expect(rulesOf(result(rep, base+"/dataset1/resourcelist-index.xml"))).To(ContainElement("RS-HTTP-STATUS"))
-		Expect(result(rep, base+"/dataset1/changelist-old.xml").Status).To(Equal(rules.StatusValid))
+		Expect(result(rep, base+"/dataset1/changelist-old.xml").Status).To(Equal(engine.StatusValid))
 	})
 
 	It("gives up on a document whose server does not answer within the time-out", func() {
@@ -177,9 +177,9 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 		rep := h.crawl("/", opts)
 		Expect(time.Since(start)).To(BeNumerically("<", 5*time.Second))
 		res := result(rep, h.srv.URL+"/dataset1/changelist-index.xml")
-		Expect(res.Status).To(Equal(rules.StatusError))
+		Expect(res.Status).To(Equal(engine.StatusError))
 		Expect(res.Error).To(ContainSubstring("--timeout"))
-		Expect(result(rep, h.srv.URL+"/dataset1/resourcelist1.xml").Status).To(Equal(rules.StatusValid))
+		Expect(result(rep, h.srv.URL+"/dataset1/resourcelist1.xml").Status).To(Equal(engine.StatusValid))
 	})
 
 	It("gives up on a slow-drip body at the time-out", func() {
@@ -204,7 +204,7 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 		rep := h.crawl("/", opts)
 		Expect(time.Since(start)).To(BeNumerically("<", 5*time.Second))
 		res := result(rep, h.srv.URL+"/dataset1/changelist-archive.xml")
-		Expect(res.Status).To(Equal(rules.StatusError))
+		Expect(res.Status).To(Equal(engine.StatusError))
 		Expect(res.Error).To(ContainSubstring("did not arrive within"))
 	})
 
@@ -261,7 +261,7 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 		opts.TempDir = GinkgoT().TempDir()
 		rep := h.crawl("/", opts)
 		res := result(rep, h.srv.URL+"/dataset1/part1.zip")
-		Expect(res.Status).To(Equal(rules.StatusError))
+		Expect(res.Status).To(Equal(engine.StatusError))
 		Expect(res.Error).To(ContainSubstring("larger than the limit"))
 		Expect(rep.Stats.Bytes).To(BeNumerically("<", 16<<20))
 		left, _ := os.ReadDir(opts.TempDir)
@@ -278,7 +278,7 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 		Expect(zw.Close()).To(Succeed())
 		h, rep := crawlPackage(buf.Bytes())
 		res := result(rep, h.srv.URL+"/dataset1/part1.zip")
-		Expect(res.Status).To(Equal(rules.StatusError))
+		Expect(res.Status).To(Equal(engine.StatusError))
 		Expect(res.Error).To(ContainSubstring("100001 entries, more than the limit of 100000 (--max-package-entries)"))
 	})
 
@@ -291,7 +291,7 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 		Expect(zw.Close()).To(Succeed())
 		h, rep := crawlPackage(buf.Bytes())
 		res := result(rep, h.srv.URL+"/dataset1/part1.zip")
-		Expect(res.Status).To(Equal(rules.StatusError))
+		Expect(res.Status).To(Equal(engine.StatusError))
 		Expect(res.Error).To(ContainSubstring("ZIP bomb"))
 	})
 
@@ -341,7 +341,7 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 		rep := h.crawl("/", testOptions())
 		res := result(rep, h.srv.URL+"/dataset1/changelist-index.xml")
 		Expect(rulesOf(res)).To(ContainElements("RS-XML-WELLFORMED", "RS-HTTP-CONTENT-TYPE"))
-		Expect(result(rep, h.srv.URL+"/dataset1/changelist-old.xml").Status).To(Equal(rules.StatusValid))
+		Expect(result(rep, h.srv.URL+"/dataset1/changelist-old.xml").Status).To(Equal(engine.StatusValid))
 	})
 
 	It("reads gzip Content-Encoding", func() {
@@ -359,7 +359,7 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 			w.Write(z.Bytes())
 		}
 		rep := h.crawl("/", testOptions())
-		Expect(result(rep, h.srv.URL+"/dataset1/capabilitylist.xml").Status).To(Equal(rules.StatusValid))
+		Expect(result(rep, h.srv.URL+"/dataset1/capabilitylist.xml").Status).To(Equal(engine.StatusValid))
 		Expect(result(rep, h.srv.URL+"/dataset1/changelist-old.xml")).NotTo(BeNil())
 	})
 
@@ -387,7 +387,7 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 		rep := h.crawl("/", opts)
 		Expect(clock.Waits()).To(ContainElement(time.Second), "waited the Retry-After, on the injected clock")
 		Expect(tries).To(Equal(2))
-		Expect(result(rep, h.srv.URL+"/dataset1/changelist1.xml").Status).To(Equal(rules.StatusValid))
+		Expect(result(rep, h.srv.URL+"/dataset1/changelist1.xml").Status).To(Equal(engine.StatusValid))
 	})
 
 	It("keeps to its budgets", func() {
@@ -397,7 +397,7 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 		rep := h.crawl("/", opts)
 		skipped := 0
 		for _, r := range rep.Results {
-			if r.Status == rules.StatusSkipped && strings.Contains(r.Error, "--max-documents") {
+			if r.Status == engine.StatusSkipped && strings.Contains(r.Error, "--max-documents") {
 				skipped++
 			}
 		}
@@ -436,18 +436,18 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 		rep := h.crawl("/", testOptions())
 		res := result(rep, foreign)
 		Expect(res).NotTo(BeNil())
-		Expect(res.Status).To(Equal(rules.StatusSkipped))
+		Expect(res.Status).To(Equal(engine.StatusSkipped))
 		Expect(res.Error).To(ContainSubstring("--allow-host"))
 
 		// A bare HOST allows its default ports only.
 		opts := testOptions()
 		opts.AllowHosts = []string{"localhost"}
 		rep = h.crawl("/", opts)
-		Expect(result(rep, foreign).Status).To(Equal(rules.StatusSkipped))
+		Expect(result(rep, foreign).Status).To(Equal(engine.StatusSkipped))
 
 		opts.AllowHosts = []string{"localhost:" + port}
 		rep = h.crawl("/", opts)
-		Expect(result(rep, foreign).Status).To(Equal(rules.StatusValid), describe(rep, h.srv.URL))
+		Expect(result(rep, foreign).Status).To(Equal(engine.StatusValid), describe(rep, h.srv.URL))
 	})
 
 	It("refuses a redirect to another port of the entry host unless --allow-host HOST:PORT", func() {
@@ -461,13 +461,13 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 		target := h.srv.URL + "/dataset1/changelist1.xml"
 		rep := h.crawl("/", testOptions())
 		res := result(rep, target)
-		Expect(res.Status).To(Equal(rules.StatusError))
+		Expect(res.Status).To(Equal(engine.StatusError))
 		Expect(res.Error).To(ContainSubstring("--allow-host 127.0.0.1:" + port))
 
 		opts := testOptions()
 		opts.AllowHosts = []string{"127.0.0.1"}
 		rep = h.crawl("/", opts)
-		Expect(result(rep, target).Status).To(Equal(rules.StatusError), "a bare HOST does not open other ports")
+		Expect(result(rep, target).Status).To(Equal(engine.StatusError), "a bare HOST does not open other ports")
 
 		opts.AllowHosts = []string{"127.0.0.1:" + port}
 		rep = h.crawl("/", opts)
@@ -517,7 +517,7 @@ var _ = Describe("Crawling a build output with --map", func() {
 		rep, err := crawler.Crawl(context.Background(), "https://build.example.org/", opts)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.EntryError).NotTo(HaveOccurred())
-		Expect(result(rep, "https://build.example.org/dataset1/changelist-old.xml").Status).To(Equal(rules.StatusValid), describe(rep, ""))
+		Expect(result(rep, "https://build.example.org/dataset1/changelist-old.xml").Status).To(Equal(engine.StatusValid), describe(rep, ""))
 		Expect(rep.Discovered()).To(HaveLen(3))
 	})
 })

@@ -43,7 +43,7 @@ var _ = Describe("Crawling the mock Source", func() {
 		It("finds nothing wrong with scenario "+name, func() {
 			rep, base := mockCrawl(name, 100, true)
 			Expect(rep.EntryError).NotTo(HaveOccurred(), describe(rep, base))
-			Expect(found(rep, base, false)).To(BeEmpty(), describe(rep, base))
+			Expect(judged(rep, base)).To(BeEmpty(), describe(rep, base))
 		})
 	}
 

@@ -11,7 +11,8 @@ import (
 	"strings"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/graph"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
 
@@ -49,13 +50,13 @@ func (c *crawl) processPackage(t task) {
 		c.stats.MembersRead += rec.MembersRead
 		if rec.Package == nil {
 			n.FetchError = strings.TrimPrefix(rec.Err, "fetch failed: ")
-			c.setResult(ptr(rules.ErrorResult(t.url, rec.Err)))
+			c.setResult(ptr(engine.ErrorResult(t.url, rec.Err)))
 			return
 		}
 		n.Body, n.Package = rec.Facts, rec.Package
-		res := &rules.Result{Location: t.url, Kind: rs.KindPackage, Status: rules.StatusValid}
+		res := &engine.Result{Location: t.url, Kind: rs.KindPackage, Status: engine.StatusValid}
 		if rec.Package.Problem != "" {
-			res.Status, res.Error = rules.StatusError, rec.Package.Problem
+			res.Status, res.Error = engine.StatusError, rec.Package.Problem
 		}
 		c.setResult(res)
 	})
@@ -71,13 +72,13 @@ func (c *crawl) fetchPackage(t task) *record {
 		rec.Err = fail
 		return rec
 	}
-	found := func(body *rules.BodyFacts, facts *rules.PackageFacts) *record {
+	found := func(body *graph.BodyFacts, facts *graph.PackageFacts) *record {
 		rec.Facts, rec.Package, rec.Bytes = body, facts, r.Received()
 		return rec
 	}
 	tmp, err := os.CreateTemp(c.opts.TempDir, "rsconform-package-*.zip")
 	if err != nil {
-		return found(nil, &rules.PackageFacts{Problem: "cannot spill the package to a temporary file: " + err.Error()})
+		return found(nil, &graph.PackageFacts{Problem: "cannot spill the package to a temporary file: " + err.Error()})
 	}
 	defer func() {
 		tmp.Close()
@@ -89,10 +90,10 @@ func (c *crawl) fetchPackage(t task) *record {
 	r.Close()
 	switch {
 	case n > limits.MaxBytes:
-		return found(bodyFacts(m, true), &rules.PackageFacts{
+		return found(bodyFacts(m, true), &graph.PackageFacts{
 			Problem: "not checked: " + limits.TooLarge().Error() + "; the download was stopped there"})
 	case err != nil:
-		return found(bodyFacts(m, true), &rules.PackageFacts{Problem: "not checked: the download failed: " + err.Error()})
+		return found(bodyFacts(m, true), &graph.PackageFacts{Problem: "not checked: the download failed: " + err.Error()})
 	}
 	facts := c.inspectPackage(t.url, tmp, n, rec)
 	return found(bodyFacts(m, false), facts)
@@ -100,8 +101,8 @@ func (c *crawl) fetchPackage(t task) *record {
 
 // inspectPackage opens a downloaded package within the package limits
 // and checks it.
-func (c *crawl) inspectPackage(pkgURL string, f *os.File, size int64, rec *record) *rules.PackageFacts {
-	facts := &rules.PackageFacts{}
+func (c *crawl) inspectPackage(pkgURL string, f *os.File, size int64, rec *record) *graph.PackageFacts {
+	facts := &graph.PackageFacts{}
 	pkg, err := rs.OpenPackage(f, size, c.opts.PackageLimits)
 	if err != nil {
 		facts.Problem = "not checked: " + err.Error()
@@ -167,13 +168,13 @@ func readManifest(zf *zip.File, maxBytes int64) manifestInput {
 // records it in the Graph and walks its links; it returns the parsed
 // manifest.
 func (c *crawl) manifestDocument(pkgURL, loc string, in manifestInput) *rs.Document {
-	var res rules.Result
+	var res engine.Result
 	var doc *rs.Document
 	switch {
 	case in.TooLarge != nil:
-		res = rules.Run(loc, rules.Input{TooLarge: in.TooLarge}, c.v.Config)
+		res = engine.Run(loc, engine.Input{TooLarge: in.TooLarge}, c.v.Config)
 	case in.Problem != "":
-		res = rules.ErrorResult(loc, in.Problem)
+		res = engine.ErrorResult(loc, in.Problem)
 	default:
 		res, doc = c.validate(loc, in.Data)
 	}
@@ -182,14 +183,11 @@ func (c *crawl) manifestDocument(pkgURL, loc string, in manifestInput) *rs.Docum
 		kind = doc.Kind()
 	}
 	c.update(func() {
-		n := &rules.Node{URL: loc, Kind: kind, Role: rules.RoleDocument, StatusCode: 0,
-			In: []rules.Edge{{From: pkgURL, Rel: "manifest"}}}
+		n := &graph.Node{URL: loc, Kind: kind, Role: graph.RoleDocument, StatusCode: 0,
+			In: []graph.Edge{{From: pkgURL, Rel: "manifest"}}}
+		c.graph.SetDocument(n, doc, c.opts.Revisit > 0)
 		if doc != nil {
-			n.Doc = trimmed(doc)
-			n.Entries = len(doc.Entries)
 			c.stats.Entries += len(doc.Entries)
-			n.LocFingerprints = fingerprints(doc)
-			n.Canonical = canonical(doc)
 		}
 		c.graph.Add(n)
 		c.stats.Documents++
@@ -209,11 +207,11 @@ func (c *crawl) manifestDocument(pkgURL, loc string, in manifestInput) *rs.Docum
 // once, however many entries name it: first the algorithms every entry
 // naming it asks for are gathered, then it is measured once with all of
 // them, then each entry is compared with the measure.
-func (c *crawl) checkBitstreams(doc *rs.Document, pkg *rs.Package, listed map[string]bool, rec *record) []rules.BitstreamFact {
+func (c *crawl) checkBitstreams(doc *rs.Document, pkg *rs.Package, listed map[string]bool, rec *record) []graph.BitstreamFact {
 	type use struct {
 		e    *rs.Entry
 		zf   *zip.File
-		fact *rules.BitstreamFact // a problem found before reading
+		fact *graph.BitstreamFact // a problem found before reading
 	}
 	var uses []use
 	algs := map[*zip.File][]string{}
@@ -228,7 +226,7 @@ func (c *crawl) checkBitstreams(doc *rs.Document, pkg *rs.Package, listed map[st
 		}
 		zf := pkg.Members[p.Member()]
 		if zf == nil {
-			fact := &rules.BitstreamFact{Pos: e.Md.AttrPosition("path"), Loc: e.Loc, Path: e.Md.Path, Problem: rules.BitstreamMissing}
+			fact := &graph.BitstreamFact{Pos: e.Md.AttrPosition("path"), Loc: e.Loc, Path: e.Md.Path, Problem: graph.BitstreamMissing}
 			uses = append(uses, use{e: e, fact: fact})
 			continue
 		}
@@ -247,8 +245,8 @@ func (c *crawl) checkBitstreams(doc *rs.Document, pkg *rs.Package, listed map[st
 			algs[zf] = []string{} // read for its length
 		}
 	}
-	measured := make(map[*zip.File]*rules.BodyFacts, len(algs))
-	var out []rules.BitstreamFact
+	measured := make(map[*zip.File]*graph.BodyFacts, len(algs))
+	var out []graph.BitstreamFact
 	for _, u := range uses {
 		if u.fact != nil {
 			out = append(out, *u.fact)
@@ -272,7 +270,7 @@ func (c *crawl) checkBitstreams(doc *rs.Document, pkg *rs.Package, listed map[st
 
 // measureMember reads a member once, hashing it; nil when it cannot be
 // read.
-func measureMember(zf *zip.File, algs []string) *rules.BodyFacts {
+func measureMember(zf *zip.File, algs []string) *graph.BodyFacts {
 	rc, err := zf.Open()
 	if err != nil {
 		return nil
@@ -288,15 +286,15 @@ func measureMember(zf *zip.File, algs []string) *rules.BodyFacts {
 
 // bitstreamProblem compares a manifest entry with the measure of its
 // bitstream: its length first, then every digest rsconform computes.
-func bitstreamProblem(e *rs.Entry, m *rules.BodyFacts) *rules.BitstreamFact {
-	fact := &rules.BitstreamFact{Pos: e.Md.AttrPosition("path"), Loc: e.Loc, Path: e.Md.Path}
+func bitstreamProblem(e *rs.Entry, m *graph.BodyFacts) *graph.BitstreamFact {
+	fact := &graph.BitstreamFact{Pos: e.Md.AttrPosition("path"), Loc: e.Loc, Path: e.Md.Path}
 	if want, ok, err := e.Md.ContentLength(); ok && err == nil && want != m.Length {
-		fact.Problem, fact.Want, fact.Got = rules.BitstreamLength, e.Md.Length, strconv.FormatInt(m.Length, 10)
+		fact.Problem, fact.Want, fact.Got = graph.BitstreamLength, e.Md.Length, strconv.FormatInt(m.Length, 10)
 		return fact
 	}
 	for _, h := range e.Md.Hashes() {
 		if got, known := m.Digests[h.Algorithm()]; known && !h.Matches(got) {
-			fact.Problem, fact.Want, fact.Got = rules.BitstreamHash, h.Algorithm()+":"+h.Digest, h.Algorithm()+":"+got
+			fact.Problem, fact.Want, fact.Got = graph.BitstreamHash, h.Algorithm()+":"+h.Digest, h.Algorithm()+":"+got
 			return fact
 		}
 	}

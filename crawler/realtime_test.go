@@ -14,7 +14,7 @@ import (
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/fixtures"
 	"github.com/rsconform/rsconform/mocksource"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/graph"
 )
 
 // requestClock moves on by step each time the Source reads it, that is at
@@ -79,7 +79,7 @@ var _ = Describe("Crawling a live Source (mock real-time mode)", func() {
 			// changed, some deleted (404), after the crawl started.
 			changed, gone := 0, 0
 			for _, n := range rep.Graph.Sorted() {
-				if c := rep.Graph.History.Latest(n.URL); n.Role == rules.RoleResource && c != nil && c.At.After(liveStart) {
+				if c := rep.Graph.History.Latest(n.URL).Last(); n.Role == graph.RoleResource && c != nil && c.Earliest.After(liveStart) {
 					changed++
 					if n.StatusCode == 404 {
 						gone++
@@ -89,7 +89,9 @@ var _ = Describe("Crawling a live Source (mock real-time mode)", func() {
 			Expect(changed).To(BeNumerically(">=", 10), "run %d", run)
 			Expect(gone).To(BeNumerically(">=", 1), "run %d", run)
 			Expect(src.Now().After(liveStart.Add(5 * time.Second))).To(BeTrue())
-			Expect(found(rep, base, false)).To(BeEmpty(), "run %d:\n%s", run, describe(rep, base))
+			Expect(judged(rep, base)).To(BeEmpty(), "run %d:\n%s", run, describe(rep, base))
+			// What differs is explained by a recorded change, and said.
+			Expect(count(rep, "RS-REP-CHANGED")).To(BeNumerically(">=", 5), "run %d:\n%s", run, describe(rep, base))
 		}
 	})
 
@@ -97,7 +99,7 @@ var _ = Describe("Crawling a live Source (mock real-time mode)", func() {
 		for run := 0; run < 3; run++ {
 			rep, base, _ := liveCrawl("realtime-wrong-hash")
 			var got []fixtures.SiteWant
-			for _, w := range found(rep, base, false) {
+			for _, w := range judged(rep, base) {
 				w.Line = 0
 				got = append(got, w)
 			}
@@ -117,7 +119,7 @@ var _ = Describe("Crawling a live Source (mock real-time mode)", func() {
 		for run := 0; run < 3; run++ {
 			rep, base, _ := liveCrawlScenario(sc)
 			var got []string
-			for _, w := range found(rep, base, false) {
+			for _, w := range judged(rep, base) {
 				got = append(got, w.Path+" "+w.Rule)
 			}
 			Expect(got).To(ConsistOf("/dataset1/resourcelist.xml RS-REP-HASH", "/dataset1/resourcelist.xml RS-REP-HASH",
@@ -134,6 +136,6 @@ var _ = Describe("Crawling a live Source (mock real-time mode)", func() {
 		cl := rep.Graph.Node(base + "/dataset1/changelist.xml")
 		Expect(cl.Revisit).NotTo(BeNil())
 		Expect(cl.Revisit.Entries).To(BeNumerically(">=", cl.Entries+600), "a minute of changes every 100 ms")
-		Expect(found(rep, base, false)).To(BeEmpty(), describe(rep, base))
+		Expect(judged(rep, base)).To(BeEmpty(), describe(rep, base))
 	})
 })

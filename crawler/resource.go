@@ -5,13 +5,13 @@ import (
 	"strings"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/graph"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 // bodyFacts are the length and digests a Digester measured.
-func bodyFacts(d *rs.Digester, truncated bool) *rules.BodyFacts {
-	return &rules.BodyFacts{Length: d.N, Truncated: truncated, Digests: d.Sums()}
+func bodyFacts(d *rs.Digester, truncated bool) *graph.BodyFacts {
+	return &graph.BodyFacts{Length: d.N, Truncated: truncated, Digests: d.Sums()}
 }
 
 // acceptEncodingFor asks for the content coding the entry says the

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/graph"
 )
 
 // sample picks the resources of the list at u to fetch, spread evenly over
@@ -13,8 +13,8 @@ import (
 // each resource, unless a deletion: only then does the entry describe what
 // the Source serves now. Whether the list is archived is decided once every
 // document is fetched (sampleLists).
-func (c *crawl) sample(u string, d *rs.Document) (*rules.SampledList, []*rs.Entry) {
-	sl := &rules.SampledList{Location: u, Kind: d.Kind(), Skipped: map[string]int{}}
+func (c *crawl) sample(u string, d *rs.Document) (*graph.SampledList, []*rs.Entry) {
+	sl := &graph.SampledList{Location: u, Kind: d.Kind(), Skipped: map[string]int{}}
 	var cand []*rs.Entry
 	for _, e := range d.Entries {
 		if e.Loc != "" {
@@ -27,7 +27,7 @@ func (c *crawl) sample(u string, d *rs.Document) (*rules.SampledList, []*rs.Entr
 	c.mu.Unlock()
 	switch {
 	case d.Kind() == rs.ChangeList && (d.Md == nil || d.Md.Has("until")):
-		sl.Skipped[rules.SkipClosed] = len(cand)
+		sl.Skipped[graph.SkipClosed] = len(cand)
 		return sl, nil
 	case d.Kind() == rs.ChangeList:
 		last := map[string]int{}
@@ -38,9 +38,9 @@ func (c *crawl) sample(u string, d *rs.Document) (*rules.SampledList, []*rs.Entr
 		for i, e := range cand {
 			switch {
 			case last[strings.TrimSpace(e.Loc)] != i:
-				sl.Skipped[rules.SkipEarlier]++
+				sl.Skipped[graph.SkipEarlier]++
 			case e.Md != nil && e.Md.Change == "deleted":
-				sl.Skipped[rules.SkipDeleted]++
+				sl.Skipped[graph.SkipDeleted]++
 			default:
 				kept = append(kept, e)
 			}
@@ -51,7 +51,7 @@ func (c *crawl) sample(u string, d *rs.Document) (*rules.SampledList, []*rs.Entr
 	if n == SampleAll || n >= len(cand) {
 		return sl, cand
 	}
-	sl.Skipped[rules.SkipLimit] = len(cand) - n
+	sl.Skipped[graph.SkipLimit] = len(cand) - n
 	out := make([]*rs.Entry, 0, n)
 	for i := 0; i < n; i++ {
 		out = append(out, cand[i*len(cand)/n])
@@ -62,7 +62,7 @@ func (c *crawl) sample(u string, d *rs.Document) (*rules.SampledList, []*rs.Entr
 // listSample is a list's sampled resources, held until every document is
 // fetched.
 type listSample struct {
-	sl    *rules.SampledList
+	sl    *graph.SampledList
 	tasks []task
 }
 
@@ -78,7 +78,7 @@ func (c *crawl) sampleLists() {
 	for _, l := range lists {
 		if c.archived(l.sl.Location) {
 			c.mu.Lock()
-			l.sl.Skipped = map[string]int{rules.SkipArchived: l.sl.Entries}
+			l.sl.Skipped = map[string]int{graph.SkipArchived: l.sl.Entries}
 			c.mu.Unlock()
 			continue
 		}
@@ -90,14 +90,14 @@ func (c *crawl) sampleLists() {
 
 // sampling assembles what was sampled once the crawl is done: the entries
 // picked whose resource was not fetched count by the reason it was not.
-func (c *crawl) sampling() *rules.Sampling {
-	s := &rules.Sampling{Skipped: map[string]int{}}
-	byList := map[string]*rules.SampledList{}
+func (c *crawl) sampling() *graph.Sampling {
+	s := &graph.Sampling{Skipped: map[string]int{}}
+	byList := map[string]*graph.SampledList{}
 	for _, sl := range c.sampled {
 		byList[sl.Location] = sl
 	}
 	for _, n := range c.graph.Sorted() {
-		if n.Role != rules.RoleResource {
+		if n.Role != graph.RoleResource {
 			continue
 		}
 		if n.Skipped == "" {
@@ -112,11 +112,11 @@ func (c *crawl) sampling() *rules.Sampling {
 			case n.Skipped == "":
 				sl.Sampled++
 			case strings.Contains(n.Skipped, "budget") || strings.Contains(n.Skipped, "max-documents"):
-				sl.Skipped[rules.SkipBudget]++
+				sl.Skipped[graph.SkipBudget]++
 			case strings.Contains(n.Skipped, "host"):
-				sl.Skipped[rules.SkipHost]++
+				sl.Skipped[graph.SkipHost]++
 			default:
-				sl.Skipped[rules.SkipOther]++
+				sl.Skipped[graph.SkipOther]++
 			}
 		}
 	}

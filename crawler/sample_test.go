@@ -11,19 +11,19 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/fixtures"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/graph"
 )
 
 var _ = Describe("What a crawl sampled", func() {
-	crawlGood := func(sample int) (map[string]rules.SampledList, *rules.Sampling) {
+	crawlGood := func(sample int) (map[string]graph.SampledList, *graph.Sampling) {
 		good, err := fixtures.Template("good")
 		Expect(err).NotTo(HaveOccurred())
 		good.Sample = sample
 		rep, base := crawlSite(good)
 		Expect(rep.Sampling).NotTo(BeNil())
-		lists := map[string]rules.SampledList{}
+		lists := map[string]graph.SampledList{}
 		for _, l := range rep.Sampling.Lists {
-			total, _ := rules.SkipTotal(l.Skipped)
+			total, _ := graph.SkipTotal(l.Skipped)
 			Expect(l.Sampled+total).To(Equal(l.Entries), "%s: every entry is sampled or skipped for a reason", l.Location)
 			lists[l.Location[len(base):]] = l
 		}
@@ -35,15 +35,15 @@ var _ = Describe("What a crawl sampled", func() {
 		Expect(s.Resources).To(Equal(3))
 		rl := lists["/dataset1/resourcelist1.xml"]
 		Expect([]int{rl.Entries, rl.Sampled, len(rl.Skipped)}).To(Equal([]int{2, 2, 0}))
-		Expect(lists["/dataset1/changelist1.xml"].Skipped).To(Equal(map[string]int{rules.SkipClosed: 1}))
+		Expect(lists["/dataset1/changelist1.xml"].Skipped).To(Equal(map[string]int{graph.SkipClosed: 1}))
 		Expect(lists["/dataset1/changelist2.xml"].Sampled).To(Equal(1))
-		Expect(s.Skipped[rules.SkipClosed]).To(BeNumerically(">=", 1))
+		Expect(s.Skipped[graph.SkipClosed]).To(BeNumerically(">=", 1))
 	})
 
 	It("says how many entries --sample N left", func() {
 		lists, _ := crawlGood(1)
 		Expect(lists["/dataset1/resourcelist1.xml"].Sampled).To(Equal(1))
-		Expect(lists["/dataset1/resourcelist1.xml"].Skipped).To(Equal(map[string]int{rules.SkipLimit: 1}))
+		Expect(lists["/dataset1/resourcelist1.xml"].Skipped).To(Equal(map[string]int{graph.SkipLimit: 1}))
 	})
 })
 
@@ -88,6 +88,6 @@ var _ = Describe("Sampling whatever order the fetches take", func() {
 				got = l.Skipped
 			}
 		}
-		Expect(got).To(Equal(map[string]int{rules.SkipArchived: 1}))
+		Expect(got).To(Equal(map[string]int{graph.SkipArchived: 1}))
 	})
 })

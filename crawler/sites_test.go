@@ -10,7 +10,7 @@ import (
 
 	"github.com/rsconform/rsconform/fixtures"
 	rs "github.com/rsconform/rsconform/resourcesync"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 var _ = Describe("Fixture sites", func() {
@@ -41,7 +41,7 @@ var _ = Describe("Fixture sites", func() {
 
 	// That every cross-document rule has a failing and a passing site, and
 	// that sites name only such rules, is the catalogue's self-test
-	// (rules/fixtures_test.go).
+	// (rules/catalogue_test.go).
 })
 
 var _ = Describe("Crawl statistics", func() {
@@ -55,7 +55,7 @@ var _ = Describe("Crawl statistics", func() {
 		// site's own bytes.
 		want, docs := 0, 0
 		for _, res := range rep.Results {
-			if res.Kind == rs.KindUnknown || res.Status == rules.StatusError {
+			if res.Kind == rs.KindUnknown || res.Status == engine.StatusError {
 				continue
 			}
 			if res.Kind == rs.KindPackage {

@@ -16,8 +16,9 @@ import (
 	"time"
 
 	"github.com/rsconform/rsconform/internal/filelock"
+	"github.com/rsconform/rsconform/internal/safefile"
 	rs "github.com/rsconform/rsconform/resourcesync"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/graph"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
 
@@ -127,9 +128,9 @@ type record struct {
 	Body    []byte `json:"body,omitempty"`
 	BodyErr string `json:"bodyErr,omitempty"`
 	// What was measured of a resource or package.
-	Facts *rules.BodyFacts `json:"facts,omitempty"`
+	Facts *graph.BodyFacts `json:"facts,omitempty"`
 	// A package: what was found in it, its manifest, the members read.
-	Package     *rules.PackageFacts `json:"package,omitempty"`
+	Package     *graph.PackageFacts `json:"package,omitempty"`
 	Manifest    *manifestInput      `json:"manifest,omitempty"`
 	MembersRead int                 `json:"membersRead,omitempty"`
 }
@@ -196,7 +197,7 @@ func stateOptions(o Options) map[string]string {
 // openJournal opens (or creates) the state file at path for a crawl of
 // entry with opts, and indexes the records it holds.
 func openJournal(path, entry string, opts Options) (*journal, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := safefile.OpenOwn(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("crawler: the state file: %w", err)
 	}

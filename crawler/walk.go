@@ -1,8 +1,6 @@
 package crawler
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -13,7 +11,8 @@ import (
 
 	"github.com/rsconform/rsconform/discovery"
 	rs "github.com/rsconform/rsconform/resourcesync"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/graph"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
 
@@ -23,8 +22,8 @@ const acceptDocument = "application/xml, text/xml;q=0.9, */*;q=0.1"
 func (c *crawl) start() {
 	entry := c.entry.String()
 	c.mu.Lock()
-	n := &rules.Node{URL: entry, Kind: rs.KindUnknown, Role: rules.RoleDocument,
-		In: []rules.Edge{{Rel: "entry"}}}
+	n := &graph.Node{URL: entry, Kind: rs.KindUnknown, Role: graph.RoleDocument,
+		In: []graph.Edge{{Rel: "entry"}}}
 	c.graph.Add(n)
 	c.documents++
 	c.mu.Unlock()
@@ -33,7 +32,7 @@ func (c *crawl) start() {
 		defer c.wg.Done()
 		c.sem <- struct{}{}
 		defer func() { <-c.sem }()
-		c.processDocument(task{url: entry, role: rules.RoleDocument, edge: rules.Edge{Rel: "entry"}})
+		c.processDocument(task{url: entry, role: graph.RoleDocument, edge: graph.Edge{Rel: "entry"}})
 	}()
 }
 
@@ -51,7 +50,7 @@ func (c *crawl) finish() {
 		return
 	}
 	for _, n := range c.graph.Nodes {
-		if n.Role == rules.RoleDocument && n.Doc != nil && n.Kind != rs.KindUnknown {
+		if n.Role == graph.RoleDocument && n.Doc != nil && n.Kind != rs.KindUnknown {
 			return
 		}
 	}
@@ -93,7 +92,7 @@ func (c *crawl) processDocument(t task) {
 	isEntry := t.edge.Rel == "entry"
 	r := c.get(opGet, t.url, sourcehttp.Request{Accept: acceptDocument, Decode: true})
 	defer r.Close()
-	facts := func(n *rules.Node) {
+	facts := func(n *graph.Node) {
 		n.StatusCode, n.Header, n.Redirects = r.Status, r.Header, r.Redirects
 	}
 	if fail := r.Failure(); fail != "" {
@@ -102,7 +101,7 @@ func (c *crawl) processDocument(t task) {
 			facts(n)
 			n.FetchError = strings.TrimPrefix(fail, "fetch failed: ")
 			if t.probe {
-				n.Role = rules.RoleDiscovery
+				n.Role = graph.RoleDiscovery
 				return
 			}
 			c.stats.Documents++
@@ -113,13 +112,13 @@ func (c *crawl) processDocument(t task) {
 					c.entryErr = fmt.Errorf("%s: HTTP %d %s", t.url, r.Status, http.StatusText(r.Status))
 				}
 				if c.isSiteRoot() && r.Err == nil {
-					n.Role = rules.RoleDiscovery
-					c.setResult(&rules.Result{Location: t.url, Kind: rs.KindUnknown, Status: rules.StatusSkipped,
+					n.Role = graph.RoleDiscovery
+					c.setResult(&engine.Result{Location: t.url, Kind: rs.KindUnknown, Status: engine.StatusSkipped,
 						Error: fmt.Sprintf("the site root answers HTTP %d; looked for ResourceSync by discovery only", r.Status)})
 					return
 				}
 			}
-			c.setResult(ptr(rules.ErrorResult(t.url, fail)))
+			c.setResult(ptr(engine.ErrorResult(t.url, fail)))
 		})
 		if isEntry && c.isSiteRoot() && r.Err == nil {
 			c.discoverFromPage(t.url, r.Header, nil)
@@ -151,12 +150,12 @@ func (c *crawl) processDocument(t task) {
 		return
 	}
 	data, err := rs.ReadAll(body, limits.MaxBytes)
-	var res rules.Result
+	var res engine.Result
 	var doc *rs.Document
 	var le *rs.LimitError
 	switch {
 	case errors.As(err, &le):
-		res = rules.Run(t.url, rules.Input{TooLarge: le}, c.v.Config)
+		res = engine.Run(t.url, engine.Input{TooLarge: le}, c.v.Config)
 	case err != nil:
 		c.validating.Release(w)
 		c.docError(t, facts, fmt.Sprintf("reading the body: %v", err))
@@ -179,7 +178,7 @@ func (c *crawl) processDocument(t task) {
 		c.update(func() {
 			n := c.graph.Node(t.url)
 			facts(n)
-			n.Role = rules.RoleDiscovery
+			n.Role = graph.RoleDiscovery
 			n.FetchError = "not a ResourceSync document"
 		})
 		return
@@ -191,32 +190,24 @@ func (c *crawl) processDocument(t task) {
 		c.update(func() {
 			n := c.graph.Node(t.url)
 			facts(n)
-			n.Role = rules.RoleDiscovery
-			c.setResult(&rules.Result{Location: t.url, Kind: rs.KindUnknown, Status: rules.StatusSkipped,
+			n.Role = graph.RoleDiscovery
+			c.setResult(&engine.Result{Location: t.url, Kind: rs.KindUnknown, Status: engine.StatusSkipped,
 				Error: "a plain Sitemap named by robots.txt, not a ResourceSync document (section 6.3.4 lets them stand side by side)"})
 		})
 		return
 	}
-	if isEntry && kind == rs.KindUnknown && doc == nil && res.Status == rules.StatusError && c.isSiteRoot() {
+	if isEntry && kind == rs.KindUnknown && doc == nil && res.Status == engine.StatusError && c.isSiteRoot() {
 		// A site root that is neither HTML nor XML: discovery only.
 		c.discoveryPage(t, facts, r.Header, nil)
 		return
 	}
-	node := trimmed(doc)
 	c.update(func() {
 		n := c.graph.Node(t.url)
 		facts(n)
-		n.Role = rules.RoleDocument
-		n.Doc, n.Kind = node, kind
+		n.Role = graph.RoleDocument
+		c.graph.SetDocument(n, doc, c.opts.Revisit > 0)
 		if doc != nil {
-			c.recordHistory(t.url, doc)
-			n.Entries = len(doc.Entries)
 			c.stats.Entries += len(doc.Entries)
-			n.LocFingerprints = fingerprints(doc)
-			if kind.IsManifest() {
-				n.Canonical = canonical(doc)
-			}
-			c.noteForRevisit(n, doc)
 		}
 		c.stats.Documents++
 		e, w, i := res.Count()
@@ -235,29 +226,29 @@ func (c *crawl) processDocument(t task) {
 
 func ptr[T any](v T) *T { return &v }
 
-func (c *crawl) docError(t task, facts func(*rules.Node), msg string) {
+func (c *crawl) docError(t task, facts func(*graph.Node), msg string) {
 	c.update(func() {
 		n := c.graph.Node(t.url)
 		facts(n)
 		n.FetchError = msg
 		if t.probe {
-			n.Role = rules.RoleDiscovery
+			n.Role = graph.RoleDiscovery
 			return
 		}
 		c.stats.Documents++
-		c.setResult(ptr(rules.ErrorResult(t.url, msg)))
+		c.setResult(ptr(engine.ErrorResult(t.url, msg)))
 	})
 }
 
 // discoveryPage handles an entry point that is a page rather than a
 // ResourceSync document.
-func (c *crawl) discoveryPage(t task, facts func(*rules.Node), h http.Header, page []byte) {
+func (c *crawl) discoveryPage(t task, facts func(*graph.Node), h http.Header, page []byte) {
 	c.update(func() {
 		n := c.graph.Node(t.url)
 		facts(n)
-		n.Role = rules.RoleDiscovery
+		n.Role = graph.RoleDiscovery
 		c.stats.Documents++
-		c.setResult(&rules.Result{Location: t.url, Kind: rs.KindUnknown, Status: rules.StatusSkipped,
+		c.setResult(&engine.Result{Location: t.url, Kind: rs.KindUnknown, Status: engine.StatusSkipped,
 			Error: "not a ResourceSync document: read for discovery (section 6.3)"})
 	})
 	c.discoverFromPage(t.url, h, page)
@@ -268,14 +259,14 @@ func (c *crawl) discoveryPage(t task, facts func(*rules.Node), h http.Header, pa
 // (6.3.4).
 func (c *crawl) discoverFromPage(page string, h http.Header, body []byte) {
 	for _, t := range discovery.FromPage(page, h, body) {
-		c.addDiscovery(rules.Discovery{Method: t.Method, From: t.From, Target: t.URL, Line: t.Line})
-		c.enqueue(task{url: t.URL, role: rules.RoleDocument, edge: rules.Edge{From: page, Rel: "discovery", Pos: rs.Pos{Line: t.Line}}})
+		c.addDiscovery(graph.Discovery{Method: t.Method, From: t.From, Target: t.URL, Line: t.Line})
+		c.enqueue(task{url: t.URL, role: graph.RoleDocument, edge: graph.Edge{From: page, Rel: "discovery", Pos: rs.Pos{Line: t.Line}}})
 	}
 	c.probeWellKnown(page)
 	c.probeRobots(page)
 }
 
-func (c *crawl) addDiscovery(d rules.Discovery) {
+func (c *crawl) addDiscovery(d graph.Discovery) {
 	c.mu.Lock()
 	c.graph.Discovery = append(c.graph.Discovery, d)
 	c.mu.Unlock()
@@ -285,8 +276,8 @@ func (c *crawl) addDiscovery(d rules.Discovery) {
 // from is the page that leads to it for the hierarchy ("" for none).
 func (c *crawl) probeWellKnown(from string) {
 	wk := c.wellKnown()
-	c.addDiscovery(rules.Discovery{Method: discovery.MethodWellKnown, From: wk, Target: wk})
-	c.enqueue(task{url: wk, role: rules.RoleDocument, probe: true, edge: rules.Edge{From: from, Rel: "discovery"}})
+	c.addDiscovery(graph.Discovery{Method: discovery.MethodWellKnown, From: wk, Target: wk})
+	c.enqueue(task{url: wk, role: graph.RoleDocument, probe: true, edge: graph.Edge{From: from, Rel: "discovery"}})
 }
 
 // probeRobots reads robots.txt for Sitemap directives.
@@ -297,11 +288,11 @@ func (c *crawl) probeRobots(from string) {
 		c.mu.Unlock()
 		return
 	}
-	c.graph.Add(&rules.Node{URL: robots, Kind: rs.KindUnknown, Role: rules.RoleDiscovery})
+	c.graph.Add(&graph.Node{URL: robots, Kind: rs.KindUnknown, Role: graph.RoleDiscovery})
 	c.mu.Unlock()
 	r := c.get(opGet, robots, sourcehttp.Request{Accept: "text/plain, */*;q=0.1"})
 	defer r.Close()
-	d := rules.Discovery{Method: discovery.MethodRobots, From: robots}
+	d := graph.Discovery{Method: discovery.MethodRobots, From: robots}
 	var data []byte
 	switch {
 	case r.Err != nil:
@@ -335,56 +326,8 @@ func (c *crawl) probeRobots(from string) {
 			c.plain[s.URL] = true
 		}
 		c.mu.Unlock()
-		c.enqueue(task{url: s.URL, role: rules.RoleDocument, edge: rules.Edge{From: from, Rel: "discovery", Pos: rs.Pos{Line: s.Line}}})
+		c.enqueue(task{url: s.URL, role: graph.RoleDocument, edge: graph.Edge{From: from, Rel: "discovery", Pos: rs.Pos{Line: s.Line}}})
 	}
-}
-
-// keepsEntries reports whether the Graph keeps the entries of a kind:
-// those of documents that point at other documents.
-func keepsEntries(k rs.Kind) bool {
-	switch {
-	case k == rs.KindUnknown:
-		return false
-	case k.IsIndex(), k.IsArchive():
-		return true
-	}
-	switch k {
-	case rs.SourceDescription, rs.CapabilityList, rs.ResourceDump, rs.ChangeDump:
-		return true
-	}
-	return false
-}
-
-// trimmed is the document as the Graph keeps it: detached from the buffers
-// it was parsed from (a kept string would keep a whole list's parse alive),
-// with entries only for the kinds that point at other documents.
-func trimmed(d *rs.Document) *rs.Document {
-	if d == nil {
-		return nil
-	}
-	return d.Detached(keepsEntries(d.Kind()))
-}
-
-func fingerprints(d *rs.Document) map[uint64]struct{} {
-	k := d.Kind()
-	if k != rs.ResourceList && !k.IsManifest() {
-		return nil
-	}
-	out := make(map[uint64]struct{}, len(d.Entries))
-	for _, e := range d.Entries {
-		if e.Loc != "" {
-			out[rules.LocFingerprint(e.Loc)] = struct{}{}
-		}
-	}
-	return out
-}
-
-func canonical(d *rs.Document) string {
-	h := sha256.New()
-	if err := rs.Write(h, d); err != nil {
-		return ""
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 // walk schedules what a document leads to.
@@ -393,7 +336,7 @@ func (c *crawl) walk(u string, d *rs.Document) {
 	for _, l := range d.Links {
 		for _, rel := range []string{"up", "index", "archives"} {
 			if l.Is(rel) {
-				c.enqueue(task{url: resolve(l.Href), role: rules.RoleDocument, edge: rules.Edge{From: u, Rel: rel, Pos: l.Pos}})
+				c.enqueue(task{url: resolve(l.Href), role: graph.RoleDocument, edge: graph.Edge{From: u, Rel: rel, Pos: l.Pos}})
 			}
 		}
 	}
@@ -405,20 +348,20 @@ func (c *crawl) walk(u string, d *rs.Document) {
 			if !e.HasLoc() {
 				continue
 			}
-			edge := rules.Edge{From: u, Rel: "loc", Pos: locPos(e)}
+			edge := graph.Edge{From: u, Rel: "loc", Pos: locPos(e)}
 			if e.Md != nil {
 				edge.Capability = strings.Clone(e.Md.Capability)
 			}
-			c.enqueue(task{url: resolve(e.Loc), role: rules.RoleDocument, edge: edge})
+			c.enqueue(task{url: resolve(e.Loc), role: graph.RoleDocument, edge: edge})
 		}
 	case k == rs.ResourceDump || k == rs.ChangeDump:
 		for _, e := range d.Entries {
 			for _, l := range e.LinksByRel("contents") {
-				c.enqueue(task{url: resolve(l.Href), role: rules.RoleDocument, edge: rules.Edge{From: u, Rel: "contents", Pos: l.Pos}})
+				c.enqueue(task{url: resolve(l.Href), role: graph.RoleDocument, edge: graph.Edge{From: u, Rel: "contents", Pos: l.Pos}})
 			}
 			if c.opts.Packages && e.HasLoc() {
-				c.enqueue(task{url: resolve(e.Loc), role: rules.RolePackage,
-					edge: rules.Edge{From: u, Rel: "loc", Pos: locPos(e), Md: e.Md.Clone(), Lastmod: strings.Clone(e.Lastmod)}})
+				c.enqueue(task{url: resolve(e.Loc), role: graph.RolePackage,
+					edge: graph.Edge{From: u, Rel: "loc", Pos: locPos(e), Md: e.Md.Clone(), Lastmod: strings.Clone(e.Lastmod)}})
 			}
 		}
 	case k == rs.ResourceList || k == rs.ChangeList:
@@ -428,8 +371,8 @@ func (c *crawl) walk(u string, d *rs.Document) {
 		sl, entries := c.sample(u, d)
 		l := listSample{sl: sl}
 		for _, e := range entries {
-			l.tasks = append(l.tasks, task{url: resolve(e.Loc), role: rules.RoleResource,
-				edge: rules.Edge{From: u, Rel: "loc", Pos: locPos(e), Md: e.Md.Clone(), Lastmod: strings.Clone(e.Lastmod)}})
+			l.tasks = append(l.tasks, task{url: resolve(e.Loc), role: graph.RoleResource,
+				edge: graph.Edge{From: u, Rel: "loc", Pos: locPos(e), Md: e.Md.Clone(), Lastmod: strings.Clone(e.Lastmod)}})
 		}
 		c.mu.Lock()
 		c.lists = append(c.lists, l)

@@ -6,23 +6,18 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"syscall"
 
 	"github.com/rsconform/rsconform/internal/filelock"
+	"github.com/rsconform/rsconform/internal/safefile"
 )
-
-// noFollow makes opening a name that is a symbolic link fail (ELOOP), so
-// that a link planted where the lock or the state file goes never leads
-// the Destination to create or read a file elsewhere.
-const noFollow = syscall.O_NOFOLLOW
 
 // lockFile takes an exclusive lock on file (created when missing, never
 // through a symbolic link), so that two runs never synchronise one
 // directory at once; the lock goes with the process.
 func lockFile(file string) (func(), error) {
-	f, err := os.OpenFile(file, os.O_RDWR|os.O_CREATE|noFollow, 0o644)
+	f, err := safefile.OpenOwn(file, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("lock file: %w", linkError(err))
+		return nil, fmt.Errorf("lock file: %w", err)
 	}
 	if err := filelock.Lock(f); err != nil {
 		f.Close()
@@ -35,12 +30,4 @@ func lockFile(file string) (func(), error) {
 		filelock.Unlock(f)
 		f.Close()
 	}, nil
-}
-
-// linkError says plainly that a name was a symbolic link.
-func linkError(err error) error {
-	if errors.Is(err, syscall.ELOOP) {
-		return fmt.Errorf("%w (a symbolic link, not followed)", err)
-	}
-	return err
 }

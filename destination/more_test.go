@@ -14,8 +14,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/destination"
-	"github.com/rsconform/rsconform/destination/harness"
 	"github.com/rsconform/rsconform/discovery"
+	"github.com/rsconform/rsconform/harness"
 	"github.com/rsconform/rsconform/mocksource"
 	"github.com/rsconform/rsconform/reporter"
 	"github.com/rsconform/rsconform/sourcehttp"

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"time"
+
+	"github.com/rsconform/rsconform/internal/safefile"
 )
 
 // StateVersion is the version of the state file format.
@@ -105,12 +107,12 @@ func newState(source string) *State {
 // state. A symbolic link in its place is an error, not followed (Save
 // replaces the link itself).
 func LoadState(file, source string) (*State, error) {
-	f, err := os.OpenFile(file, os.O_RDONLY|noFollow, 0)
+	f, err := safefile.OpenOwn(file, os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return newState(source), nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("state file: %w", linkError(err))
+		return nil, fmt.Errorf("state file: %w", err)
 	}
 	data, err := io.ReadAll(f)
 	f.Close()

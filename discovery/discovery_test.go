@@ -18,8 +18,8 @@ import (
 	"github.com/rsconform/rsconform/discovery"
 	"github.com/rsconform/rsconform/fixtures"
 	rs "github.com/rsconform/rsconform/resourcesync"
-	"github.com/rsconform/rsconform/rules"
-	"github.com/rsconform/rsconform/schema"
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/frontend"
 )
 
 var _ = Describe("Parsing what discovery reads [6.3]", Label("Section:6.3"), func() {
@@ -92,7 +92,7 @@ func site(method string) *httptest.Server {
 }
 
 var _ = Describe("The crawl and sync discover alike [6.3]", Label("Section:6.3"), func() {
-	sv, err := schema.New()
+	sv, err := frontend.New()
 	if err != nil {
 		panic(err)
 	}
@@ -104,7 +104,7 @@ var _ = Describe("The crawl and sync discover alike [6.3]", Label("Section:6.3")
 			defer cancel()
 
 			rep, err := crawler.Crawl(ctx, srv.URL+"/", crawler.Options{
-				Validator: &rules.Validator{Schema: sv}, Timeout: 5 * time.Second, Retries: -1,
+				Validator: &engine.Validator{Schema: sv}, Timeout: 5 * time.Second, Retries: -1,
 				Sample: crawler.SampleNone, SampleSet: true,
 			})
 			Expect(err).NotTo(HaveOccurred())

@@ -11,7 +11,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,8 +21,8 @@ import (
 
 	"github.com/rsconform/rsconform/mocksource"
 	rs "github.com/rsconform/rsconform/resourcesync"
-	"github.com/rsconform/rsconform/rules"
-	"github.com/rsconform/rsconform/schema"
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/frontend"
 )
 
 // mock is a Source behind an httptest server.
@@ -113,25 +112,21 @@ func (m *mock) pathOf(u string) string {
 
 var (
 	validatorOnce sync.Once
-	validator     *rules.Validator
+	validator     *engine.Validator
 )
 
-// theValidator is the rule engine; with MOCKSOURCE_XSD=1 in the
-// environment it validates against the XML Schemas too (cgo, libxml2).
-func theValidator() *rules.Validator {
+// theValidator is the rule engine with libxml2's front end.
+func theValidator() *engine.Validator {
 	validatorOnce.Do(func() {
-		validator = &rules.Validator{}
-		if os.Getenv("MOCKSOURCE_XSD") == "1" {
-			sv, err := schema.New()
-			Expect(err).NotTo(HaveOccurred())
-			validator.Schema = sv
-		}
+		sv, err := frontend.New()
+		Expect(err).NotTo(HaveOccurred())
+		validator = &engine.Validator{Schema: sv}
 	})
 	return validator
 }
 
 // findings formats a Result's diagnostics for failure messages.
-func findings(r rules.Result) string {
+func findings(r engine.Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s %s", r.Location, r.Status, r.Error)
 	for _, d := range r.Diagnostics {
@@ -227,7 +222,7 @@ func (m *mock) validateAll(s *site, memo map[string]bool) {
 			continue
 		}
 		res := theValidator().ValidateBytes(ctx, m.url(p), body)
-		Expect(res.Status).To(Equal(rules.StatusValid), findings(res))
+		Expect(res.Status).To(Equal(engine.StatusValid), findings(res))
 		Expect(res.Diagnostics).To(BeEmpty(), findings(res))
 		memo[key] = true
 	}

@@ -17,7 +17,7 @@ import (
 
 	"github.com/rsconform/rsconform/mocksource"
 	rs "github.com/rsconform/rsconform/resourcesync"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 var _ = Describe("Resources over HTTP", func() {
@@ -205,10 +205,10 @@ var _ = Describe("Faults", func() {
 		r, body := m.get("/dataset1/changelist.xml")
 		Expect(r.StatusCode).To(Equal(http.StatusOK))
 		res := theValidator().ValidateBytes(context.Background(), "changelist.xml", body)
-		Expect(res.Status).To(Equal(rules.StatusError))
+		Expect(res.Status).To(Equal(engine.StatusError))
 		Expect(res.Diagnostics).To(ContainElement(HaveField("Rule", "RS-XML-WELLFORMED")))
 		r, body = m.get("/dataset1/changelist.xml")
-		Expect(theValidator().ValidateBytes(context.Background(), "changelist.xml", body).Status).To(Equal(rules.StatusValid))
+		Expect(theValidator().ValidateBytes(context.Background(), "changelist.xml", body).Status).To(Equal(engine.StatusValid))
 
 		r, _ = m.get("/dataset1/resourcelist.xml")
 		Expect(r.StatusCode).To(Equal(http.StatusFound))

@@ -300,3 +300,8 @@ func (s *Source) eachExpected(fn func(path string, e ExpectedResource), in *Step
 
 // Log returns the requests served, oldest first (at most Options.LogSize).
 func (s *Source) Log() []Request { return s.log.since(0) }
+
+// LogSince returns the requests served after the one numbered seq, oldest
+// first (those the log still keeps: at most Options.LogSize). The first
+// one's Seq tells how many were lost: Seq-seq-1.
+func (s *Source) LogSince(seq int64) []Request { return s.log.since(seq) }

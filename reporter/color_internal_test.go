@@ -8,7 +8,7 @@ import (
 	g "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 // fakeEnv is a process environment with a terminal or not.
@@ -67,7 +67,7 @@ var _ = g.Describe("useColor", func() {
 	})
 })
 
-var sampleInvalid = rules.Result{
-	Location: "a.xml", Kind: "changelist", Status: rules.StatusInvalid,
-	Diagnostics: []rules.Diagnostic{{Rule: "RS-XSD", Severity: rules.SeverityError, Section: "7", Message: "bad"}},
+var sampleInvalid = engine.Result{
+	Location: "a.xml", Kind: "changelist", Status: engine.StatusInvalid,
+	Diagnostics: []engine.Diagnostic{{Rule: "RS-XSD", Severity: engine.SeverityError, Section: "7", Message: "bad"}},
 }

@@ -6,12 +6,12 @@ import (
 	"io"
 	"strings"
 
-	"github.com/rsconform/rsconform/destination/harness"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/harness"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 // Reports of `rsconform test-destination`: the verdicts of the Destination
-// harness (destination/harness), in the same four formats as documents.
+// harness (package harness), in the same four formats as documents.
 // Every format shows every status: pass, fail, not observed (an event the
 // requirement waits for did not happen: neither pass nor fail, counted
 // apart) and skip. A failed SHOULD or POLICY verdict fails the run only
@@ -254,5 +254,5 @@ func writeDestinationSARIF(w io.Writer, results []*harness.Result, o Options) er
 }
 
 func destinationSARIFLevel(l harness.Level) string {
-	return sarifLevel(map[harness.Level]rules.Severity{harness.Must: rules.SeverityError, harness.Should: rules.SeverityWarning}[l])
+	return sarifLevel(map[harness.Level]engine.Severity{harness.Must: engine.SeverityError, harness.Should: engine.SeverityWarning}[l])
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 // The html format: one self-contained page (no network, no external asset;
@@ -167,7 +168,7 @@ func (h *htmlReporter) ruleURL(id string) string {
 	return DefaultRuleURL(id)
 }
 
-func (h *htmlReporter) Write(r rules.Result) error {
+func (h *htmlReporter) Write(r engine.Result) error {
 	if err := h.lock(false); err != nil {
 		return err
 	}
@@ -179,7 +180,7 @@ func (h *htmlReporter) Write(r rules.Result) error {
 
 // node converts a Result, cutting the excerpts out of the document's text
 // (which Sources then forgets).
-func (h *htmlReporter) node(r rules.Result) *htmlNode {
+func (h *htmlReporter) node(r engine.Result) *htmlNode {
 	st := statusOf(r)
 	n := &htmlNode{
 		ID:       "doc-" + strconv.Itoa(len(h.nodes)+1),
@@ -190,11 +191,11 @@ func (h *htmlReporter) node(r rules.Result) *htmlNode {
 		n.Href = r.Location
 	}
 	switch st {
-	case rules.StatusValid:
+	case engine.StatusValid:
 		n.Mark = "✓"
-	case rules.StatusInvalid:
+	case engine.StatusInvalid:
 		n.Mark = "✗"
-	case rules.StatusError:
+	case engine.StatusError:
 		n.Mark = "!"
 	default:
 		n.Mark = "–"
@@ -217,7 +218,7 @@ func (h *htmlReporter) node(r rules.Result) *htmlNode {
 		gr := h.rules[d.Rule]
 		if gr == nil {
 			gr = &htmlRule{ID: d.Rule, Href: f.RuleHref, Section: d.Section, SectionTitle: f.SectionTitle}
-			if rule := rules.Lookup(d.Rule); rule != nil {
+			if rule := engine.Lookup(d.Rule); rule != nil {
 				gr.Title, gr.Level, gr.Quote = rule.Title, rule.Level.String(), rule.Quote
 			}
 			h.rules[d.Rule] = gr
@@ -295,7 +296,7 @@ func buildTree(nodes []*htmlNode) []*htmlNode {
 	}
 	var mark func(n *htmlNode, depth int) bool
 	mark = func(n *htmlNode, depth int) bool {
-		failing := n.Errors > 0 || n.Status == string(rules.StatusError)
+		failing := n.Errors > 0 || n.Status == string(engine.StatusError)
 		for _, c := range n.Children {
 			if mark(c, depth+1) {
 				failing = true

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/rsconform/rsconform/destination/harness"
+	"github.com/rsconform/rsconform/harness"
 )
 
 // The html format of test-destination: per scenario, a matrix of the

@@ -9,7 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 	"golang.org/x/net/html"
 
-	"github.com/rsconform/rsconform/destination/harness"
+	"github.com/rsconform/rsconform/harness"
 	"github.com/rsconform/rsconform/reporter"
 )
 

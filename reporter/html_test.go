@@ -10,11 +10,12 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/rsconform/rsconform/reporter"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/frontend"
 )
 
 // renderHTML writes results with the html format and parses the page.
-func renderHTML(o reporter.Options, results ...rules.Result) (*html.Node, string) {
+func renderHTML(o reporter.Options, results ...engine.Result) (*html.Node, string) {
 	var buf bytes.Buffer
 	rep, err := reporter.New(reporter.FormatHTML, &buf, o)
 	Expect(err).NotTo(HaveOccurred())
@@ -113,15 +114,15 @@ const (
 )
 
 var _ = Describe("The html format", func() {
-	crawl := func() []rules.Result {
-		return []rules.Result{
-			{Location: sdURL, Kind: "description", Status: rules.StatusValid, Children: []string{clURL}},
-			{Location: clURL, Kind: "capabilitylist", Status: rules.StatusValid, Parent: sdURL, Children: []string{rlURL}},
-			{Location: rlURL, Kind: "resourcelist", Status: rules.StatusInvalid, Parent: clURL,
-				Diagnostics: []rules.Diagnostic{
-					{Rule: "RS-LOC-URI", Severity: rules.SeverityError, Section: "7", Message: "not a URI",
-						Location: loc(rlURL, 4, 7), Related: []rules.Location{loc(clURL, 3, 1)}},
-					{Rule: "RS-TIME-UTC", Severity: rules.SeverityWarning, Section: "7", Message: "not UTC", Location: loc(rlURL, 5, 0)},
+	crawl := func() []engine.Result {
+		return []engine.Result{
+			{Location: sdURL, Kind: "description", Status: engine.StatusValid, Children: []string{clURL}},
+			{Location: clURL, Kind: "capabilitylist", Status: engine.StatusValid, Parent: sdURL, Children: []string{rlURL}},
+			{Location: rlURL, Kind: "resourcelist", Status: engine.StatusInvalid, Parent: clURL,
+				Diagnostics: []engine.Diagnostic{
+					{Rule: "RS-LOC-URI", Severity: engine.SeverityError, Section: "7", Message: "not a URI",
+						Location: loc(rlURL, 4, 7), Related: []engine.Location{loc(clURL, 3, 1)}},
+					{Rule: "RS-TIME-UTC", Severity: engine.SeverityWarning, Section: "7", Message: "not UTC", Location: loc(rlURL, 5, 0)},
 				}},
 		}
 	}
@@ -176,7 +177,7 @@ var _ = Describe("The html format", func() {
 			"  <url><loc>not a uri</loc></url>\r\n" +
 			"</urlset>"
 		src := reporter.NewSources(1 << 20)
-		v := &rules.Validator{Source: src.Keep}
+		v := &engine.Validator{Source: src.Keep, Schema: frontend.Must()}
 		res := v.ValidateBytes(context.Background(), "doc.xml", []byte(text))
 		Expect(res.Diagnostics).NotTo(BeEmpty())
 		o := sampleOptions
@@ -202,10 +203,10 @@ var _ = Describe("The html format", func() {
 		long := "<a>\xff" + strings.Repeat("x", 4999) + "HERE" + strings.Repeat("y", 5000) + "</a>"
 		src := reporter.NewSources(1 << 20)
 		src.Keep("long.xml", []byte(long))
-		res := rules.Result{Location: "long.xml", Status: rules.StatusInvalid, Diagnostics: []rules.Diagnostic{
-			{Rule: "RS-XSD", Severity: rules.SeverityError, Section: "7", Message: "m", Location: loc("long.xml", 1, 5004)}}}
-		big := rules.Result{Location: "big.xml", Status: rules.StatusInvalid, Diagnostics: []rules.Diagnostic{
-			{Rule: "RS-XSD", Severity: rules.SeverityError, Section: "7", Message: "m", Location: loc("big.xml", 1, 1)}}}
+		res := engine.Result{Location: "long.xml", Status: engine.StatusInvalid, Diagnostics: []engine.Diagnostic{
+			{Rule: "RS-XSD", Severity: engine.SeverityError, Section: "7", Message: "m", Location: loc("long.xml", 1, 5004)}}}
+		big := engine.Result{Location: "big.xml", Status: engine.StatusInvalid, Diagnostics: []engine.Diagnostic{
+			{Rule: "RS-XSD", Severity: engine.SeverityError, Section: "7", Message: "m", Location: loc("big.xml", 1, 1)}}}
 		src.Keep("big.xml", make([]byte, 2<<20)) // over the budget: not kept
 		o := sampleOptions
 		o.Sources = src
@@ -223,12 +224,12 @@ var _ = Describe("The html format", func() {
 		text := "<urlset>\n<url><loc>\"></pre><script>alert(4)</script><img src=x onerror=alert(5)></loc></url>\n</urlset>"
 		src := reporter.NewSources(1 << 20)
 		src.Keep(evil, []byte(text))
-		results := []rules.Result{
-			{Location: evil, Kind: "resourcelist", Status: rules.StatusInvalid, Error: "<script>alert(2)</script>",
-				Diagnostics: []rules.Diagnostic{{Rule: `RS-<script>alert(6)</script>`, Severity: rules.SeverityError,
+		results := []engine.Result{
+			{Location: evil, Kind: "resourcelist", Status: engine.StatusInvalid, Error: "<script>alert(2)</script>",
+				Diagnostics: []engine.Diagnostic{{Rule: `RS-<script>alert(6)</script>`, Severity: engine.SeverityError,
 					Section: `7"><script>alert(7)</script>`, Message: "<script>alert(3)</script> <b onmouseover=alert(8)>",
-					Location: loc(evil, 2, 11), Related: []rules.Location{loc("javascript:alert(9)", 1, 1)}}}},
-			{Location: "javascript:alert(10)", Kind: "unknown", Status: rules.StatusError, Parent: evil},
+					Location: loc(evil, 2, 11), Related: []engine.Location{loc("javascript:alert(9)", 1, 1)}}}},
+			{Location: "javascript:alert(10)", Kind: "unknown", Status: engine.StatusError, Parent: evil},
 		}
 		o := sampleOptions
 		o.Sources = src
@@ -259,9 +260,9 @@ var _ = Describe("The html format", func() {
 
 	It("keeps documents whose parents form a cycle or are absent, as roots", func() {
 		page, _ := renderHTML(sampleOptions,
-			rules.Result{Location: "a", Parent: "b", Status: rules.StatusValid},
-			rules.Result{Location: "b", Parent: "a", Status: rules.StatusValid},
-			rules.Result{Location: "c", Parent: "elsewhere", Status: rules.StatusValid})
+			engine.Result{Location: "a", Parent: "b", Status: engine.StatusValid},
+			engine.Result{Location: "b", Parent: "a", Status: engine.StatusValid},
+			engine.Result{Location: "c", Parent: "elsewhere", Status: engine.StatusValid})
 		for _, l := range []string{"a", "b", "c"} {
 			Expect(docOf(page, l)).NotTo(BeNil())
 		}
@@ -281,9 +282,9 @@ var _ = Describe("Sources", func() {
 		src.Keep("a", []byte("12345"))
 		src.Keep("b", []byte("123456")) // over: not kept
 		src.Keep("c", []byte("12345"))
-		res := func(l string) rules.Result {
-			return rules.Result{Location: l, Status: rules.StatusInvalid, Diagnostics: []rules.Diagnostic{
-				{Rule: "RS-XSD", Severity: rules.SeverityError, Section: "7", Message: "m", Location: loc(l, 1, 1)}}}
+		res := func(l string) engine.Result {
+			return engine.Result{Location: l, Status: engine.StatusInvalid, Diagnostics: []engine.Diagnostic{
+				{Rule: "RS-XSD", Severity: engine.SeverityError, Section: "7", Message: "m", Location: loc(l, 1, 1)}}}
 		}
 		o := sampleOptions
 		o.Sources = src

@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"io"
 
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/graph"
 )
 
 // JSONReport is the json format. It is a contract: programs parse it in
@@ -167,7 +168,7 @@ func newJSON(w io.Writer, o Options) *jsonReporter {
 
 // jsonDocumentOf converts a Result to its JSON form, copying everything so
 // that the Result may change afterwards.
-func jsonDocumentOf(r rules.Result) JSONDocument {
+func jsonDocumentOf(r engine.Result) JSONDocument {
 	d := JSONDocument{
 		Location: r.Location,
 		Kind:     kindOf(r),
@@ -197,7 +198,7 @@ func jsonDocumentOf(r rules.Result) JSONDocument {
 	return d
 }
 
-func (j *jsonReporter) Write(r rules.Result) error {
+func (j *jsonReporter) Write(r engine.Result) error {
 	if err := j.lock(false); err != nil {
 		return err
 	}
@@ -208,7 +209,7 @@ func (j *jsonReporter) Write(r rules.Result) error {
 }
 
 // SetSampling adds what a crawl sampled to the report.
-func (j *jsonReporter) SetSampling(s *rules.Sampling) { j.rep.Sampling = jsonSamplingOf(s) }
+func (j *jsonReporter) SetSampling(s *graph.Sampling) { j.rep.Sampling = jsonSamplingOf(s) }
 
 func (j *jsonReporter) Flush() error {
 	if err := j.lock(true); err != nil {
@@ -231,7 +232,7 @@ func (j *jsonReporter) Flush() error {
 // specOf is the spec version of the report, 1.1 by default.
 func specOf(o Options) string {
 	if o.Spec == "" {
-		return string(rules.Spec11)
+		return string(engine.Spec11)
 	}
 	return o.Spec
 }

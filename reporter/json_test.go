@@ -9,7 +9,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 // The JSON contract, written out independently of the package's own types
@@ -157,7 +157,7 @@ var _ = Describe("The json format", func() {
 		Expect(rep.Documents).NotTo(BeNil())
 		Expect(*rep.Summary.Documents).To(Equal(0))
 
-		data = render("json", sampleOptions, rules.Result{Location: "a.xml", Kind: "resourcelist", Status: rules.StatusValid})
+		data = render("json", sampleOptions, engine.Result{Location: "a.xml", Kind: "resourcelist", Status: engine.StatusValid})
 		Expect(string(data)).To(ContainSubstring(`"findings": []`))
 		Expect(string(data)).NotTo(ContainSubstring("null"))
 	})

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 // The junit format follows the structure CI servers read (Jenkins' and
@@ -95,7 +95,7 @@ func newJUnit(w io.Writer, o Options) *junitReporter {
 	return &junitReporter{w: w, o: o}
 }
 
-func (j *junitReporter) Write(r rules.Result) error {
+func (j *junitReporter) Write(r engine.Result) error {
 	if err := j.lock(false); err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func (j *junitReporter) Write(r rules.Result) error {
 	return nil
 }
 
-func (j *junitReporter) suite(r rules.Result) JUnitSuite {
+func (j *junitReporter) suite(r engine.Result) JUnitSuite {
 	status := statusOf(r)
 	kind := kindOf(r)
 	s := JUnitSuite{
@@ -125,21 +125,21 @@ func (j *junitReporter) suite(r rules.Result) JUnitSuite {
 	class = xmlSafe(class)
 
 	switch status {
-	case rules.StatusError:
+	case engine.StatusError:
 		why := r.Error
 		if why == "" {
 			why = "the document could not be processed"
 		}
 		s.Cases = append(s.Cases, JUnitCase{Name: "processing", Classname: class,
 			Errors: []JUnitProblem{{Message: xmlSafe(firstLine(why)), Type: "error", Text: xmlText(why)}}})
-	case rules.StatusSkipped:
+	case engine.StatusSkipped:
 		s.Cases = append(s.Cases, JUnitCase{Name: "processing", Classname: class,
 			Skipped: &JUnitText{Text: xmlText(r.Error)}})
 	}
 
 	// One testcase per rule: those that ran, then any other rule with a
 	// finding (a cross-document rule, say), so that no finding is lost.
-	byRule := map[string][]rules.Diagnostic{}
+	byRule := map[string][]engine.Diagnostic{}
 	for _, d := range r.Diagnostics {
 		byRule[d.Rule] = append(byRule[d.Rule], d)
 	}
@@ -180,9 +180,9 @@ func (j *junitReporter) suite(r rules.Result) JUnitSuite {
 	return s
 }
 
-func (j *junitReporter) testcase(r rules.Result, id, class string, ds []rules.Diagnostic) JUnitCase {
+func (j *junitReporter) testcase(r engine.Result, id, class string, ds []engine.Diagnostic) JUnitCase {
 	title, section := id, ""
-	if rule := rules.Lookup(id); rule != nil {
+	if rule := engine.Lookup(id); rule != nil {
 		title, section = id+": "+rule.Title, rule.Section
 	}
 	if section == "" && len(ds) > 0 {
@@ -200,7 +200,7 @@ func (j *junitReporter) testcase(r rules.Result, id, class string, ds []rules.Di
 		line := finding(d, r.Location)
 		if fails(sev, j.o.Strict) {
 			failing = append(failing, line)
-			if typ == "" || sev == rules.SeverityError {
+			if typ == "" || sev == engine.SeverityError {
 				typ = string(sev)
 			}
 		} else {
@@ -223,7 +223,7 @@ func (j *junitReporter) testcase(r rules.Result, id, class string, ds []rules.Di
 
 // finding is one finding as a line of text ("12:3 error: message"),
 // followed by its related locations.
-func finding(d rules.Diagnostic, doc string) string {
+func finding(d engine.Diagnostic, doc string) string {
 	s := fmt.Sprintf("%s %s: %s", position(d.Location, doc), severityOf(d), d.Message)
 	for _, rel := range d.Related {
 		s += "\n  related: " + position(rel, doc)

@@ -13,7 +13,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 // The JUnit schema is compiled once: xsd.Parse leaks a little per call.
@@ -121,7 +121,7 @@ var _ = Describe("The junit format", func() {
 		Expect(cl.Tests).To(Equal(5))
 		Expect(cl.Failures).To(Equal(2))
 		Expect(cl.Errors).To(Equal(0))
-		title := rules.Lookup("RS-XSD").Title
+		title := engine.Lookup("RS-XSD").Title
 		var xsdCase junitTestcase
 		for _, c := range cl.Cases {
 			Expect(c.Classname).To(Equal("changelist"))

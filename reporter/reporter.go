@@ -23,13 +23,13 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 // Reporter reports Results.
 type Reporter interface {
 	// Write reports one document.
-	Write(rules.Result) error
+	Write(engine.Result) error
 	// Flush ends the report: it writes what was held back (summary,
 	// enclosing document) to the writer.
 	Flush() error
@@ -142,14 +142,14 @@ type Summary struct {
 }
 
 // Add counts one Result.
-func (s *Summary) Add(r rules.Result) {
+func (s *Summary) Add(r engine.Result) {
 	s.Documents++
 	switch statusOf(r) {
-	case rules.StatusValid:
+	case engine.StatusValid:
 		s.Valid++
-	case rules.StatusInvalid:
+	case engine.StatusInvalid:
 		s.Invalid++
-	case rules.StatusError:
+	case engine.StatusError:
 		s.Errors++
 		if len(r.Diagnostics) == 0 {
 			s.Unread++
@@ -172,14 +172,14 @@ type Tally struct {
 }
 
 // Add counts one Result.
-func (t *Tally) Add(r rules.Result) {
+func (t *Tally) Add(r engine.Result) {
 	t.mu.Lock()
 	t.sum.Add(r)
 	t.mu.Unlock()
 }
 
 // Write counts one Result; it never fails.
-func (t *Tally) Write(r rules.Result) error {
+func (t *Tally) Write(r engine.Result) error {
 	t.Add(r)
 	return nil
 }
@@ -220,19 +220,19 @@ const (
 // CLI before any document is read.
 func ExitCode(s Summary, strict bool) int {
 	if strict {
-		return ExitCodeAt(s, rules.SeverityWarning)
+		return ExitCodeAt(s, engine.SeverityWarning)
 	}
-	return ExitCodeAt(s, rules.SeverityError)
+	return ExitCodeAt(s, engine.SeverityError)
 }
 
 // ExitCodeAt is ExitCode with the least severe finding that fails given
 // as a severity (--fail-level): error (the default), warning (what
 // --strict means) or info (every finding fails).
-func ExitCodeAt(s Summary, failLevel rules.Severity) int {
+func ExitCodeAt(s Summary, failLevel engine.Severity) int {
 	switch {
 	case s.ErrorFindings > 0,
-		(failLevel == rules.SeverityWarning || failLevel == rules.SeverityInfo) && s.Warnings > 0,
-		failLevel == rules.SeverityInfo && s.Infos > 0:
+		(failLevel == engine.SeverityWarning || failLevel == engine.SeverityInfo) && s.Warnings > 0,
+		failLevel == engine.SeverityInfo && s.Infos > 0:
 		return ExitFailures
 	case s.Errors > 0, s.Documents == 0:
 		return ExitNoVerdict
@@ -242,19 +242,19 @@ func ExitCodeAt(s Summary, failLevel rules.Severity) int {
 
 // statusOf is the status of r, derived from its findings when the Result
 // was not finished (an empty Status).
-func statusOf(r rules.Result) rules.Status {
+func statusOf(r engine.Result) engine.Status {
 	switch r.Status {
-	case rules.StatusValid, rules.StatusInvalid, rules.StatusError, rules.StatusSkipped:
+	case engine.StatusValid, engine.StatusInvalid, engine.StatusError, engine.StatusSkipped:
 		return r.Status
 	}
 	if e, _, _ := r.Count(); e > 0 {
-		return rules.StatusInvalid
+		return engine.StatusInvalid
 	}
-	return rules.StatusValid
+	return engine.StatusValid
 }
 
 // kindOf is the kind of r as reports write it: "unknown" when empty.
-func kindOf(r rules.Result) string {
+func kindOf(r engine.Result) string {
 	if r.Kind == "" {
 		return "unknown"
 	}
@@ -262,18 +262,18 @@ func kindOf(r rules.Result) string {
 }
 
 // severityOf normalises a severity: anything unknown is reported as info,
-// as rules.Result.Count counts it.
-func severityOf(d rules.Diagnostic) rules.Severity {
+// as engine.Result.Count counts it.
+func severityOf(d engine.Diagnostic) engine.Severity {
 	switch d.Severity {
-	case rules.SeverityError, rules.SeverityWarning:
+	case engine.SeverityError, engine.SeverityWarning:
 		return d.Severity
 	}
-	return rules.SeverityInfo
+	return engine.SeverityInfo
 }
 
 // fails reports whether a finding of severity s fails the run.
-func fails(s rules.Severity, strict bool) bool {
-	return s == rules.SeverityError || (strict && s == rules.SeverityWarning)
+func fails(s engine.Severity, strict bool) bool {
+	return s == engine.SeverityError || (strict && s == engine.SeverityWarning)
 }
 
 // once guards the Write/Flush protocol shared by every format.

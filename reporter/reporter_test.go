@@ -8,7 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/reporter"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 var _ = Describe("New", func() {
@@ -87,8 +87,8 @@ var _ = Describe("Tally", func() {
 
 	It("derives the status of an unfinished Result from its findings", func() {
 		var t reporter.Tally
-		t.Add(rules.Result{Location: "a.xml", Diagnostics: []rules.Diagnostic{{Rule: "RS-XSD", Severity: rules.SeverityError}}})
-		t.Add(rules.Result{Location: "b.xml", Diagnostics: []rules.Diagnostic{{Rule: "RS-XSD", Severity: rules.SeverityWarning}}})
+		t.Add(engine.Result{Location: "a.xml", Diagnostics: []engine.Diagnostic{{Rule: "RS-XSD", Severity: engine.SeverityError}}})
+		t.Add(engine.Result{Location: "b.xml", Diagnostics: []engine.Diagnostic{{Rule: "RS-XSD", Severity: engine.SeverityWarning}}})
 		Expect(t.Summary()).To(Equal(reporter.Summary{Documents: 2, Valid: 1, Invalid: 1, ErrorFindings: 1, Warnings: 1}))
 	})
 
@@ -136,21 +136,21 @@ var _ = Describe("ExitCode", func() {
 	)
 
 	DescribeTable("fails at the given level (--fail-level)",
-		func(s reporter.Summary, level rules.Severity, want int) {
+		func(s reporter.Summary, level engine.Severity, want int) {
 			Expect(reporter.ExitCodeAt(s, level)).To(Equal(want))
 		},
-		Entry("infos pass at error", reporter.Summary{Documents: 1, Valid: 1, Infos: 1, Warnings: 1}, rules.SeverityError, 0),
-		Entry("warnings fail at warning", reporter.Summary{Documents: 1, Valid: 1, Warnings: 1}, rules.SeverityWarning, 1),
-		Entry("infos pass at warning", reporter.Summary{Documents: 1, Valid: 1, Infos: 1}, rules.SeverityWarning, 0),
-		Entry("infos fail at info", reporter.Summary{Documents: 1, Valid: 1, Infos: 1}, rules.SeverityInfo, 1),
-		Entry("errors fail at any level", reporter.Summary{Documents: 1, Invalid: 1, ErrorFindings: 1}, rules.SeverityError, 1),
+		Entry("infos pass at error", reporter.Summary{Documents: 1, Valid: 1, Infos: 1, Warnings: 1}, engine.SeverityError, 0),
+		Entry("warnings fail at warning", reporter.Summary{Documents: 1, Valid: 1, Warnings: 1}, engine.SeverityWarning, 1),
+		Entry("infos pass at warning", reporter.Summary{Documents: 1, Valid: 1, Infos: 1}, engine.SeverityWarning, 0),
+		Entry("infos fail at info", reporter.Summary{Documents: 1, Valid: 1, Infos: 1}, engine.SeverityInfo, 1),
+		Entry("errors fail at any level", reporter.Summary{Documents: 1, Invalid: 1, ErrorFindings: 1}, engine.SeverityError, 1),
 	)
 
 	It("counts documents that could not be read apart from malformed ones", func() {
 		var s reporter.Summary
-		s.Add(rules.ErrorResult("missing.xml", "cannot read"))
-		s.Add(rules.Result{Location: "bad.xml", Status: rules.StatusError,
-			Diagnostics: []rules.Diagnostic{{Rule: "RS-XML-WELLFORMED", Severity: rules.SeverityError}}})
+		s.Add(engine.ErrorResult("missing.xml", "cannot read"))
+		s.Add(engine.Result{Location: "bad.xml", Status: engine.StatusError,
+			Diagnostics: []engine.Diagnostic{{Rule: "RS-XML-WELLFORMED", Severity: engine.SeverityError}}})
 		Expect(s.Errors).To(Equal(2))
 		Expect(s.Unread).To(Equal(1))
 	})

@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/graph"
 )
 
 // SamplingReporter is a Reporter that can say what a crawl sampled: the
 // text and json formats. A crawl calls SetSampling before Flush.
 type SamplingReporter interface {
 	Reporter
-	SetSampling(*rules.Sampling)
+	SetSampling(*graph.Sampling)
 }
 
 // JSONSampling is the "sampling" member of a crawl's JSON report: which
@@ -31,7 +31,7 @@ type JSONSampledList struct {
 	Skipped  map[string]int `json:"skipped"`
 }
 
-func jsonSamplingOf(s *rules.Sampling) *JSONSampling {
+func jsonSamplingOf(s *graph.Sampling) *JSONSampling {
 	if s == nil {
 		return nil
 	}
@@ -55,18 +55,18 @@ func nonZero(m map[string]int) map[string]int {
 
 // skipWords says each reason for people.
 var skipWords = map[string]string{
-	rules.SkipClosed:   "in closed Change Lists",
-	rules.SkipArchived: "in archived lists",
-	rules.SkipEarlier:  "earlier changes superseded in the same Change List",
-	rules.SkipDeleted:  "deletions",
-	rules.SkipLimit:    "beyond --sample",
-	rules.SkipBudget:   "beyond the crawl's budget",
-	rules.SkipHost:     "on hosts not allowed",
-	rules.SkipOther:    "not fetched otherwise",
+	graph.SkipClosed:   "in closed Change Lists",
+	graph.SkipArchived: "in archived lists",
+	graph.SkipEarlier:  "earlier changes superseded in the same Change List",
+	graph.SkipDeleted:  "deletions",
+	graph.SkipLimit:    "beyond --sample",
+	graph.SkipBudget:   "beyond the crawl's budget",
+	graph.SkipHost:     "on hosts not allowed",
+	graph.SkipOther:    "not fetched otherwise",
 }
 
 // samplingText is the line the text format adds to a crawl's summary.
-func samplingText(s *rules.Sampling) string {
+func samplingText(s *graph.Sampling) string {
 	if s == nil {
 		return ""
 	}
@@ -77,7 +77,7 @@ func samplingText(s *rules.Sampling) string {
 		}
 	}
 	line := fmt.Sprintf("sampled %s from %s of %s", plural(s.Resources, "resource"), plural(from, "list"), plural(len(s.Lists), "list"))
-	total, reasons := rules.SkipTotal(s.Skipped)
+	total, reasons := graph.SkipTotal(s.Skipped)
 	if total > 0 {
 		var parts []string
 		for _, r := range reasons {

@@ -8,14 +8,14 @@ import (
 
 	"github.com/rsconform/rsconform/reporter"
 	rs "github.com/rsconform/rsconform/resourcesync"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/graph"
 )
 
-var crawlSampling = &rules.Sampling{Resources: 12,
-	Skipped: map[string]int{rules.SkipClosed: 40, rules.SkipLimit: 88, rules.SkipDeleted: 0},
-	Lists: []rules.SampledList{
-		{Location: "https://example.com/resourcelist.xml", Kind: rs.ResourceList, Entries: 100, Sampled: 10, Skipped: map[string]int{rules.SkipLimit: 88, rules.SkipBudget: 2}},
-		{Location: "https://example.com/changelist1.xml", Kind: rs.ChangeList, Entries: 40, Skipped: map[string]int{rules.SkipClosed: 40}},
+var crawlSampling = &graph.Sampling{Resources: 12,
+	Skipped: map[string]int{graph.SkipClosed: 40, graph.SkipLimit: 88, graph.SkipDeleted: 0},
+	Lists: []graph.SampledList{
+		{Location: "https://example.com/resourcelist.xml", Kind: rs.ResourceList, Entries: 100, Sampled: 10, Skipped: map[string]int{graph.SkipLimit: 88, graph.SkipBudget: 2}},
+		{Location: "https://example.com/changelist1.xml", Kind: rs.ChangeList, Entries: 40, Skipped: map[string]int{graph.SkipClosed: 40}},
 	}}
 
 func renderSampling(format string) []byte {

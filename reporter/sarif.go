@@ -8,13 +8,13 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 // The sarif format is SARIF 2.1.0 (OASIS), for code-scanning services:
 //
 //   - One run. tool.driver has name, version, informationUri and one
-//     reportingDescriptor per rule of the catalogue (rules.All()): id,
+//     reportingDescriptor per rule of the catalogue (engine.All()): id,
 //     name (the ID in CamelCase), shortDescription (the title),
 //     fullDescription (the quoted sentence of the spec), help (how
 //     rsconform reads the spec), defaultConfiguration.level, and properties
@@ -155,7 +155,7 @@ func RuleHelpURI(id string) string {
 
 func newSARIF(w io.Writer, o Options) *sarifReporter {
 	s := &sarifReporter{w: w, o: o, index: map[string]int{}, results: []sarifResult{}}
-	for _, r := range rules.All() {
+	for _, r := range engine.All() {
 		s.addRule(ruleDescriptor(r))
 	}
 	return s
@@ -167,7 +167,7 @@ func (s *sarifReporter) addRule(d sarifRule) int {
 	return len(s.rules) - 1
 }
 
-func ruleDescriptor(r *rules.Rule) sarifRule {
+func ruleDescriptor(r *engine.Rule) sarifRule {
 	uri := RuleHelpURI(r.ID)
 	d := sarifRule{
 		ID:                   r.ID,
@@ -223,11 +223,11 @@ func camelName(id string) string {
 	return b.String()
 }
 
-func sarifLevel(s rules.Severity) string {
+func sarifLevel(s engine.Severity) string {
 	switch s {
-	case rules.SeverityError:
+	case engine.SeverityError:
 		return "error"
-	case rules.SeverityWarning:
+	case engine.SeverityWarning:
 		return "warning"
 	}
 	return "note"
@@ -239,7 +239,7 @@ func sarifLevel(s rules.Severity) string {
 // of the checkout; another relative file name as a relative URI reference;
 // another absolute one as a file: URI.
 func artifactURI(name, root string) string {
-	if rules.IsURL(name) {
+	if engine.IsURL(name) {
 		return name
 	}
 	if root != "" {
@@ -259,7 +259,7 @@ func artifactURI(name, root string) string {
 	return (&url.URL{Path: slash}).String()
 }
 
-func (s *sarifReporter) loc(l rules.Location, doc string) sarifLocation {
+func (s *sarifReporter) loc(l engine.Location, doc string) sarifLocation {
 	name := l.Name()
 	if name == "" {
 		name = doc
@@ -272,19 +272,19 @@ func (s *sarifReporter) loc(l rules.Location, doc string) sarifLocation {
 	return loc
 }
 
-func (s *sarifReporter) Write(r rules.Result) error {
+func (s *sarifReporter) Write(r engine.Result) error {
 	if err := s.lock(false); err != nil {
 		return err
 	}
 	defer s.unlock()
 	status := statusOf(r)
 	switch {
-	case status == rules.StatusError && len(r.Diagnostics) == 0:
+	case status == engine.StatusError && len(r.Diagnostics) == 0:
 		s.failed++
-	case status != rules.StatusSkipped:
+	case status != engine.StatusSkipped:
 		s.processed++
 	}
-	if status == rules.StatusError {
+	if status == engine.StatusError {
 		why := r.Error
 		if why == "" {
 			why = "the document could not be processed"
@@ -292,7 +292,7 @@ func (s *sarifReporter) Write(r rules.Result) error {
 		s.notes = append(s.notes, sarifNotification{
 			Level:     "error",
 			Message:   sarifMessage{Text: r.Location + ": " + why},
-			Locations: []sarifLocation{s.loc(rules.Location{}, r.Location)},
+			Locations: []sarifLocation{s.loc(engine.Location{}, r.Location)},
 		})
 	}
 	for _, d := range r.Diagnostics {

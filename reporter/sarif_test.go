@@ -11,7 +11,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 // The parts of SARIF 2.1.0 that rsconform writes, as a consumer reads
@@ -123,23 +123,23 @@ var _ = Describe("The sarif format", func() {
 			Expect(r.Properties).To(HaveKey("section"))
 		}
 		// Every rule of the catalogue, with its metadata.
-		for i, rule := range rules.All() {
+		for i, rule := range engine.All() {
 			r := d.Rules[i]
 			Expect(*r.ID).To(Equal(rule.ID))
 			Expect(*r.ShortDescription.Text).To(Equal(rule.Title))
 			Expect(r.Properties).To(Equal(map[string]string{"section": rule.Section, "level": rule.Level.String()}))
-			want := map[rules.Level]string{rules.Must: "error", rules.Should: "warning", rules.Info: "note"}[rule.Level]
+			want := map[engine.Level]string{engine.Must: "error", engine.Should: "warning", engine.Info: "note"}[rule.Level]
 			Expect(r.Default.Level).To(Equal(want))
 			if rule.Quote != "" && rule.English == "" {
 				Expect(r.FullDescription).NotTo(BeNil())
 				Expect(*r.FullDescription.Text).To(Equal(rule.Quote))
 			}
 		}
-		xsd := d.Rules[indexOf(rules.All(), "RS-XSD")]
+		xsd := d.Rules[indexOf(engine.All(), "RS-XSD")]
 		Expect(xsd.Name).To(Equal("RsXsd"))
 		// A rule with findings that the catalogue does not know is added.
 		Expect(ids).To(HaveKey(notInCatalogue))
-		Expect(d.Rules).To(HaveLen(len(rules.All()) + 1))
+		Expect(d.Rules).To(HaveLen(len(engine.All()) + 1))
 	})
 
 	// GitHub code scanning rejects a rule without help (GH2012) and links
@@ -165,7 +165,7 @@ var _ = Describe("The sarif format", func() {
 	It("puts English first in the full description of rules quoting a Japanese text", func() {
 		d := decodeSARIF(render("sarif", sampleOptions)).Runs[0].Tool.Driver
 		translated := 0
-		for i, rule := range rules.All() {
+		for i, rule := range engine.All() {
 			full := *d.Rules[i].FullDescription.Text
 			ascii := strings.IndexFunc(rule.Quote, func(r rune) bool { return r > unicode.MaxASCII && r != '–' && r != '’' }) < 0
 			if ascii {
@@ -185,8 +185,8 @@ var _ = Describe("The sarif format", func() {
 		o := sampleOptions
 		o.SourceRoot = root
 		for _, name := range []string{filepath.Join(root, "build", "site", "changelist.xml"), "changelist.xml"} {
-			r := rules.Result{Location: name, Kind: "changelist", Status: rules.StatusInvalid,
-				Diagnostics: []rules.Diagnostic{{Rule: "RS-XSD", Severity: rules.SeverityError, Section: "7", Message: "m", Location: loc(name, 1, 1)}}}
+			r := engine.Result{Location: name, Kind: "changelist", Status: engine.StatusInvalid,
+				Diagnostics: []engine.Diagnostic{{Rule: "RS-XSD", Severity: engine.SeverityError, Section: "7", Message: "m", Location: loc(name, 1, 1)}}}
 			uri, _, _ := checkLocation(decodeSARIF(render("sarif", o, r)).Runs[0].Results[0].Locations[0])
 			want := "build/site/changelist.xml"
 			if name == "changelist.xml" {
@@ -194,8 +194,8 @@ var _ = Describe("The sarif format", func() {
 			}
 			Expect(uri).To(Equal(want))
 		}
-		outside := rules.Result{Location: "/elsewhere/x.xml", Status: rules.StatusInvalid,
-			Diagnostics: []rules.Diagnostic{{Rule: "RS-XSD", Severity: rules.SeverityError, Message: "m", Location: loc("/elsewhere/x.xml", 1, 1)}}}
+		outside := engine.Result{Location: "/elsewhere/x.xml", Status: engine.StatusInvalid,
+			Diagnostics: []engine.Diagnostic{{Rule: "RS-XSD", Severity: engine.SeverityError, Message: "m", Location: loc("/elsewhere/x.xml", 1, 1)}}}
 		uri, _, _ := checkLocation(decodeSARIF(render("sarif", o, outside)).Runs[0].Results[0].Locations[0])
 		Expect(uri).To(Equal("file:///elsewhere/x.xml"))
 	})
@@ -282,8 +282,8 @@ var _ = Describe("The sarif format", func() {
 
 	DescribeTable("writes artifact locations as URI references",
 		func(name, want string) {
-			r := rules.Result{Location: name, Kind: "resourcelist", Status: rules.StatusInvalid,
-				Diagnostics: []rules.Diagnostic{{Rule: "RS-XSD", Severity: rules.SeverityError, Section: "7",
+			r := engine.Result{Location: name, Kind: "resourcelist", Status: engine.StatusInvalid,
+				Diagnostics: []engine.Diagnostic{{Rule: "RS-XSD", Severity: engine.SeverityError, Section: "7",
 					Message: "m", Location: loc(name, 1, 1)}}}
 			uri, _, _ := checkLocation(decodeSARIF(render("sarif", sampleOptions, r)).Runs[0].Results[0].Locations[0])
 			Expect(uri).To(Equal(want))
@@ -306,7 +306,7 @@ var _ = Describe("The sarif format", func() {
 	})
 })
 
-func indexOf(all []*rules.Rule, id string) int {
+func indexOf(all []*engine.Rule, id string) int {
 	for i, r := range all {
 		if r.ID == id {
 			return i

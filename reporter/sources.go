@@ -6,12 +6,12 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 // Sources keeps the text of the documents a run checks, within a budget of
 // bytes, so that the html format can show the lines each finding is about.
-// It is filled through rules.Validator.Source (Keep has its signature) and
+// It is filled through engine.Validator.Source (Keep has its signature) and
 // read by the html reporter, which takes each document's text out when the
 // document is written: the memory held is at most the budget, and only
 // until the document's report is made. Safe for concurrent use.
@@ -34,7 +34,7 @@ func NewSources(budget int64) *Sources {
 // Keep keeps data as the text of the document at location, when it fits in
 // what is left of the budget; a document that does not fit is reported
 // without excerpts. data is kept, not copied: the caller must not change
-// it afterwards (rules.Validator does not).
+// it afterwards (engine.Validator does not).
 func (s *Sources) Keep(location string, data []byte) {
 	if s == nil {
 		return
@@ -190,7 +190,7 @@ func splitAt(s string, col int) (before, at, after string) {
 
 // sameDocument reports whether a finding's location is in the document r
 // (a location with no name is).
-func sameDocument(l rules.Location, r rules.Result) bool {
+func sameDocument(l engine.Location, r engine.Result) bool {
 	n := l.Name()
 	return n == "" || n == r.Location
 }

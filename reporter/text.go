@@ -12,7 +12,8 @@ import (
 	"github.com/mattn/go-colorable"
 	"github.com/mattn/go-isatty"
 
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/graph"
 )
 
 // The text format, for people. Each document is printed when written:
@@ -44,7 +45,7 @@ type textReporter struct {
 	// before children).
 	depth map[string]int
 	// sampling, when set, is said after the summary.
-	sampling *rules.Sampling
+	sampling *graph.Sampling
 }
 
 // textStyles are the colours of the text format; each is switched on or
@@ -130,13 +131,13 @@ func newText(w io.Writer, o Options, e env) (*textReporter, error) {
 	return &textReporter{w: w, o: o, st: newTextStyles(on)}, nil
 }
 
-func (t *textReporter) Write(r rules.Result) error {
+func (t *textReporter) Write(r engine.Result) error {
 	if err := t.lock(false); err != nil {
 		return err
 	}
 	defer t.unlock()
 	t.sum.Add(r)
-	if t.o.Quiet && len(r.Diagnostics) == 0 && statusOf(r) != rules.StatusError {
+	if t.o.Quiet && len(r.Diagnostics) == 0 && statusOf(r) != engine.StatusError {
 		t.depthOf(r) // children still indent under it
 		return nil
 	}
@@ -152,7 +153,7 @@ func (t *textReporter) Write(r rules.Result) error {
 }
 
 // depthOf is how deep r sits under the documents already written.
-func (t *textReporter) depthOf(r rules.Result) int {
+func (t *textReporter) depthOf(r engine.Result) int {
 	if t.depth == nil {
 		t.depth = map[string]int{}
 	}
@@ -178,19 +179,19 @@ func (t *textReporter) Flush() error {
 }
 
 // SetSampling makes the summary say what a crawl sampled.
-func (t *textReporter) SetSampling(s *rules.Sampling) { t.sampling = s }
+func (t *textReporter) SetSampling(s *graph.Sampling) { t.sampling = s }
 
-func (t *textReporter) document(b *strings.Builder, r rules.Result) {
+func (t *textReporter) document(b *strings.Builder, r engine.Result) {
 	st := t.st
 	status := statusOf(r)
 	var mark string
 	var sc *color.Color
 	switch status {
-	case rules.StatusValid:
+	case engine.StatusValid:
 		mark, sc = "✓", st.valid
-	case rules.StatusInvalid:
+	case engine.StatusInvalid:
 		mark, sc = "✗", st.invalid
-	case rules.StatusError:
+	case engine.StatusError:
 		mark, sc = "!", st.failed
 	default:
 		mark, sc = "-", st.skipped
@@ -200,7 +201,7 @@ func (t *textReporter) document(b *strings.Builder, r rules.Result) {
 
 	if r.Error != "" {
 		label := "error: "
-		if status != rules.StatusError {
+		if status != engine.StatusError {
 			label = "note: "
 		}
 		writeIndented(b, "  ", sc.Sprint(label), len(label), termSafe(r.Error, true))
@@ -220,7 +221,7 @@ func (t *textReporter) document(b *strings.Builder, r rules.Result) {
 }
 
 // findings prints one aligned line per finding of r.
-func (t *textReporter) findings(b *strings.Builder, r rules.Result) {
+func (t *textReporter) findings(b *strings.Builder, r engine.Result) {
 	if len(r.Diagnostics) == 0 {
 		return
 	}
@@ -254,9 +255,9 @@ func (t *textReporter) findings(b *strings.Builder, r rules.Result) {
 		sev := severityOf(d)
 		sc := st.sevInfo
 		switch sev {
-		case rules.SeverityError:
+		case engine.SeverityError:
 			sc = st.sevError
-		case rules.SeverityWarning:
+		case engine.SeverityWarning:
 			sc = st.sevWarning
 		}
 		rule := termSafe(d.Rule, false)
@@ -294,7 +295,7 @@ func writeIndented(b *strings.Builder, lead, prefix string, width int, text stri
 // position is "line:column" of a finding ("line" when the column is
 // unknown, "-" when the line is), preceded by its file or URL when that is
 // not the document's own.
-func position(l rules.Location, doc string) string {
+func position(l engine.Location, doc string) string {
 	var s string
 	switch {
 	case l.Line <= 0:

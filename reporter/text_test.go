@@ -9,7 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/reporter"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 var _ = Describe("The text format", func() {
@@ -39,13 +39,13 @@ var _ = Describe("The text format", func() {
 	})
 
 	It("sums up repeated findings of one rule under the first, and lists them all with -v or in JSON", func() {
-		r := rules.Result{Location: "rl.xml", Kind: "resourcelist", Status: rules.StatusInvalid}
+		r := engine.Result{Location: "rl.xml", Kind: "resourcelist", Status: engine.StatusInvalid}
 		for i := 0; i < 669; i++ {
-			r.Diagnostics = append(r.Diagnostics, rules.Diagnostic{Rule: "RS-HASH-SYNTAX", Severity: rules.SeverityError, Section: "7",
+			r.Diagnostics = append(r.Diagnostics, engine.Diagnostic{Rule: "RS-HASH-SYNTAX", Severity: engine.SeverityError, Section: "7",
 				Message: "hash value is not hex", Location: loc("rl.xml", 10+i, 5)})
 		}
 		for i := 0; i < 3; i++ {
-			r.Diagnostics = append(r.Diagnostics, rules.Diagnostic{Rule: "RS-TIME-UTC", Severity: rules.SeverityWarning, Section: "7",
+			r.Diagnostics = append(r.Diagnostics, engine.Diagnostic{Rule: "RS-TIME-UTC", Severity: engine.SeverityWarning, Section: "7",
 				Message: "not UTC", Location: loc("rl.xml", 700+i, 5)})
 		}
 		out := string(render("text", sampleOptions, r))
@@ -166,8 +166,8 @@ var _ = Describe("The text format", func() {
 	})
 
 	It("shows a location that is not the document's own", func() {
-		r := rules.Result{Location: "a.xml", Kind: "changelist", Status: rules.StatusInvalid,
-			Diagnostics: []rules.Diagnostic{{Rule: "RS-XSD", Severity: rules.SeverityError, Section: "7",
+		r := engine.Result{Location: "a.xml", Kind: "changelist", Status: engine.StatusInvalid,
+			Diagnostics: []engine.Diagnostic{{Rule: "RS-XSD", Severity: engine.SeverityError, Section: "7",
 				Message: "m", Location: loc("b.xml", 3, 4)}}}
 		Expect(string(render("text", sampleOptions, r))).To(ContainSubstring("  b.xml:3:4  error"))
 	})
@@ -178,12 +178,12 @@ var _ = Describe("The text format of a crawl", func() {
 		var buf bytes.Buffer
 		rep, err := reporter.New("text", &buf, reporter.Options{Color: "never"})
 		Expect(err).NotTo(HaveOccurred())
-		for _, r := range []rules.Result{
-			{Location: "http://x/sd.xml", Kind: "description", Status: rules.StatusValid},
-			{Location: "http://x/cl.xml", Kind: "capabilitylist", Status: rules.StatusValid, Parent: "http://x/sd.xml"},
-			{Location: "http://x/rl.xml", Kind: "resourcelist", Status: rules.StatusInvalid, Parent: "http://x/cl.xml",
-				Diagnostics: []rules.Diagnostic{{Rule: "RS-LINK-UP", Severity: rules.SeverityError, Section: "6.2", Message: "m", Location: rules.Location{URL: "http://x/rl.xml", Line: 2, Column: 1}}}},
-			{Location: "http://x/cd.xml", Kind: "changedump", Status: rules.StatusValid, Parent: "http://x/cl.xml"},
+		for _, r := range []engine.Result{
+			{Location: "http://x/sd.xml", Kind: "description", Status: engine.StatusValid},
+			{Location: "http://x/cl.xml", Kind: "capabilitylist", Status: engine.StatusValid, Parent: "http://x/sd.xml"},
+			{Location: "http://x/rl.xml", Kind: "resourcelist", Status: engine.StatusInvalid, Parent: "http://x/cl.xml",
+				Diagnostics: []engine.Diagnostic{{Rule: "RS-LINK-UP", Severity: engine.SeverityError, Section: "6.2", Message: "m", Location: engine.Location{URL: "http://x/rl.xml", Line: 2, Column: 1}}}},
+			{Location: "http://x/cd.xml", Kind: "changedump", Status: engine.StatusValid, Parent: "http://x/cl.xml"},
 		} {
 			Expect(rep.Write(r)).To(Succeed())
 		}

@@ -8,6 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 var _ = Describe("docs/rules.md", func() {
@@ -20,7 +21,7 @@ var _ = Describe("docs/rules.md", func() {
 	})
 
 	It("cites only sections of the section map, and every section has rules or a note", func() {
-		for _, r := range rules.All() {
+		for _, r := range engine.All() {
 			Expect(rules.Section(r.Section)).NotTo(BeNil(), "%s cites section %q, which is not in rules.Sections", r.ID, r.Section)
 		}
 	})

@@ -23,7 +23,7 @@ func validator(b *testing.B) (*schema.Validator, []byte) {
 	return v, data
 }
 
-// BenchmarkSchemaRead50k is what rules.Validator does: the front end's
+// BenchmarkSchemaRead50k is what engine.Validator does: the front end's
 // one pass (libxml2 parse and XSD validation, model built from it).
 func BenchmarkSchemaRead50k(b *testing.B) {
 	v, data := validator(b)

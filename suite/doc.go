@@ -13,9 +13,10 @@ import (
 
 	"github.com/onsi/ginkgo/v2"
 
-	"github.com/rsconform/rsconform/destination/harness"
+	"github.com/rsconform/rsconform/harness"
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 // Label kinds and their prefixes.
@@ -30,7 +31,7 @@ const (
 // RuleLabels are the typed labels of a rule's spec: its section, level,
 // the kinds it applies to (Kind:any when all) and its scope (Scope:document
 // or Scope:crawl).
-func RuleLabels(r *rules.Rule) ginkgo.Labels {
+func RuleLabels(r *engine.Rule) ginkgo.Labels {
 	ls := ginkgo.Labels{SectionLabel + r.Section, LevelLabel + r.Level.String()}
 	if len(r.Applies) == 0 || len(r.Applies) >= len(rs.Kinds)/2 {
 		ls = append(ls, KindLabel+"any")
@@ -58,7 +59,7 @@ func CheckLabels(labels []string, scenarios []string) error {
 			}
 		case strings.HasPrefix(l, LevelLabel):
 			switch strings.TrimPrefix(l, LevelLabel) {
-			case rules.Must.String(), rules.Should.String(), rules.Info.String(), string(harness.Policy):
+			case engine.Must.String(), engine.Should.String(), engine.Info.String(), string(harness.Policy):
 			default:
 				return fmt.Errorf("label %q names no level", l)
 			}

@@ -11,7 +11,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/rsconform/rsconform/destination/harness"
+	"github.com/rsconform/rsconform/harness"
 	"github.com/rsconform/rsconform/reporter"
 	"github.com/rsconform/rsconform/webui"
 )

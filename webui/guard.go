@@ -19,25 +19,43 @@ import (
 // on the address the name resolved to, so neither a redirect nor a name
 // that resolves differently the second time (DNS rebinding) gets round it.
 
-// blockedPrefixes are the special-purpose ranges (RFC 6890 and successors)
-// that are not on the public Internet, besides what netip's predicates
-// cover (loopback, private, link-local, multicast, unspecified).
-var blockedPrefixes = []netip.Prefix{
-	netip.MustParsePrefix("0.0.0.0/8"),       // "this network"
-	netip.MustParsePrefix("100.64.0.0/10"),   // shared address space (carrier-grade NAT)
-	netip.MustParsePrefix("192.0.0.0/24"),    // IETF protocol assignments
-	netip.MustParsePrefix("192.0.2.0/24"),    // documentation
-	netip.MustParsePrefix("198.18.0.0/15"),   // benchmarking
-	netip.MustParsePrefix("198.51.100.0/24"), // documentation
-	netip.MustParsePrefix("203.0.113.0/24"),  // documentation
-	netip.MustParsePrefix("240.0.0.0/4"),     // reserved, and broadcast
-	netip.MustParsePrefix("64:ff9b::/96"),    // NAT64: may embed any IPv4 address
-	netip.MustParsePrefix("64:ff9b:1::/48"),  // local-use NAT64
-	netip.MustParsePrefix("100::/64"),        // discard-only
-	netip.MustParsePrefix("2001:db8::/32"),   // documentation
-	netip.MustParsePrefix("2002::/16"),       // 6to4: embeds an IPv4 address
-	netip.MustParsePrefix("2001::/32"),       // Teredo: embeds an IPv4 address
+// blockedPrefixes are the ranges of the IANA special-purpose address
+// registries (IPv4 and IPv6, RFC 6890 and successors) that are not
+// globally reachable, and the deprecated ranges that were never public,
+// besides what netip's predicates cover (loopback, private, link-local,
+// multicast, unspecified). A range the registries call globally reachable
+// but that embeds an IPv4 address is in embedsIPv4 instead. A few global
+// anycast addresses inside the blocked IETF ranges (192.0.0.9, 2001:1::1)
+// are refused with them: no Source is served there.
+var blockedPrefixes = []struct {
+	p    netip.Prefix
+	what string
+}{
+	{netip.MustParsePrefix("0.0.0.0/8"), `"this network"`},
+	{netip.MustParsePrefix("100.64.0.0/10"), "shared address space (carrier-grade NAT)"},
+	{netip.MustParsePrefix("192.0.0.0/24"), "IETF protocol assignments"},
+	{netip.MustParsePrefix("192.0.2.0/24"), "documentation"},
+	{netip.MustParsePrefix("192.88.99.0/24"), "6to4 relay anycast, deprecated"},
+	{netip.MustParsePrefix("198.18.0.0/15"), "benchmarking"},
+	{netip.MustParsePrefix("198.51.100.0/24"), "documentation"},
+	{netip.MustParsePrefix("203.0.113.0/24"), "documentation"},
+	{netip.MustParsePrefix("240.0.0.0/4"), "reserved, and limited broadcast"},
+	{netip.MustParsePrefix("::/96"), "IPv4-compatible, deprecated"},
+	{netip.MustParsePrefix("64:ff9b:1::/48"), "local-use IPv4/IPv6 translation"},
+	{netip.MustParsePrefix("100::/64"), "discard-only"},
+	{netip.MustParsePrefix("100:0:0:1::/64"), "dummy prefix"},
+	{netip.MustParsePrefix("2001::/23"), "IETF protocol assignments: Teredo, benchmarking, ORCHID"},
+	{netip.MustParsePrefix("2001:db8::/32"), "documentation"},
+	{netip.MustParsePrefix("2002::/16"), "6to4"},
+	{netip.MustParsePrefix("3fff::/20"), "documentation"},
+	{netip.MustParsePrefix("5f00::/16"), "segment routing (SRv6) SIDs"},
+	{netip.MustParsePrefix("fec0::/10"), "site-local, deprecated"},
 }
+
+// nat64 is the well-known prefix of IPv4/IPv6 translation (RFC 6052),
+// globally reachable: an address in it stands for the IPv4 address in its
+// last 32 bits, which a NAT64 gateway on the host's network connects to.
+var nat64 = netip.MustParsePrefix("64:ff9b::/96")
 
 // refusal says why an address may not be reached; "" when it may.
 func refusal(a netip.Addr) string {
@@ -49,16 +67,26 @@ func refusal(a netip.Addr) string {
 		return "a loopback address"
 	case a.IsPrivate():
 		return "a private address"
-	case a.IsLinkLocalUnicast(), a.IsLinkLocalMulticast():
+	case a.IsLinkLocalUnicast():
 		return "a link-local address"
+	case a.IsLinkLocalMulticast():
+		return "a link-local multicast address"
 	case a.IsUnspecified():
 		return "an unspecified address"
 	case a.IsMulticast(), a.IsInterfaceLocalMulticast():
 		return "a multicast address"
 	}
-	for _, p := range blockedPrefixes {
-		if p.Contains(a) {
-			return "a special-purpose address (" + p.String() + ")"
+	if nat64.Contains(a) {
+		b := a.As16()
+		v4 := netip.AddrFrom4([4]byte(b[12:]))
+		if why := refusal(v4); why != "" {
+			return fmt.Sprintf("an IPv4/IPv6 translation address (%s) standing for %s, %s", nat64, v4, why)
+		}
+		return ""
+	}
+	for _, b := range blockedPrefixes {
+		if b.p.Contains(a) {
+			return "a special-purpose address (" + b.p.String() + ", " + b.what + ")"
 		}
 	}
 	return ""

@@ -33,15 +33,16 @@ import (
 	"github.com/rsconform/rsconform/fixtures"
 	"github.com/rsconform/rsconform/reporter"
 	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/frontend"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 // Options configure the web validator. The zero value of a field means its
 // default.
 type Options struct {
-	// Schema is the XML front end (schema.New()); nil means the
-	// process-wide one (see rules.Validator.Schema).
-	Schema rules.FrontEnd
+	// Schema is the XML front end; nil means libxml2's (frontend.New).
+	Schema engine.FrontEnd
 	// Version is the tool's version, shown in reports.
 	Version string
 	// AllowPrivate lets crawls reach loopback, private and link-local
@@ -114,6 +115,13 @@ type Server struct {
 // New returns the web validator.
 func New(o Options) (*Server, error) {
 	o = o.withDefaults()
+	if o.Schema == nil {
+		fe, err := frontend.New()
+		if err != nil {
+			return nil, fmt.Errorf("webui: %w", err)
+		}
+		o.Schema = fe
+	}
 	tmpl, err := reporter.HTMLTemplates().ParseFS(pages, "pages/*.tmpl")
 	if err != nil {
 		return nil, fmt.Errorf("webui: templates: %w", err)
@@ -230,7 +238,7 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusBadRequest, err.Error(), in.url)
 		return
 	}
-	spec, err := rules.ParseSpec(in.spec)
+	spec, err := engine.ParseSpec(in.spec)
 	if err != nil {
 		s.fail(w, http.StatusBadRequest, err.Error(), in.url)
 		return
@@ -238,10 +246,10 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), s.o.JobTimeout)
 	defer cancel()
 	sources := reporter.NewSources(max(s.o.MaxBytes, s.o.MaxBody))
-	v := &rules.Validator{Config: rules.Config{Spec: spec}, Schema: s.o.Schema, Source: sources.Keep}
+	v := &engine.Validator{Config: engine.Config{Spec: spec}, Schema: s.o.Schema, Source: sources.Keep}
 	opts := reporter.Options{Tool: "rsconform", Version: s.o.Version, Spec: string(spec), Strict: in.strict,
 		Sources: sources, Home: "./", RuleURL: func(id string) string { return "rules/" + url.PathEscape(id) }}
-	var results []rules.Result
+	var results []engine.Result
 	start := time.Now()
 	if in.url != "" {
 		u, err := s.checkURL(ctx, in.url)
@@ -277,7 +285,7 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 		opts.Title = "Report: " + u
 		s.logf("crawl %s: %d documents in %s", u, len(results), time.Since(start).Round(time.Millisecond))
 	} else {
-		results = []rules.Result{v.ValidateReader(ctx, in.name, bytes.NewReader(in.data))}
+		results = []engine.Result{v.ValidateReader(ctx, in.name, bytes.NewReader(in.data))}
 		opts.Title = "Report: " + in.name
 		s.logf("validate %s (%d bytes) in %s", in.name, len(in.data), time.Since(start).Round(time.Millisecond))
 	}
@@ -306,7 +314,7 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 // multipart body is read part by part into memory (ParseMultipartForm
 // would spill large files to disk).
 func (s *Server) readInput(r *http.Request) (input, error) {
-	in := input{spec: string(rules.Spec11)}
+	in := input{spec: string(engine.Spec11)}
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	fields := map[string]string{}
 	switch ct {
@@ -397,7 +405,7 @@ func (s *Server) checkURL(ctx context.Context, raw string) (string, error) {
 // rulePage is what the "rule" page shows.
 type rulePage struct {
 	reporter.HTMLPage
-	Rule          *rules.Rule
+	Rule          *engine.Rule
 	SectionTitle  string
 	Severity      string
 	Applies       []string
@@ -408,7 +416,7 @@ type rulePage struct {
 
 func (s *Server) rule(w http.ResponseWriter, r *http.Request) {
 	id := strings.ToUpper(r.PathValue("id"))
-	rule := rules.Lookup(id)
+	rule := engine.Lookup(id)
 	if rule == nil {
 		s.render(w, http.StatusNotFound, "notfound", s.page("No such rule", "../"))
 		return
@@ -433,9 +441,9 @@ func (s *Server) rule(w http.ResponseWriter, r *http.Request) {
 // ruleListPage is what the "rules" page shows.
 type ruleListPage struct {
 	reporter.HTMLPage
-	Rules []*rules.Rule
+	Rules []*engine.Rule
 }
 
 func (s *Server) ruleList(w http.ResponseWriter, r *http.Request) {
-	s.render(w, http.StatusOK, "rules", ruleListPage{HTMLPage: s.page("rsconform: the rules", "../"), Rules: rules.All()})
+	s.render(w, http.StatusOK, "rules", ruleListPage{HTMLPage: s.page("rsconform: the rules", "../"), Rules: engine.All()})
 }

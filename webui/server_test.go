@@ -21,20 +21,20 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/mocksource"
-	"github.com/rsconform/rsconform/schema"
+	"github.com/rsconform/rsconform/rules/frontend"
 	"github.com/rsconform/rsconform/webui"
 )
 
 var (
 	schemaOnce sync.Once
-	schemaV    *schema.Validator
+	schemaV    frontend.LibXML2
 )
 
 // testSchema loads the XSDs once for the suite (libxml2 leaks per load).
-func testSchema() *schema.Validator {
+func testSchema() frontend.LibXML2 {
 	schemaOnce.Do(func() {
 		var err error
-		schemaV, err = schema.New()
+		schemaV, err = frontend.New()
 		Expect(err).NotTo(HaveOccurred())
 	})
 	return schemaV

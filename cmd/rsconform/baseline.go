@@ -2,12 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
 	"sort"
 
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/internal/safefile"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 // A baseline is the set of findings a project has accepted, so that CI
@@ -50,27 +52,95 @@ func baselineMessage(msg string) string {
 // baseline counts known findings by key.
 type baseline map[baselineKey]int
 
+// maxBaselineBytes bounds the baseline file read: an entry of the format
+// (a document, a rule ID, a message, a count, indented) takes about 250
+// bytes, so 128 MiB holds half a million distinct findings, ten documents
+// of 50,000 entries each with one finding per entry, far beyond what
+// anyone reviews. Memory is about the size of the keys read (entries are
+// decoded one at a time), not a multiple of the file's.
+const maxBaselineBytes = 128 << 20
+
+// readBaseline reads the baseline at path: a regular file of at most
+// maxBaselineBytes, not a symbolic link (the tool writes it, and never
+// through a link, as sync its state file). A missing file gives an error
+// that is fs.ErrNotExist.
 func readBaseline(path string) (baseline, error) {
-	data, err := os.ReadFile(path)
+	r, err := safefile.Open(path, "baseline", maxBaselineBytes, true)
 	if err != nil {
 		return nil, err
 	}
+	defer r.Close()
 	var f baselineFile
-	if err := json.Unmarshal(data, &f); err != nil {
+	b := baseline{}
+	err = decodeBaseline(json.NewDecoder(r), &f, func(e baselineEntry) {
+		b[baselineKey{e.Document, e.Rule, baselineMessage(e.Message)}] += max(e.Count, 1)
+	})
+	var le *safefile.LimitError
+	if errors.As(err, &le) {
+		return nil, le
+	}
+	if err != nil {
 		return nil, fmt.Errorf("%s: not a baseline file: %w", path, err)
 	}
 	if f.Tool != "rsconform" || f.Format != 1 {
 		return nil, fmt.Errorf("%s: not an rsconform baseline (format 1)", path)
 	}
-	b := baseline{}
-	for _, e := range f.Findings {
-		b[baselineKey{e.Document, e.Rule, baselineMessage(e.Message)}] += max(e.Count, 1)
-	}
 	return b, nil
 }
 
+// decodeBaseline reads a baseline file's object, its fields into f but
+// for the findings, each handed to add as it is read.
+func decodeBaseline(dec *json.Decoder, f *baselineFile, add func(baselineEntry)) error {
+	if t, err := dec.Token(); err != nil {
+		return err
+	} else if t != json.Delim('{') {
+		return errors.New("not a JSON object")
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch t {
+		case "tool":
+			err = dec.Decode(&f.Tool)
+		case "format":
+			err = dec.Decode(&f.Format)
+		case "findings":
+			err = decodeFindings(dec, add)
+		default:
+			var skip json.RawMessage
+			err = dec.Decode(&skip)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	_, err := dec.Token()
+	return err
+}
+
+func decodeFindings(dec *json.Decoder, add func(baselineEntry)) error {
+	if t, err := dec.Token(); err != nil {
+		return err
+	} else if t == nil {
+		return nil
+	} else if t != json.Delim('[') {
+		return errors.New("findings is not a list")
+	}
+	for dec.More() {
+		var e baselineEntry
+		if err := dec.Decode(&e); err != nil {
+			return err
+		}
+		add(e)
+	}
+	_, err := dec.Token()
+	return err
+}
+
 // writeBaseline writes every finding of results to path.
-func writeBaseline(path string, results []rules.Result) (int, error) {
+func writeBaseline(path string, results []engine.Result) (int, error) {
 	counts := map[baselineKey]int{}
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
@@ -97,7 +167,17 @@ func writeBaseline(path string, results []rules.Result) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return n, os.WriteFile(path, append(data, '\n'), 0o644)
+	// Written only where no file is: never through a symbolic link,
+	// dangling or not, planted where the baseline goes.
+	w, err := safefile.OpenOwn(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return 0, err
+	}
+	_, err = w.Write(append(data, '\n'))
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	return n, err
 }
 
 // filter removes the known findings from results (in place) and returns
@@ -105,7 +185,7 @@ func writeBaseline(path string, results []rules.Result) (int, error) {
 // becomes valid; a document that could not be processed because of
 // findings that were all known is skipped, saying so; one that could not
 // be processed for another reason (no answer, no file) stays in error.
-func (b baseline) filter(results []rules.Result) int {
+func (b baseline) filter(results []engine.Result) int {
 	left := map[baselineKey]int{}
 	for k, v := range b {
 		left[k] = v
@@ -126,15 +206,15 @@ func (b baseline) filter(results []rules.Result) int {
 		had := len(r.Diagnostics) > 0
 		r.Diagnostics = kept
 		switch {
-		case r.Status == rules.StatusInvalid:
+		case r.Status == engine.StatusInvalid:
 			r.Status = ""
 			r.Finish()
-		case r.Status == rules.StatusError && had && len(kept) == 0:
+		case r.Status == engine.StatusError && had && len(kept) == 0:
 			// A document that could not be checked for a finding the
 			// baseline accepts (not well-formed, too large): the known
 			// finding does not make the run fail (exit 2); the document
 			// is reported as not checked, and why.
-			r.Status = rules.StatusSkipped
+			r.Status = engine.StatusSkipped
 			r.Error = "not checked, its finding is in the baseline: " + r.Error
 		}
 	}

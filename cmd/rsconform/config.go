@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/rsconform/rsconform/internal/safefile"
 	"github.com/rsconform/rsconform/internal/suggest"
 )
 
@@ -63,12 +64,16 @@ func findConfig(explicit string) (string, error) {
 	}
 }
 
+// maxConfigBytes bounds the configuration file read: a few keys, a list
+// of excluded paths, some headers fit in kilobytes.
+const maxConfigBytes = 4 << 20
+
 // applyConfig sets, from the configuration file at path, every flag of
 // fset the command line did not set. Keys for flags this command does not
 // have are ignored (headers apply to crawl, exclude to validate); unknown
 // keys are errors, with a suggestion.
 func applyConfig(fset *flag.FlagSet, path string) error {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, "configuration file", maxConfigBytes, false)
 	if err != nil {
 		return err
 	}

@@ -110,6 +110,42 @@ var _ = Describe("Configuration, baselines and fail levels", func() {
 		Expect(rep.Documents[0].Findings).To(HaveLen(1))
 	})
 
+	It("refuses, with exit 2 and a message, a --config or --baseline that is not a regular file or is too large", func() {
+		code, _, errs := cli("validate", "--config", "/dev/zero", "../cl.xml")
+		Expect(code).To(Equal(2))
+		Expect(errs).To(ContainSubstring("/dev/zero: the configuration file is a character device, not a regular file: refused"))
+		code, _, errs = cli("validate", "--baseline", "/dev/zero", "../cl.xml")
+		Expect(code).To(Equal(2))
+		Expect(errs).To(ContainSubstring("/dev/zero: the baseline is a character device, not a regular file: refused"))
+
+		// Sparse files: larger than the bounds, taking no room.
+		big := func(name string, size int64) string {
+			p := filepath.Join(dir, name)
+			f, err := os.Create(p)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(f.Truncate(size)).To(Succeed())
+			Expect(f.Close()).To(Succeed())
+			return p
+		}
+		code, _, errs = cli("validate", "--config", big("big.yaml", maxConfigBytes+1), "../cl.xml")
+		Expect(code).To(Equal(2))
+		Expect(errs).To(ContainSubstring("big.yaml: the configuration file is larger than 4 MiB"))
+		code, _, errs = cli("validate", "--baseline", big("big.json", maxBaselineBytes+1), "../cl.xml")
+		Expect(code).To(Equal(2))
+		Expect(errs).To(ContainSubstring("big.json: the baseline is larger than 128 MiB"))
+	})
+
+	It("never writes a baseline through a symbolic link, dangling or not", func() {
+		outside := filepath.Join(GinkgoT().TempDir(), "outside.json")
+		link := filepath.Join(dir, "baseline.json")
+		Expect(os.Symlink(outside, link)).To(Succeed())
+		code, _, errs := cli("validate", "--baseline", link, "../cl.xml")
+		Expect(code).To(Equal(2))
+		Expect(errs).To(ContainSubstring("a symbolic link, not followed"))
+		_, err := os.Lstat(outside)
+		Expect(os.IsNotExist(err)).To(BeTrue(), "the link's target was created")
+	})
+
 	It("fails at --fail-level, and refuses an unknown level before any work", func() {
 		code, _ := jsonReport("--rules", "RS-TIME-*", "../cl.xml")
 		Expect(code).To(Equal(0))

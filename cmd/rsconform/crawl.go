@@ -17,7 +17,7 @@ import (
 
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/reporter"
-	"github.com/rsconform/rsconform/schema"
+	"github.com/rsconform/rsconform/rules/frontend"
 )
 
 func init() {
@@ -201,7 +201,7 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "rsconform crawl: --max-documents and --max-bytes must be positive, --revisit not negative")
 		return 2
 	}
-	sv, err := schema.New()
+	sv, err := frontend.New()
 	if err != nil {
 		fmt.Fprintln(stderr, "rsconform crawl: the XML Schemas failed to load:", err)
 		return 2

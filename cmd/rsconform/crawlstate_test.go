@@ -104,6 +104,17 @@ var _ = Describe("rsconform crawl --state", func() {
 		Expect(errs).To(MatchRegexp(`resumed from .*: \d+ fetches read from it, 0 made now`))
 	})
 
+	It("refuses a state file that is a symbolic link, dangling or not, as sync does, and creates nothing", func() {
+		outside := filepath.Join(GinkgoT().TempDir(), "outside.state")
+		Expect(os.Symlink(outside, state)).To(Succeed())
+		code, _, errs := crawl(0, "--state", state)
+		Expect(code).To(Equal(2))
+		Expect(errs).To(ContainSubstring("a symbolic link, not followed"))
+		_, err := os.Lstat(outside)
+		Expect(os.IsNotExist(err)).To(BeTrue(), "the link's target was created")
+		Expect(counts()).To(BeEmpty(), "nothing is fetched")
+	})
+
 	It("has no verdict when interrupted without a state file: exit 2, the report of what was fetched", func() {
 		wantCode, _, errs := crawl(0)
 		Expect(wantCode).To(Equal(0), errs)

@@ -6,8 +6,9 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/rsconform/rsconform/reporter"
 	"path/filepath"
+
+	"github.com/rsconform/rsconform/reporter"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"

@@ -11,6 +11,7 @@ import (
 	"github.com/rsconform/rsconform/fixtures"
 	"github.com/rsconform/rsconform/internal/suggest"
 	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 const explainUsage = `Usage: rsconform explain RULE-ID
@@ -50,10 +51,10 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return 2
 	}
 	id := strings.ToUpper(args[0])
-	r := rules.Lookup(id)
+	r := engine.Lookup(id)
 	if r == nil {
 		var ids []string
-		for _, r := range rules.All() {
+		for _, r := range engine.All() {
 			ids = append(ids, r.ID)
 		}
 		fmt.Fprintf(stderr, "rsconform explain: no rule %q%s (see 'rsconform rules')\n", args[0], suggest.DidYouMean(strings.ToUpper(args[0]), ids))

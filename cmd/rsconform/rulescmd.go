@@ -9,7 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 const rulesUsage = `Usage: rsconform rules [--rules GLOBS] [--spec 1.1|1.0]
@@ -43,14 +43,14 @@ func runRules(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "see 'rsconform %s --help'\n", fset.Name())
 		return 2
 	}
-	sel, err := rules.ParseSelector(*globs)
+	sel, err := engine.ParseSelector(*globs)
 	if err != nil {
 		fmt.Fprintln(stderr, "rsconform rules:", err)
 		return 2
 	}
-	var onlySpec rules.Spec
+	var onlySpec engine.Spec
 	if *spec != "" {
-		if onlySpec, err = rules.ParseSpec(*spec); err != nil {
+		if onlySpec, err = engine.ParseSpec(*spec); err != nil {
 			fmt.Fprintln(stderr, "rsconform rules:", err)
 			return 2
 		}
@@ -58,7 +58,7 @@ func runRules(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tLEVEL\tSECTION\tTITLE")
 	n := 0
-	for _, r := range rules.All() {
+	for _, r := range engine.All() {
 		if !sel.Selects(r.ID) || (onlySpec != "" && len(r.Specs) > 0 && !specIn(r.Specs, onlySpec)) {
 			continue
 		}
@@ -78,7 +78,7 @@ func runRules(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return 0
 }
 
-func specIn(specs []rules.Spec, s rules.Spec) bool {
+func specIn(specs []engine.Spec, s engine.Spec) bool {
 	for _, v := range specs {
 		if v == s {
 			return true

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rsconform/rsconform/schema"
+	"github.com/rsconform/rsconform/rules/frontend"
 	"github.com/rsconform/rsconform/webui"
 )
 
@@ -76,7 +76,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "rsconform serve: --max-jobs, --max-body, --job-timeout, --max-documents and --max-bytes must be positive")
 		return 2
 	}
-	sv, err := schema.New()
+	sv, err := frontend.New()
 	if err != nil {
 		fmt.Fprintln(stderr, "rsconform serve: the XML Schemas failed to load:", err)
 		return 2

@@ -14,11 +14,12 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/rsconform/rsconform/crawler"
-	"github.com/rsconform/rsconform/destination/harness"
+	"github.com/rsconform/rsconform/harness"
 	"github.com/rsconform/rsconform/internal/suggest"
 	"github.com/rsconform/rsconform/mocksource"
 	"github.com/rsconform/rsconform/reporter"
-	"github.com/rsconform/rsconform/rules"
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/frontend"
 	"github.com/rsconform/rsconform/suite"
 	destsuite "github.com/rsconform/rsconform/suite/destination"
 	"github.com/rsconform/rsconform/suite/source"
@@ -127,20 +128,25 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintln(stderr, "rsconform suite source: give one URL (see --help)")
 			return 2
 		}
-		sp, err := rules.ParseSpec(*spec)
+		sp, err := engine.ParseSpec(*spec)
 		if err != nil {
 			fmt.Fprintln(stderr, "rsconform suite source:", err)
 			return 2
 		}
 		var labelSets []ginkgo.Labels
-		for _, r := range rules.All() {
+		for _, r := range engine.All() {
 			labelSets = append(labelSets, suite.RuleLabels(r))
 		}
 		if err := checkLabelFilter(*labelFilter, labelSets); err != nil {
 			fmt.Fprintln(stderr, "rsconform suite source:", err)
 			return 2
 		}
-		cfg := source.Config{Entry: rest[0], Spec: sp, Packages: *packages, AllowHosts: hf.hosts, Maps: maps}
+		fe, err := frontend.New()
+		if err != nil {
+			fmt.Fprintln(stderr, "rsconform suite source:", err)
+			return 2
+		}
+		cfg := source.Config{Entry: rest[0], Spec: sp, Packages: *packages, AllowHosts: hf.hosts, Maps: maps, FrontEnd: fe}
 		if cfg.HTTP, err = hf.config(); err != nil {
 			fmt.Fprintln(stderr, "rsconform suite source:", err)
 			return 2

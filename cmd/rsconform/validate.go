@@ -19,8 +19,8 @@ import (
 	"github.com/rsconform/rsconform/internal/suggest"
 	"github.com/rsconform/rsconform/reporter"
 	rs "github.com/rsconform/rsconform/resourcesync"
-	"github.com/rsconform/rsconform/rules"
-	"github.com/rsconform/rsconform/schema"
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/frontend"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
 
@@ -93,13 +93,13 @@ func (f *reportFlags) settle(fset *flag.FlagSet) error {
 
 // exitCode is the exit code for a run summarised by s, at --fail-level.
 func (f *reportFlags) exitCode(s reporter.Summary) int {
-	return reporter.ExitCodeAt(s, rules.Severity(f.failLevel))
+	return reporter.ExitCodeAt(s, engine.Severity(f.failLevel))
 }
 
 // applyBaseline removes the findings the baseline knows from results,
 // or writes the baseline when its file does not exist yet; it says what
 // it did on stderr.
-func (f *reportFlags) applyBaseline(results []rules.Result, stderr io.Writer, cmd string) error {
+func (f *reportFlags) applyBaseline(results []engine.Result, stderr io.Writer, cmd string) error {
 	if f.baseline == "" {
 		return nil
 	}
@@ -124,25 +124,25 @@ func (f *reportFlags) applyBaseline(results []rules.Result, stderr io.Writer, cm
 }
 
 // config turns the flags into an engine configuration.
-func (f *reportFlags) config() (rules.Config, error) {
-	spec, err := rules.ParseSpec(f.spec)
+func (f *reportFlags) config() (engine.Config, error) {
+	spec, err := engine.ParseSpec(f.spec)
 	if err != nil {
-		return rules.Config{}, err
+		return engine.Config{}, err
 	}
-	sel, err := rules.ParseSelector(f.rules)
+	sel, err := engine.ParseSelector(f.rules)
 	if err != nil {
-		return rules.Config{}, err
+		return engine.Config{}, err
 	}
 	if f.maxSize <= 0 || f.maxEntries <= 0 {
-		return rules.Config{}, errors.New("--max-size and --max-entries must be positive")
+		return engine.Config{}, errors.New("--max-size and --max-entries must be positive")
 	}
-	return rules.Config{Spec: spec, Select: sel, Limits: rules.Limits{MaxBytes: f.maxSize, MaxEntries: f.maxEntries}}, nil
+	return engine.Config{Spec: spec, Select: sel, Limits: engine.Limits{MaxBytes: f.maxSize, MaxEntries: f.maxEntries}}, nil
 }
 
 // validator is the Validator of a run; with --format html it keeps the
 // documents' text for the report's excerpts.
-func (f *reportFlags) validator(cfg rules.Config, sv rules.FrontEnd) *rules.Validator {
-	v := &rules.Validator{Config: cfg, Schema: sv}
+func (f *reportFlags) validator(cfg engine.Config, sv engine.FrontEnd) *engine.Validator {
+	v := &engine.Validator{Config: cfg, Schema: sv}
 	if f.format == reporter.FormatHTML {
 		f.sources = reporter.NewSources(reporter.DefaultSourcesBudget)
 		v.Source = f.sources.Keep
@@ -249,7 +249,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, "rsconform validate:", err)
 		return 2
 	}
-	sv, err := schema.New()
+	sv, err := frontend.New()
 	if err != nil {
 		fmt.Fprintln(stderr, "rsconform validate: the XML Schemas failed to load:", err)
 		return 2
@@ -311,7 +311,7 @@ func validateClient(inputs []input, hf *httpFlags) (*sourcehttp.Client, error) {
 	var entry *url.URL
 	allow := append([]string(nil), hf.hosts...)
 	for _, in := range inputs {
-		if !rules.IsURL(in.name) {
+		if !engine.IsURL(in.name) {
 			continue
 		}
 		u, err := url.Parse(in.name)
@@ -339,7 +339,7 @@ func validateClient(inputs []input, hf *httpFlags) (*sourcehttp.Client, error) {
 func expandInputs(args []string, exclude []string) ([]input, error) {
 	var out []input
 	for _, a := range args {
-		if a == "-" || rules.IsURL(a) {
+		if a == "-" || engine.IsURL(a) {
 			out = append(out, input{name: a})
 			continue
 		}
@@ -445,8 +445,8 @@ func checkGlobs(globs []string) error {
 
 // validateAll checks the inputs on all cores and returns the results in
 // input order.
-func validateAll(ctx context.Context, v *rules.Validator, client *sourcehttp.Client, inputs []input) []rules.Result {
-	results := make([]rules.Result, len(inputs))
+func validateAll(ctx context.Context, v *engine.Validator, client *sourcehttp.Client, inputs []input) []engine.Result {
+	results := make([]engine.Result, len(inputs))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	workers := runtime.GOMAXPROCS(0)
@@ -470,27 +470,27 @@ func validateAll(ctx context.Context, v *rules.Validator, client *sourcehttp.Cli
 	return results
 }
 
-func validateOne(ctx context.Context, v *rules.Validator, client *sourcehttp.Client, in input) rules.Result {
+func validateOne(ctx context.Context, v *engine.Validator, client *sourcehttp.Client, in input) engine.Result {
 	switch {
 	case in.name == "-":
 		return v.ValidateReader(ctx, "<stdin>", os.Stdin)
-	case rules.IsURL(in.name):
+	case engine.IsURL(in.name):
 		r := client.Get(ctx, in.name, sourcehttp.Request{Accept: "application/xml, text/xml;q=0.9, */*;q=0.1", Decode: true})
 		defer r.Close()
 		if fail := r.Failure(); fail != "" {
-			return rules.ErrorResult(in.name, fail)
+			return engine.ErrorResult(in.name, fail)
 		}
 		return v.ValidateReader(ctx, in.name, r.Body)
 	case in.skip != "":
-		return rules.SkippedResult(in.name, in.skip)
+		return engine.SkippedResult(in.name, in.skip)
 	default:
 		f, err := os.Open(in.name)
 		if err != nil {
-			return rules.ErrorResult(in.name, fmt.Sprintf("cannot read: %v", unwrapPathError(err)))
+			return engine.ErrorResult(in.name, fmt.Sprintf("cannot read: %v", unwrapPathError(err)))
 		}
 		defer f.Close()
 		if st, err := f.Stat(); err == nil && st.IsDir() {
-			return rules.ErrorResult(in.name, "is a directory")
+			return engine.ErrorResult(in.name, "is a directory")
 		}
 		// Streamed from the file, opened again only to word the error of a
 		// document that is not well-formed.

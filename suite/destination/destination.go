@@ -2,7 +2,7 @@
 // Destinations.
 //
 // For each built-in mock Source scenario it plays the scenario against the
-// Destination command (destination/harness), running the command after
+// Destination command (package harness), running the command after
 // every step, and presents one It per step and requirement: the It fails
 // with the requirement, its section, what was expected and what was found;
 // it is skipped when the requirement was not judged at that step or its
@@ -26,7 +26,7 @@ import (
 	"github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/ginkgo/v2"
 
-	"github.com/rsconform/rsconform/destination/harness"
+	"github.com/rsconform/rsconform/harness"
 	"github.com/rsconform/rsconform/mocksource"
 	"github.com/rsconform/rsconform/rules"
 	"github.com/rsconform/rsconform/suite"

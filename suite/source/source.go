@@ -23,7 +23,7 @@ import (
 
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/rules"
-	"github.com/rsconform/rsconform/schema"
+	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/sourcehttp"
 	"github.com/rsconform/rsconform/suite"
 )
@@ -34,7 +34,9 @@ type Config struct {
 	Entry string
 	// Maps serve URL prefixes from local folders (crawl --map).
 	Maps []sourcehttp.Map
-	Spec rules.Spec
+	Spec engine.Spec
+	// FrontEnd reads the documents (rules/frontend.New: libxml2); required.
+	FrontEnd engine.FrontEnd
 	// Sample is the number of resources checked per list (crawler.SampleAll, SampleNone).
 	Sample    int
 	SampleSet bool
@@ -55,7 +57,7 @@ type Config struct {
 type Outcome struct {
 	Report *crawler.Report
 	// findings by rule ID; applied says which rules ran on something.
-	findings map[string][]rules.Diagnostic
+	findings map[string][]engine.Diagnostic
 	applied  map[string]bool
 }
 
@@ -69,11 +71,10 @@ func Crawl(ctx context.Context, cfg Config) (*Outcome, error) {
 	if cfg.Entry == "" {
 		return nil, fmt.Errorf("no Source: give a URL (-source, RSCONFORM_SOURCE or the command's argument)")
 	}
-	sv, err := schema.New()
-	if err != nil {
-		return nil, err
+	if cfg.FrontEnd == nil {
+		return nil, fmt.Errorf("no XML front end (source.Config.FrontEnd)")
 	}
-	v := &rules.Validator{Config: rules.Config{Spec: cfg.Spec}, Schema: sv}
+	v := &engine.Validator{Config: engine.Config{Spec: cfg.Spec}, Schema: cfg.FrontEnd}
 	opts := crawler.Options{Validator: v, Maps: cfg.Maps, Sample: cfg.Sample, SampleSet: cfg.SampleSet,
 		Packages: cfg.Packages, HTTP: cfg.HTTP, AllowHosts: cfg.AllowHosts}
 	rep, err := crawler.Crawl(ctx, cfg.Entry, opts)
@@ -83,7 +84,7 @@ func Crawl(ctx context.Context, cfg Config) (*Outcome, error) {
 	if rep.EntryError != nil {
 		return nil, fmt.Errorf("the entry point %s could not be used: %v", cfg.Entry, rep.EntryError)
 	}
-	o := &Outcome{Report: rep, findings: map[string][]rules.Diagnostic{}, applied: map[string]bool{}}
+	o := &Outcome{Report: rep, findings: map[string][]engine.Diagnostic{}, applied: map[string]bool{}}
 	for _, res := range rep.Results {
 		for _, id := range res.Applied {
 			o.applied[id] = true
@@ -105,7 +106,7 @@ const (
 )
 
 // Judge gives the verdict of a rule and, for Fail and Skip, the message.
-func (o *Outcome) Judge(r *rules.Rule) (Verdict, string) {
+func (o *Outcome) Judge(r *engine.Rule) (Verdict, string) {
 	fs := o.findings[r.ID]
 	if len(fs) > 0 {
 		return VerdictFail, FormatFindings(r, fs)
@@ -118,7 +119,7 @@ func (o *Outcome) Judge(r *rules.Rule) (Verdict, string) {
 
 // FormatFindings says what the rule requires, where it does not hold and
 // what was found, one finding a line.
-func FormatFindings(r *rules.Rule, fs []rules.Diagnostic) string {
+func FormatFindings(r *engine.Rule, fs []engine.Diagnostic) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s [%s, %s]: %s\n", r.ID, r.Section, r.Level, r.Title)
 	if r.Quote != "" {
@@ -139,7 +140,7 @@ func FormatFindings(r *rules.Rule, fs []rules.Diagnostic) string {
 	return b.String()
 }
 
-func kindsOf(r *rules.Rule) string {
+func kindsOf(r *engine.Rule) string {
 	if len(r.Applies) == 0 {
 		return "document"
 	}
@@ -160,13 +161,13 @@ func kindsOf(r *rules.Rule) string {
 func DefineSpecs(cfg Config) error {
 	type section struct {
 		info  rules.SectionInfo
-		rules []*rules.Rule
+		rules []*engine.Rule
 	}
 	var sections []section
 	seen := map[string]bool{}
 	for _, s := range rules.Sections {
 		sec := section{info: s}
-		for _, r := range rules.All() {
+		for _, r := range engine.All() {
 			if r.Section == s.ID {
 				sec.rules = append(sec.rules, r)
 			}
@@ -228,4 +229,4 @@ func DefineSpecs(cfg Config) error {
 	return nil
 }
 
-func specName(r *rules.Rule) string { return r.ID + ": " + r.Title }
+func specName(r *engine.Rule) string { return r.ID + ": " + r.Title }

@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/rules/frontend"
 	"github.com/rsconform/rsconform/sourcehttp"
 	"github.com/rsconform/rsconform/suite/source"
 )
@@ -23,7 +24,7 @@ var (
 // The suite is defined at package load, with the Source read from the
 // flags when the BeforeSuite runs.
 var _ = func() bool {
-	cfg := source.Config{Setup: func(c *source.Config) error {
+	cfg := source.Config{FrontEnd: frontend.Must(), Setup: func(c *source.Config) error {
 		c.Entry = *sourceURL
 		if c.Entry == "" {
 			c.Entry = os.Getenv("RSCONFORM_SOURCE")

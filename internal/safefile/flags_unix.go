@@ -1,0 +1,10 @@
+//go:build unix
+
+package safefile
+
+import "syscall"
+
+const (
+	noFollow = syscall.O_NOFOLLOW
+	nonBlock = syscall.O_NONBLOCK
+)

@@ -1,0 +1,80 @@
+package document
+
+import (
+	"strings"
+
+	rs "github.com/rsconform/rsconform/resourcesync"
+	"github.com/rsconform/rsconform/rules/engine"
+)
+
+// Fixity attributes of section 7: hash.
+
+// 7: "hash – ... The attribute value is expressed in the form of a
+// whitespace-delimited list of hash values. Each hash value is represented
+// by a hex-encoded digest and is preceded by a token that identifies the
+// utilized hash algorithm, e.g., md5:, sha-256:."
+var HashSyntax = &engine.Rule{
+	ID: "RS-HASH-SYNTAX", Section: "7", Level: engine.Must, Scope: engine.ScopeEntries,
+	Title: "hash is a whitespace-delimited list of algorithm:hexdigest with the algorithm's digest length",
+	Quote: "The attribute value is expressed in the form of a whitespace-delimited list of hash values. Each hash value is represented by a hex-encoded digest and is preceded by a token that identifies the utilized hash algorithm, e.g., md5:, sha-256:.",
+	Doc: "Checked on <rs:md> and <rs:ln>. For the algorithms rsconform computes (" + rs.ComputedAlgorithms + ") the digest must also have the algorithm's length (32, 40, 64, 128 hex digits); other algorithm tokens are accepted if the digest is hex (RS-HASH-ALGORITHM says whether Destinations will know them). " +
+		"Example 27 of the specification uses digests that are not hex (sha-256:f40xZX_x_…): the spec errs there, and rsconform reports them.",
+	Requires: []engine.Value{entryHashes},
+	Check: func(p *engine.Pass) error {
+		forEachHashAttr(p, func(v string, pos rs.Pos, _ string, hashes []checkedHash) {
+			if strings.TrimSpace(v) == "" {
+				p.Reportf(pos, "hash is empty")
+				return
+			}
+			var seen [8]string // the algorithms given so far (a value gives few)
+			n := 0
+			for _, h := range hashes {
+				if h.problem != "" {
+					p.Reportf(pos, "hash value %q %s", truncateValue(h.Value), h.problem)
+					continue
+				}
+				alg := h.Algorithm()
+				for _, s := range seen[:n] {
+					if s == alg {
+						p.Reportf(pos, "hash gives algorithm %q twice", alg)
+						break
+					}
+				}
+				if n < len(seen) {
+					seen[n] = alg
+					n++
+				}
+			}
+		})
+		return nil
+	},
+}
+
+// forEachHashAttr calls fn for every hash attribute of the document's
+// <rs:md> and <rs:ln> elements, in the order of Pass.Elements, with its
+// hash values checked (entryHashes for the entries' <rs:md>, which the
+// rule requires).
+func forEachHashAttr(p *engine.Pass, fn func(v string, pos rs.Pos, elem string, hashes []checkedHash)) {
+	var own []checkedHash // one buffer for the values not shared
+	for x := range p.Elements(true, true) {
+		if x.Md != nil {
+			v, ok := x.Md.Get("hash")
+			if !ok {
+				continue
+			}
+			var hashes []checkedHash
+			if x.Entry != nil && x.Md == x.Entry.Md {
+				hashes = entryHashes.Of(p, x.Entry)
+			} else {
+				own = appendCheckedHashes(own[:0], v)
+				hashes = own
+			}
+			fn(v, x.Md.AttrPosition("hash"), "<rs:md>", hashes)
+		} else if v, ok := x.Ln.Get("hash"); ok {
+			own = appendCheckedHashes(own[:0], v)
+			fn(v, x.Ln.AttrPosition("hash"), "<rs:ln>", own)
+		}
+	}
+}
+
+func init() { engine.Register(HashSyntax) }

@@ -1,0 +1,127 @@
+package document
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/rsconform/rsconform/rules/engine"
+)
+
+// 7: "<loc> – A mandatory element that conveys the URI of the resource that
+// plays a role in the ResourceSync framework." The Sitemap protocol requires
+// the full URL, with protocol.
+var LocAbsolute = &engine.Rule{
+	ID: "RS-LOC-URI", Section: "7", Level: engine.Must, Scope: engine.ScopeEntries,
+	Title: "Every <loc> holds an absolute URI",
+	Quote: "<loc> – A mandatory element that conveys the URI of the resource that plays a role in the ResourceSync framework.",
+	Doc: "The Sitemap protocol, on which section 7 builds, requires a fully qualified URL (with scheme); relative references cannot be dereferenced by a Destination. " +
+		"A missing <loc> is reported by RS-XSD (the schema requires it), so that it is reported once.",
+	Check: func(p *engine.Pass) error {
+		for e := range p.Entries() {
+			if !e.HasLoc() {
+				continue
+			}
+			if msg := absoluteURIProblem(e.Loc); msg != "" {
+				p.Reportf(e.LocPos, "<loc> %q %s", truncateValue(e.Loc), msg)
+			}
+		}
+		return nil
+	},
+}
+
+// absoluteURIProblem returns why s is not an absolute URI, or "".
+func absoluteURIProblem(s string) string {
+	if s == "" {
+		return "is empty"
+	}
+	if plainHTTPURL(s) {
+		return ""
+	}
+	return uriProblem(s)
+}
+
+// uriProblem is absoluteURIProblem without its fast path.
+func uriProblem(s string) string {
+	if strings.ContainsAny(s, " \t\r\n") {
+		return "contains white space (escape it as %20)"
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return "is not a URI: " + strings.TrimPrefix(err.Error(), "parse "+`"`+s+`": `)
+	}
+	if !u.IsAbs() {
+		return "is a relative reference: an absolute URI with scheme and host is required"
+	}
+	if (u.Scheme == "http" || u.Scheme == "https") && u.Host == "" {
+		return "has no host"
+	}
+	return ""
+}
+
+// plainHTTPURL is the fast path of absoluteURIProblem for the common case:
+// http(s)://host/path with only unreserved, reserved and valid
+// percent-encoded characters. Anything else goes through url.Parse.
+func plainHTTPURL(s string) bool {
+	rest, ok := strings.CutPrefix(s, "http://")
+	if !ok {
+		if rest, ok = strings.CutPrefix(s, "https://"); !ok {
+			return false
+		}
+	}
+	host := rest
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		host = rest[:i]
+	}
+	if host == "" || strings.ContainsAny(host, "@[]%") {
+		return false
+	}
+	if i := strings.IndexByte(host, ':'); i >= 0 {
+		for _, c := range []byte(host[i+1:]) {
+			if c < '0' || c > '9' {
+				return false // not a port: url.Parse decides
+			}
+		}
+	}
+	for i := 0; i < len(rest); i++ {
+		c := rest[i]
+		switch {
+		case uriChar[c]:
+		case c == '%':
+			if i+2 >= len(rest) || !isHex[rest[i+1]] || !isHex[rest[i+2]] {
+				return false
+			}
+			i += 2
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// uriChar are the unreserved and reserved characters of RFC 3986 (every
+// character of a URI but '%'), one lookup a character of every <loc>.
+var uriChar = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	}
+	for _, c := range "-._~:/?#@!$&'()*+,;=" {
+		t[c] = true
+	}
+	return
+}()
+
+func truncateValue(s string) string {
+	if len(s) > 120 {
+		return s[:117] + "..."
+	}
+	return s
+}
+
+func init() { engine.Register(LocAbsolute) }
+
+var isHex = func() (t [256]bool) {
+	for _, c := range "0123456789abcdefABCDEF" {
+		t[c] = true
+	}
+	return
+}()

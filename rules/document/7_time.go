@@ -1,0 +1,207 @@
+package document
+
+import (
+	"fmt"
+	"strings"
+
+	rs "github.com/rsconform/rsconform/resourcesync"
+	"github.com/rsconform/rsconform/rules/engine"
+)
+
+// Time attributes: W3C Datetime syntax, the recommended UTC form, and the
+// requirements of Appendix A (Table 4).
+
+// 7: "The attribute value is expressed as a W3C Datetime and the use of a
+// complete date and time expressed in UTC using the format
+// YYYY-MM-DDThh:mm:ss[.s]Z is recommended."
+var TimeSyntax = &engine.Rule{
+	ID: "RS-TIME-W3C", Section: "7", Level: engine.Must, Scope: engine.ScopeEntries,
+	Requires: []engine.Value{entryTimes},
+	Title:    "Datetimes (<lastmod>, at, completed, from, until, datetime, modified) are W3C Datetimes",
+	Quote:    "The attribute value is expressed as a W3C Datetime and the use of a complete date and time expressed in UTC using the format YYYY-MM-DDThh:mm:ss[.s]Z is recommended.",
+	Doc:      "The W3C Datetime note allows six forms: YYYY, YYYY-MM, YYYY-MM-DD, and date with hh:mm, hh:mm:ss or hh:mm:ss.s followed by a time zone designator (Z or ±hh:mm), which is required whenever a time is given.",
+	Check: func(p *engine.Pass) error {
+		forEachDatetime(p, func(name, value string, pos rs.Pos, _ int, t parsedTime) {
+			if t.err != nil {
+				p.Reportf(pos, "%s: %v", name, t.err)
+			}
+		})
+		return nil
+	},
+}
+
+var TimeUTC = &engine.Rule{
+	ID: "RS-TIME-UTC", Section: "7", Level: engine.Should, Scope: engine.ScopeEntries,
+	Requires: []engine.Value{entryTimes},
+	Title:    "Datetimes use the recommended form YYYY-MM-DDThh:mm:ss[.s]Z",
+	Quote:    TimeSyntax.Quote,
+	Doc:      "Reported once per document, at the first value not in the recommended form, with the count: a Source that writes one such value usually writes them all.",
+	Check: func(p *engine.Pass) error {
+		// The value reported is the first of the lowest group (see
+		// forEachDatetime); its message is written when it is met, so that
+		// it holds nothing of the model.
+		var firsts [datetimeGroups]rs.Pos
+		var firstMsgs [datetimeGroups]string
+		n := 0
+		forEachDatetime(p, func(name, value string, pos rs.Pos, group int, t parsedTime) {
+			d := t.d
+			if t.err != nil || d.IsUTCZ() {
+				return
+			}
+			if firstMsgs[group] == "" {
+				firsts[group] = pos
+				why := fmt.Sprintf("has time zone %s, not Z", d.TZD)
+				if d.Granularity < rs.GranSecond {
+					why = fmt.Sprintf("has granularity %s", d.Granularity)
+				}
+				firstMsgs[group] = fmt.Sprintf("%s %q %s", name, value, why)
+			}
+			n++
+		})
+		g := 0
+		for g < datetimeGroups-1 && firstMsgs[g] == "" {
+			g++
+		}
+		first, firstMsg := firsts[g], firstMsgs[g]
+		if n == 1 {
+			p.Reportf(first, "%s: the recommended form is a complete date and time in UTC, YYYY-MM-DDThh:mm:ss[.s]Z", firstMsg)
+		} else if n > 1 {
+			p.Reportf(first, "%s, and %d more datetimes are not in the recommended form YYYY-MM-DDThh:mm:ss[.s]Z (complete, UTC)", firstMsg, n-1)
+		}
+		return nil
+	},
+}
+
+// datetimeGroups is the number of groups of forEachDatetime.
+const datetimeGroups = 5
+
+// forEachDatetime calls fn for every datetime-valued item of the document,
+// parsed, in one pass over the entries (Pass.Walk); the rule requires
+// entryTimes, which holds those of the entries' <rs:md> and <lastmod>.
+// group orders the items as a reader of the document lists them: the
+// attributes of the top-level <rs:md> (0), of the entries' <rs:md> (1),
+// modified on top-level <rs:ln> (2) and on the entries' (3), <lastmod>
+// (4); within a group, fn sees them in document order.
+func forEachDatetime(p *engine.Pass, fn func(name, value string, pos rs.Pos, group int, t parsedTime)) {
+	times := new(entryDatetimes) // the current entry's
+	for x := range p.Walk(true, true, true) {
+		entry := 0
+		if x.Entry != nil {
+			entry = 1
+		}
+		switch {
+		case x.Md != nil:
+			shared := x.Entry != nil && x.Md == x.Entry.Md
+			for i, a := range mdTimeAttrs {
+				if v, ok := x.Md.Get(a); ok {
+					t := times.md[i]
+					if !shared {
+						t = parseTime(v, true)
+					}
+					fn(a, v, x.Md.AttrPosition(a), entry, t)
+				}
+			}
+		case x.Ln != nil:
+			if v, ok := x.Ln.Get("modified"); ok {
+				fn("modified", v, x.Ln.AttrPosition("modified"), 2+entry, parseTime(v, true))
+			}
+		default: // the entry itself, before its elements
+			times = entryTimes.Of(p, x.Entry)
+			if times.lastmod.present {
+				fn("<lastmod>", x.Entry.Lastmod, x.Entry.LastmodPos, 4, times.lastmod)
+			}
+		}
+	}
+}
+
+// Appendix A, Table 4, and the definitions of at, completed, from and
+// until in section 7.
+var TimeTopRequired = &engine.Rule{
+	ID: "RS-TIME-TOP-REQUIRED", Section: "A", Level: engine.Must, Scope: engine.ScopeHeader,
+	Applies: append(append([]rs.Kind{}, SnapshotDocs...), ChangeDocs...),
+	Title:   "The top-level <rs:md> carries at (snapshots) or from (changes) as Appendix A requires",
+	Quote:   "Table 4 shows that, for example, a Change List must contain the <rs:md> child element of the <urlset> root element with the attribute from to convey the temporal interval covered by the Change List.",
+	Doc:     "Table 4: /top/rs:md/@at is mandatory for Resource Lists, Resource List Indexes, Resource Dumps, Resource Dump Indexes and Resource Dump Manifests; /top/rs:md/@from is mandatory for Change Lists, Change List Indexes, Change Dumps, Change Dump Indexes and Change Dump Manifests.",
+	Check: func(p *engine.Pass) error {
+		md := p.Doc.Md
+		if md == nil {
+			return nil
+		}
+		want := "at"
+		if hasKind(ChangeDocs, p.Kind) {
+			want = "from"
+		}
+		if !md.Has(want) {
+			p.Reportf(md.Pos, "a %s must have the %s attribute on its top-level <rs:md> (Appendix A, Table 4)", p.Kind.Title(), want)
+		}
+		return nil
+	},
+}
+
+var TimeNotUsed = &engine.Rule{
+	ID: "RS-TIME-NOT-USED", Section: "7", Level: engine.Must, Scope: engine.ScopeEntries,
+	Applies: kindsExcept(rs.ResourceListArchiveIndex, rs.ResourceDumpArchiveIndex, rs.ChangeListArchiveIndex, rs.ChangeDumpArchiveIndex),
+	Title:   "at/completed appear only in snapshot documents and from/until only in change documents",
+	Quote:   "at – This attribute is used for Resource Lists, Resource List Indexes, Resource Dumps, Resource Dump Indexes, and Resource Dump Manifests; it is not used for Change Lists, Change List Indexes, Change Dumps, Change Dump Indexes, and Change Dump Manifests.",
+	Doc: "Section 7 says the same of completed, and the converse of from and until; Appendix A (normative) leaves those cells empty. rsconform reads 'is not used' as a requirement: an at on a Change List, or a from on a Resource List, is an attribute the Destination cannot interpret. " +
+		"Within entries, at/completed are used only in Resource List Indexes, Resource Dumps and Resource Dump Indexes, and from/until only in Change List Indexes, Change Dumps and Change Dump Indexes (section 7). " +
+		"Source Descriptions and Capability Lists carry none of them. Archives (draft) carry at on Resource List and Resource Dump Archive entries and from/until on Change List and Change Dump Archive entries.",
+	Check: func(p *engine.Pass) error {
+		top, entry := timeAttrsAllowed(p.Kind)
+		check := func(m *rs.Md, allowed []string, where string) {
+			if m == nil {
+				return
+			}
+			for _, a := range []string{"at", "completed", "from", "until"} {
+				if m.Has(a) && !contains(allowed, a) {
+					p.Reportf(m.AttrPosition(a), "the %s attribute is not used on %s of a %s%s", a, where, p.Kind.Title(), allowedNote(allowed))
+				}
+			}
+		}
+		check(p.Doc.Md, top, "the top-level <rs:md>")
+		for e := range p.Entries() {
+			check(e.Md, entry, "the <rs:md> of an entry")
+		}
+		return nil
+	},
+}
+
+func allowedNote(allowed []string) string {
+	if len(allowed) == 0 {
+		return " (no at, completed, from or until belongs there)"
+	}
+	return " (only " + strings.Join(allowed, ", ") + " belong there)"
+}
+
+// timeAttrsAllowed says which of at, completed, from, until may appear at
+// the top and in entries of a kind (section 7, Appendix A, Archives draft).
+func timeAttrsAllowed(k rs.Kind) (top, entry []string) {
+	snap := []string{"at", "completed"}
+	change := []string{"from", "until"}
+	switch k {
+	case rs.ResourceList, rs.ResourceDumpManifest:
+		return snap, nil
+	case rs.ResourceListIndex, rs.ResourceDump, rs.ResourceDumpIndex:
+		return snap, snap
+	case rs.ChangeList, rs.ChangeDumpManifest:
+		return change, nil
+	case rs.ChangeListIndex, rs.ChangeDump, rs.ChangeDumpIndex:
+		return change, change
+	case rs.ResourceListArchive, rs.ResourceDumpArchive:
+		return nil, snap
+	case rs.ChangeListArchive, rs.ChangeDumpArchive:
+		return nil, change
+	}
+	return nil, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func init() { engine.Register(TimeSyntax, TimeUTC, TimeTopRequired, TimeNotUsed) }

@@ -1,0 +1,105 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/rsconform/rsconform/fixtures"
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/frontend"
+)
+
+// Checking a document while it is read (ValidateBytes: rules of
+// ScopeEntries see the entries window by window, then the entries are
+// dropped) must say exactly what checking the whole model says
+// (ValidateDoc), whatever the window: a rule whose Scope is wrong shows
+// here on the fixture that exercises it. So does a rule that keeps an
+// entry (or its <rs:md>) beyond its window: the window is cleared once
+// seen, and later entries are built in it (rs.EntryPool).
+var _ = Describe("Streaming", func() {
+	all, err := fixtures.All()
+	It("has fixtures", func() { Expect(err).NotTo(HaveOccurred()) })
+	for _, window := range []int{1, 3} {
+		It("gives the whole model's result on every fixture, in windows of "+strconv.Itoa(window)+" entries", func() {
+			defer engine.SetStreamWindow(window)()
+			for _, f := range all {
+				v := validatorFor(f)
+				streamed := v.ValidateBytes(context.Background(), f.Path, f.Data)
+				whole, _ := v.ValidateDoc(context.Background(), f.Path, f.Data)
+				Expect(describe(streamed)).To(Equal(describe(whole)), "%s, streamed (actual) and whole (expected)", f.Path)
+				Expect(streamed).To(Equal(whole), f.Path)
+			}
+		})
+	}
+
+	It("gives the whole model's result when header elements come after the entries", func() {
+		defer engine.SetStreamWindow(1)()
+		doc := []byte(`<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+<rs:md capability="resourcelist" at="2013-01-03T09:00:00Z"/>
+<url><loc>http://example.com/a</loc><rs:md length="x"/></url>
+<url><loc>http://example.com/a</loc><rs:md type="text"/></url>
+<rs:ln rel="up" href=""/>
+<rs:ln rel="up" href="rel/ative" length="-1"/>
+<rs:md capability="changelist" from="2013-01-02"/>
+<rs:mdx/>
+<url><loc>b</loc><changefreq>sometimes</changefreq></url>
+</urlset>`)
+		sv, err := frontend.New()
+		Expect(err).NotTo(HaveOccurred())
+		v := &engine.Validator{Schema: sv}
+		streamed := v.ValidateBytes(context.Background(), "late.xml", doc)
+		whole, _ := v.ValidateDoc(context.Background(), "late.xml", doc)
+		Expect(describe(streamed)).To(Equal(describe(whole)))
+		Expect(streamed.Diagnostics).To(ContainElement(HaveField("Rule", "RS-LINK-HREF")))
+	})
+
+	It("ends the rules of a document that turns out not to be well-formed, leaving no goroutine behind", func() {
+		defer engine.SetStreamWindow(64)()
+		sv, err := frontend.New()
+		Expect(err).NotTo(HaveOccurred())
+		v := &engine.Validator{Schema: sv}
+		var b strings.Builder
+		b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+<rs:md capability="resourcelist" at="2013-01-03T09:00:00Z"/>
+`)
+		for i := 0; i < 5000; i++ { // more than a chunk of events (256 KiB), so that the rules start
+			fmt.Fprintf(&b, "<url><loc>http://example.com/%d</loc><rs:md length=\"x\"/></url>\n", i)
+		}
+		b.WriteString("<url><loc>http://example.com/broken</loc></urlx>\n</urlset>\n")
+		before := runtime.NumGoroutine()
+		for i := 0; i < 5; i++ {
+			res := v.ValidateBytes(context.Background(), "broken.xml", []byte(b.String()))
+			Expect(res.Status).To(Equal(engine.StatusError))
+			Expect(res.Diagnostics).To(HaveLen(1), describe(res)) // the syntax error only: what the rules saw is discarded
+			Expect(res.Diagnostics[0].Rule).To(Equal("RS-XML-WELLFORMED"))
+		}
+		Eventually(runtime.NumGoroutine).Should(BeNumerically("<=", before))
+	})
+
+	It("checks the whole model, entries kept, when a selected rule needs it (ScopeDocument)", func() {
+		defer engine.SetStreamWindow(1)()
+		defer engine.SetScope("RS-LOC-URI", engine.ScopeDocument)()
+		sv, err := frontend.New()
+		Expect(err).NotTo(HaveOccurred())
+		v := &engine.Validator{Schema: sv}
+		doc := []byte(`<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+<rs:md capability="resourcelist" at="2013-01-03T09:00:00Z"/>
+<url><loc>a</loc></url>
+<url><loc>http://example.com/b</loc><rs:md length="x"/></url>
+<url><loc>c</loc></url>
+</urlset>`)
+		streamed := v.ValidateBytes(context.Background(), "whole.xml", doc)
+		whole, _ := v.ValidateDoc(context.Background(), "whole.xml", doc)
+		Expect(describe(streamed)).To(Equal(describe(whole)))
+		Expect(streamed.Diagnostics).To(ContainElement(HaveField("Location.Line", 4)), describe(streamed))
+	})
+})

@@ -1,0 +1,139 @@
+package graph
+
+import (
+	"strings"
+	"testing"
+
+	rs "github.com/rsconform/rsconform/resourcesync"
+	"github.com/rsconform/rsconform/rules/engine"
+)
+
+// historyGraph builds a Graph of the Change Lists given (URL → XML, in
+// the order read), a Resource List at rl (at the given at) and the sampled
+// resource http://example.com/r, served with the given header.
+func historyGraph(t *testing.T, spec engine.Spec, lists [][2]string, at string) *Graph {
+	t.Helper()
+	g := New()
+	g.History.Spec = spec
+	for _, l := range lists {
+		d, err := rs.ParseBytes([]byte(l[1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.History.Record(l[0], d, func(loc string) string { return loc })
+		if g.Node(l[0]) == nil {
+			g.Add(&Node{URL: l[0], Kind: rs.ChangeList, Doc: d.Detached(false), Role: RoleDocument, StatusCode: 200})
+		}
+	}
+	rl := &rs.Document{}
+	rl.Md = &rs.Md{Capability: "resourcelist", At: at}
+	rlNode := &Node{URL: "http://example.com/rl.xml", Kind: rs.ResourceList, Doc: rl, Role: RoleDocument, StatusCode: 200}
+	g.Add(rlNode)
+	g.Add(&Node{URL: "http://example.com/r", Role: RoleResource, StatusCode: 200,
+		In: []Edge{{From: rlNode.URL, Rel: "loc", Md: &rs.Md{Hash: "md5:00"}}}})
+	return g
+}
+
+func changeList(from, until string, entries ...string) string {
+	md := `<rs:md capability="changelist" from="` + from + `"`
+	if until != "" {
+		md += ` until="` + until + `"`
+	}
+	return `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">` +
+		md + `/>` + strings.Join(entries, "") + `</urlset>`
+}
+
+func entry(loc, change, datetime, lastmod string) string {
+	s := `<url><loc>` + loc + `</loc>`
+	if lastmod != "" {
+		s += `<lastmod>` + lastmod + `</lastmod>`
+	}
+	s += `<rs:md change="` + change + `"`
+	if datetime != "" {
+		s += ` datetime="` + datetime + `"`
+	}
+	return s + `/></url>`
+}
+
+// A Resource List's claim (at 10:00) against the changes recorded of the
+// resource: whether one comes, or may come, after it.
+func TestHistoryAgainstSnapshot(t *testing.T) {
+	const r, other = "http://example.com/r", "http://example.com/o"
+	for _, tc := range []struct {
+		name  string
+		spec  engine.Spec
+		lists [][2]string
+		later bool // a change comes or may come after the claim
+	}{
+		{"datetime before at", engine.Spec11, [][2]string{{"cl", changeList("2013-01-01T00:00:00Z", "", entry(r, "updated", "2013-01-03T09:00:00Z", ""))}}, false},
+		{"datetime after at", engine.Spec11, [][2]string{{"cl", changeList("2013-01-01T00:00:00Z", "", entry(r, "updated", "2013-01-03T11:00:00Z", ""))}}, true},
+		{"datetime in the second of at", engine.Spec11, [][2]string{{"cl", changeList("2013-01-01T00:00:00Z", "", entry(r, "updated", "2013-01-03T10:00:00Z", ""))}}, true},
+		{"1.1 lastmod before at, open list: the change may be later", engine.Spec11, [][2]string{{"cl", changeList("2013-01-01T00:00:00Z", "", entry(r, "updated", "", "2013-01-03T09:00:00Z"))}}, true},
+		{"1.1 lastmod before at, then a timed entry before at", engine.Spec11, [][2]string{{"cl", changeList("2013-01-01T00:00:00Z", "",
+			entry(r, "updated", "", "2013-01-03T08:00:00Z"), entry(other, "updated", "2013-01-03T09:00:00Z", ""))}}, false},
+		{"1.1 lastmod before at, closed list until before at", engine.Spec11, [][2]string{{"cl", changeList("2013-01-01T00:00:00Z", "2013-01-02T00:00:00Z", entry(r, "updated", "", "2013-01-01T09:00:00Z"))}}, false},
+		{"1.0 lastmod before at", engine.Spec10, [][2]string{{"cl", changeList("2013-01-01T00:00:00Z", "", entry(r, "deleted", "", "2013-01-03T09:00:00Z"))}}, false},
+		{"1.0 lastmod after at", engine.Spec10, [][2]string{{"cl", changeList("2013-01-01T00:00:00Z", "", entry(r, "deleted", "", "2013-01-03T11:00:00Z"))}}, true},
+		{"untimed deletion after a timed entry before at", engine.Spec11, [][2]string{{"cl", changeList("2013-01-01T00:00:00Z", "",
+			entry(other, "updated", "2013-01-02T00:00:00Z", ""), entry(r, "deleted", "", ""))}}, true},
+		{"untimed deletion before a timed entry before at", engine.Spec11, [][2]string{{"cl", changeList("2013-01-01T00:00:00Z", "",
+			entry(r, "deleted", "", ""), entry(other, "updated", "2013-01-02T00:00:00Z", ""))}}, false},
+		{"untimed entry in a list from after at", engine.Spec11, [][2]string{{"cl", changeList("2013-01-03T10:30:00Z", "", entry(r, "updated", "", ""))}}, true},
+		{"a later entry whose datetime says earlier: order wins over the time", engine.Spec11, [][2]string{{"cl", changeList("2013-01-01T00:00:00Z", "",
+			entry(other, "updated", "2013-01-03T12:00:00Z", ""), entry(r, "updated", "2013-01-03T09:00:00Z", ""))}}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := historyGraph(t, tc.spec, tc.lists, "2013-01-03T10:00:00Z")
+			n := g.Node(r)
+			e := n.In[0]
+			got := laterChange(g, n, e, g.Node(e.From)) != ""
+			if got != tc.later {
+				t.Fatalf("laterChange: got %v, want %v (series %+v)", got, tc.later, g.History.Latest(r))
+			}
+		})
+	}
+}
+
+// A Change List entry's claim: a later entry of the same list is a later
+// change whatever its time says; a list read again that only grew keeps
+// its entries; a rewritten one counts as later.
+func TestHistoryAgainstChangeListEntry(t *testing.T) {
+	const r = "http://example.com/r"
+	first := changeList("2013-01-01T00:00:00Z", "", entry(r, "updated", "2013-01-03T10:00:00Z", ""))
+	grown := changeList("2013-01-01T00:00:00Z", "", entry(r, "updated", "2013-01-03T10:00:00Z", ""), entry(r, "updated", "2013-01-03T09:00:00Z", ""))
+	rewritten := changeList("2013-01-01T00:00:00Z", "", entry(r, "created", "2013-01-03T10:00:00Z", ""))
+	for _, tc := range []struct {
+		name     string
+		readings []string
+		later    bool
+		series   int
+	}{
+		{"one reading", []string{first}, false, 1},
+		{"read again unchanged", []string{first, first}, false, 1},
+		{"grown by an entry whose datetime is earlier", []string{first, grown}, true, 2},
+		{"rewritten", []string{first, rewritten}, true, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := New()
+			for _, x := range tc.readings {
+				d, err := rs.ParseBytes([]byte(x))
+				if err != nil {
+					t.Fatal(err)
+				}
+				g.History.Record("cl", d, func(loc string) string { return loc })
+				if g.Node("cl") == nil {
+					g.Add(&Node{URL: "cl", Kind: rs.ChangeList, Doc: d.Detached(false), Role: RoleDocument, StatusCode: 200})
+				}
+			}
+			c := g.History.Latest(r)
+			if len(c.Series) != tc.series {
+				t.Fatalf("series: %d changes, want %d: %+v", len(c.Series), tc.series, c.Series)
+			}
+			n := &Node{URL: r, Role: RoleResource, StatusCode: 200, In: []Edge{{From: "cl", Rel: "loc", Pos: c.Series[0].Pos, Md: &rs.Md{}}}}
+			g.Add(n)
+			if got := laterChange(g, n, n.In[0], g.Node("cl")) != ""; got != tc.later {
+				t.Fatalf("laterChange: got %v, want %v", got, tc.later)
+			}
+		})
+	}
+}

@@ -1,0 +1,169 @@
+package graph
+
+import (
+	"net/http"
+	"strings"
+
+	rs "github.com/rsconform/rsconform/resourcesync"
+	"github.com/rsconform/rsconform/rules/engine"
+)
+
+// HTTP facts of the documents of a crawl, and discovery (section 6.3).
+
+// 6.2: "A link for downward navigation is provided by the content of a
+// <url> element: the URI of the document that sits lower in the hierarchy
+// is provided as the value of its <loc> child element"
+var HTTPStatus = &engine.Rule{
+	ID: "RS-HTTP-STATUS", Section: "6.2", Level: engine.Must,
+	Title: "Documents and packages a document links to answer 200",
+	Quote: "A link for downward navigation is provided by the content of a <url> element: the URI of the document that sits lower in the hierarchy is provided as the value of its <loc> child element, and its type is conveyed as the value of the capability attribute of the <rs:md> child element.",
+	Doc: "Reported on the linking document, at the <loc> or <rs:ln> (up, index, contents, archives) whose target answered an HTTP status other than 2xx after redirects: that is where the Source has to act. " +
+		"A network failure or a time-out is not reported here (the Source may be fine and the network not): the document then has status error. Sampled resources have their own rule, RS-REP-STATUS.",
+	CheckGraph: Check(func(p *Pass) error {
+		for _, n := range p.Graph.Sorted() {
+			if !httpFailed(n) || n.Role == RoleResource {
+				continue
+			}
+			for _, e := range n.In {
+				switch e.Rel {
+				case "loc", "up", "index", "contents", "archives":
+				default:
+					continue
+				}
+				if from := p.Graph.Node(e.From); from == nil || from.Role != RoleDocument {
+					continue
+				}
+				p.Reportf(e.From, e.Pos, "the %s target %s answers HTTP %d %s", linkRel(e.Rel), n.URL, n.StatusCode, http.StatusText(n.StatusCode))
+			}
+		}
+		return nil
+	}),
+}
+
+// documentTypes are the media types a ResourceSync document may be served
+// with: XML (RFC 7303), or gzip for a compressed Sitemap.
+var documentTypes = map[string]bool{
+	"application/xml": true, "text/xml": true,
+	"application/gzip": true, "application/x-gzip": true,
+}
+
+var HTTPContentType = &engine.Rule{
+	ID: "RS-HTTP-CONTENT-TYPE", Section: "7", Level: engine.Should,
+	Title: "Documents are served as application/xml or text/xml",
+	Quote: "In order to convey information pertaining to resources in the ResourceSync framework, the Sitemap (root element <urlset>) and Sitemap index (root element <sitemapindex>) document formats introduced by the Sitemap protocol are used for a variety of purposes.",
+	Doc: "The specification does not name a media type for its documents; they are XML documents, whose media types are application/xml and text/xml (RFC 7303), and Example 17 gives type=\"application/xml\" for a manifest. A compressed Sitemap (.xml.gz) may be served as application/gzip. " +
+		"A Destination that goes by Content-Type may refuse anything else (text/html, text/plain, application/octet-stream), so this is a warning.",
+	CheckGraph: Check(func(p *Pass) error {
+		for _, n := range p.Graph.Sorted() {
+			if n.Role != RoleDocument || !httpOK(n) {
+				continue
+			}
+			mt := headerMediaType(n.Header)
+			switch {
+			case mt == "":
+				p.Reportf(n.URL, rs.Pos{}, "the document is served without a Content-Type; serve it as application/xml")
+			case !documentTypes[mt]:
+				p.Reportf(n.URL, rs.Pos{}, "the document is served as %s; serve it as application/xml (or text/xml)", mt)
+			}
+		}
+		return nil
+	}),
+}
+
+var HTTPRedirects = &engine.Rule{
+	ID: "RS-HTTP-REDIRECTS", Section: "6.2", Level: engine.Should,
+	Title: "Links lead to their documents without a redirect loop or a long redirect chain",
+	Quote: HTTPStatus.Quote,
+	Doc: "A Destination follows a bounded number of redirects (rsconform: --max-redirects, 5 by default); a loop or a longer chain leaves the document out of reach. " +
+		"Reported on the URL that redirected, whose fetch then failed.",
+	CheckGraph: Check(func(p *Pass) error {
+		for _, n := range p.Graph.Sorted() {
+			if n.Skipped != "" || !strings.Contains(n.FetchError, "too many redirects") {
+				continue
+			}
+			p.Reportf(n.URL, rs.Pos{}, "%s: %s", n.FetchError, strings.Join(n.Redirects, " → "))
+		}
+		return nil
+	}),
+}
+
+// 6.3.2: "A Source must publish a Source Description, such as the one
+// shown in Example 7, and it should be published at the well-known URI
+// [RFC 5785] /.well-known/resourcesync, as defined here."
+var DiscoveryWellKnown = &engine.Rule{
+	ID: "RS-DISCOVERY-WELLKNOWN", Section: "6.3.2", Level: engine.Should,
+	Title: "The Source Description is published at /.well-known/resourcesync",
+	Quote: "A Source must publish a Source Description, such as the one shown in Example 7, and it should be published at the well-known URI [RFC 5785] /.well-known/resourcesync, as defined here.",
+	Doc: "The crawl probes /.well-known/resourcesync of the entry point's host whatever the entry point. The finding is reported on the entry point (the document or page the crawl started from). " +
+		"A redirect from the well-known URI to the Source Description is fine.",
+	CheckGraph: Check(func(p *Pass) error {
+		for _, d := range p.Graph.Discovery {
+			if d.Method != "well-known" {
+				continue
+			}
+			n := p.Graph.Node(d.Target)
+			if n == nil || n.Skipped != "" {
+				continue
+			}
+			switch {
+			case parsed(n) && n.Kind.Base() == rs.SourceDescription:
+			case n.StatusCode == 0 && n.FetchError != "":
+				// A network failure says nothing about the Source.
+			case httpFailed(n):
+				p.Reportf(p.Graph.Entry, rs.Pos{}, "no Source Description at %s: it answers HTTP %d %s", d.Target, n.StatusCode, http.StatusText(n.StatusCode))
+			case parsed(n):
+				p.Reportf(p.Graph.Entry, rs.Pos{}, "%s is %s, not the Source Description", d.Target, kindName(n))
+			default:
+				p.Reportf(p.Graph.Entry, rs.Pos{}, "no Source Description at %s: %s", d.Target, orElse(n.FetchError, "not a ResourceSync document"))
+			}
+			return nil
+		}
+		return nil
+	}),
+}
+
+func orElse(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// 6.3.3: "This <link> must have a rel attribute with a value of
+// resourcesync." ... "The target of this link is the URI of a Capability
+// List and the value of its rel attribute is resourcesync."
+var DiscoveryLink = &engine.Rule{
+	ID: "RS-DISCOVERY-LINK", Section: "6.3.3", Level: engine.Must,
+	Title: "An HTML <link> or HTTP Link with rel=\"resourcesync\" points to a Capability List",
+	Quote: "In order to include a discovery link in an HTML document, a <link> element is introduced in the <head> of the document that points to a Capability List. This <link> must have a rel attribute with a value of resourcesync.",
+	Doc: "Section 6.3.3 says the same of the HTTP Link header: \"The target of this link is the URI of a Capability List and the value of its rel attribute is resourcesync.\" " +
+		"Reported on the page, at the line of the <link> element (HTML) or without a line (HTTP header), when the target answers an error or is not a Capability List.",
+	CheckGraph: Check(func(p *Pass) error {
+		for _, d := range p.Graph.Discovery {
+			if d.Method != "html-link" && d.Method != "http-link" {
+				continue
+			}
+			n := p.Graph.Node(d.Target)
+			if n == nil || n.Skipped != "" {
+				continue
+			}
+			what := "<link rel=\"resourcesync\">"
+			if d.Method == "http-link" {
+				what = "the Link header's rel=\"resourcesync\""
+			}
+			pos := rs.Pos{Line: d.Line}
+			switch {
+			case httpFailed(n):
+				p.Reportf(d.From, pos, "%s points to %s, which answers HTTP %d %s", what, d.Target, n.StatusCode, http.StatusText(n.StatusCode))
+			case n.FetchError != "":
+			case n.Kind.Base() != rs.CapabilityList:
+				p.Reportf(d.From, pos, "%s points to %s, which is %s: it must point to a Capability List", what, d.Target, kindName(n))
+			}
+		}
+		return nil
+	}),
+}
+
+func init() {
+	engine.Register(HTTPStatus, HTTPContentType, HTTPRedirects, DiscoveryWellKnown, DiscoveryLink)
+}

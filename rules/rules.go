@@ -1,0 +1,32 @@
+// Package rules is rsconform's rule catalogue: importing it registers
+// every rule in the engine (engine.All, engine.Lookup). It also holds the
+// map of the specification's sections the rules cite (Sections) and writes
+// docs/rules.md (WriteMarkdown); its tests hold the catalogue to its
+// standards (well-formed and unique IDs, a failing and a passing fixture
+// for every rule, docs up to date).
+//
+// The rules live in packages of their own, inside this folder:
+//
+//	rules/engine    the engine: Rule, Pass, Scope, the streaming pipeline,
+//	                selection, the Registry, Diagnostic and Result, the
+//	                Validator and its FrontEnd interface. No cgo, no rule.
+//	rules/document  the document rules, one file per section of the
+//	                specification (7_time.go, 12_1_change_list_order.go).
+//	rules/graph     the crawl graph (Node, Edge, the facts it computes from
+//	                the documents and HTTP observations the crawler
+//	                records, the Source's history, sampling) and the
+//	                cross-document rules.
+//	rules/frontend  the libxml2 front end (package schema, cgo) wired into
+//	                the engine: the one package of rules that needs cgo.
+//
+// Imports run one way: engine imports neither of the others; document
+// imports engine; graph imports engine and document (it compares Change
+// List times as RS-CL-ORDER does); rules imports document and graph;
+// frontend imports rules, engine and schema. Nothing below imports
+// anything above it.
+package rules
+
+import (
+	_ "github.com/rsconform/rsconform/rules/document" // the document rules
+	_ "github.com/rsconform/rsconform/rules/graph"    // the crawl rules
+)
