@@ -346,7 +346,12 @@ func (c *crawl) enqueue(t task) bool {
 		return false
 	}
 	if u, err := url.Parse(t.url); err == nil && !c.f.Origins().Allowed(u) {
-		n.Skipped = c.f.Origins().Check(u).Error()
+		err := c.f.Origins().Check(u)
+		n.Skipped = err.Error()
+		var refused *sourcehttp.NotAllowedError
+		if errors.As(err, &refused) {
+			n.AllowHost = refused.AllowHost()
+		}
 		c.stats.Skipped++
 		if t.role == graph.RoleDocument && !t.probe {
 			c.setResult(skippedResult(t.url, "not fetched: "+n.Skipped))
@@ -467,8 +472,11 @@ func (c *crawl) report() *Report {
 			res = &engine.Result{Location: u, Kind: rs.KindUnknown}
 			if n := c.graph.Node(u); n != nil {
 				res.Kind = n.Kind
-				if n.Role == graph.RolePackage {
+				switch n.Role {
+				case graph.RolePackage:
 					res.Kind = rs.KindPackage
+				case graph.RoleResource:
+					res.Kind = rs.KindResource
 				}
 			}
 			c.results[u] = res

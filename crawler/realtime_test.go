@@ -44,8 +44,15 @@ func liveCrawl(name string) (*crawler.Report, string, *mocksource.Source) {
 }
 
 func liveCrawlScenario(sc *mocksource.Scenario, revisit ...time.Duration) (*crawler.Report, string, *mocksource.Source) {
+	return liveCrawlOptions(mocksource.Options{Scenario: sc}, revisit...)
+}
+
+// liveCrawlOptions is liveCrawlScenario with the mock's options (the
+// real-time cadence and the clock are set here).
+func liveCrawlOptions(mo mocksource.Options, revisit ...time.Duration) (*crawler.Report, string, *mocksource.Source) {
 	clock := &requestClock{now: liveStart, step: 60 * time.Millisecond}
-	src, err := mocksource.New(mocksource.Options{Scenario: sc, Realtime: 100 * time.Millisecond, Clock: clock.Now})
+	mo.Realtime, mo.Clock = 100*time.Millisecond, clock.Now
+	src, err := mocksource.New(mo)
 	Expect(err).NotTo(HaveOccurred())
 	srv := httptest.NewServer(src.Handler())
 	defer srv.Close()
@@ -126,6 +133,61 @@ var _ = Describe("Crawling a live Source (mock real-time mode)", func() {
 				"/dataset1/resourcelist.xml RS-REP-GONE"), "run %d:\n%s", run, describe(rep, base))
 			Expect(describe(rep, base)).To(ContainSubstring("/res/0000005.json answers HTTP 404"))
 		}
+	})
+
+	// Most Sources write no datetime and send no Last-Modified: the
+	// History then has <lastmod>, the order of the entries and the lists'
+	// from and until to go by.
+	lastmodOnly := func(name string, revisit ...time.Duration) (*crawler.Report, string) {
+		sc, err := mocksource.LoadScenario(name)
+		Expect(err).NotTo(HaveOccurred())
+		rep, base, _ := liveCrawlOptions(mocksource.Options{Scenario: sc, LastmodOnly: true}, revisit...)
+		Expect(rep.EntryError).NotTo(HaveOccurred())
+		// The profile is what it says.
+		for _, n := range rep.Graph.Sorted() {
+			Expect(n.Header.Get("Last-Modified")).To(BeEmpty(), n.URL)
+		}
+		changes := 0
+		rep.Graph.History.Each(func(_ uint64, c *graph.RecordedChange) {
+			for _, ch := range c.Series {
+				Expect(ch.Clue).NotTo(Equal("datetime"), ch.List)
+				changes++
+			}
+		})
+		Expect(changes).To(BeNumerically(">=", 50))
+		return rep, base
+	}
+
+	It("judges a lastmod-only live Source (no datetime, no Last-Modified) without a false error, run after run", func() {
+		for run := 0; run < 5; run++ {
+			rep, base := lastmodOnly("realtime")
+			Expect(rep.Stats.Resources).To(BeNumerically(">=", 100))
+			Expect(judged(rep, base)).To(BeEmpty(), "run %d:\n%s", run, describe(rep, base))
+			Expect(count(rep, "RS-REP-CHANGED")).To(BeNumerically(">=", 5), "run %d:\n%s", run, describe(rep, base))
+			// Deletions without a time were recorded and explain 404s.
+			Expect(describe(rep, base)).To(ContainSubstring("answers HTTP 404"), "run %d", run)
+		}
+	})
+
+	It("catches the wrong hash of a resource that never changed on a lastmod-only live Source, run after run, and nothing else", func() {
+		for run := 0; run < 5; run++ {
+			rep, base := lastmodOnly("realtime-wrong-hash")
+			var got []fixtures.SiteWant
+			for _, w := range judged(rep, base) {
+				w.Line = 0
+				got = append(got, w)
+			}
+			Expect(got).To(ConsistOf(
+				fixtures.SiteWant{Path: "/dataset1/resourcelist.xml", Rule: "RS-REP-HASH"},
+				fixtures.SiteWant{Path: "/dataset1/resourcelist.xml", Rule: "RS-REP-HASH"}), "run %d:\n%s", run, describe(rep, base))
+			Expect(describe(rep, base)).To(ContainSubstring("/res/0000003.txt"))
+		}
+	})
+
+	It("judges a lastmod-only live Source over time (--revisit) without a false error", func() {
+		rep, base := lastmodOnly("realtime", time.Minute)
+		Expect(rep.Stats.Revisited).To(BeNumerically(">=", 3))
+		Expect(judged(rep, base)).To(BeEmpty(), describe(rep, base))
 	})
 
 	It("observes a live Source over time (--revisit): its Change List only grew, in order", func() {

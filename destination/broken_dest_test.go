@@ -118,7 +118,8 @@ exit 0`,
 			want:         []string{"step 1 DEST-FIXITY fail", "step 1 DEST-REPORT fail"},
 			failsLenient: true, failsStrict: true,
 			check: func(res *harness.Result) {
-				Expect(verdict(res, 1, harness.FixityChecked.ID).Evidence).To(Equal([]string{"/res/0000003.txt"}))
+				Expect(verdict(res, 1, harness.FixityChecked.ID).Evidence).To(ConsistOf(MatchRegexp(
+					`^/res/0000003.txt: listed with sha256 [0-9a-f]{64}; served [0-9,]+ bytes, sha256 [0-9a-f]{64}; DIR holds the served content; the log: GET /res/0000003.txt 200, [0-9,]+ bytes sent(; GET /res/0000003.txt 200, [0-9,]+ bytes sent)*$`)))
 				Expect(verdict(res, 1, harness.ProblemsReported.ID).Actual).To(Equal("exit 0 and no line of standard error names /res/0000003.txt"))
 			}}),
 		Entry("reports nothing on a broken document", kind{scenario: "broken-documents",

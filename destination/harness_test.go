@@ -160,7 +160,8 @@ var _ = Describe("Broken Destinations get failing verdicts", Label("Kind:harness
 echo changed > "$RSCONFORM_DIR/res/0000001.html"
 echo extra > "$RSCONFORM_DIR/extra.txt"`)
 		res := playScenario("incremental-changelist", time.Minute, script)
-		Expect(verdict(res, 0, harness.AllCurrent.ID).Actual).To(HavePrefix("1 stale: /res/0000001.html (sha256 "))
+		Expect(verdict(res, 0, harness.AllCurrent.ID).Actual).To(MatchRegexp(`^1 stale: /res/0000001.html \(8 bytes, the Source.s [0-9,]+ bytes\)$`))
+		Expect(verdict(res, 0, harness.AllCurrent.ID).Evidence).To(ConsistOf(MatchRegexp(`^/res/0000001.html: DIR holds 8 bytes, sha256 [0-9a-f]{64}; the Source serves [0-9,]+ bytes, sha256 [0-9a-f]{64}; the log: GET /res/0000001.html 200, [0-9,]+ bytes sent$`)))
 		Expect(verdict(res, 0, harness.NoExtraFiles.ID).Actual).To(Equal("1 extra: /extra.txt"))
 	})
 

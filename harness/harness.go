@@ -9,9 +9,14 @@
 // {step}; the same values are in the environment as RSCONFORM_SOURCE,
 // RSCONFORM_DIR and RSCONFORM_STEP. It is expected to mirror each
 // resource's URI path, as written, under DIR (http://host/a/b.html in
-// DIR/a/b.html, as rsconform sync does for the Source's origin);
-// names at the top of DIR starting with ".rsconform" are its own and are
-// not looked at. The command runs once before the first step (the
+// DIR/a/b.html, as rsconform sync does for the Source's origin; escapes
+// kept, a query at the end of the name: names.go); names at the top of
+// DIR starting with ".rsconform" are its own and are not looked at. A
+// run that dies by a signal is a crash; a run that leaves no DIR fails,
+// and DIR is judged as empty.
+//
+// The harness drives the mock through Go calls (Source.Step,
+// Source.Expected, Source.LogSince); the Destination alone talks HTTP. The command runs once before the first step (the
 // Source's initial state) and after every checkpoint step (a step with
 // expect in the scenario); steps without one are the Destination's time
 // offline, unless Config.EveryStep.
@@ -63,6 +68,19 @@ type Config struct {
 	Output io.Writer
 	// Select chooses the requirements judged; the zero Selector, all.
 	Select engine.Selector
+	// Progress, when set, is called before and after each run of the
+	// command (test-destination shows it on a terminal).
+	Progress func(Progress)
+}
+
+// Progress is where a scenario stands: the command is about to run after
+// step Step of Steps (Run nil), or has run (Run and Verdicts set).
+type Progress struct {
+	Scenario    string
+	Step, Steps int
+	Name        string
+	Run         *RunInfo
+	Verdicts    []Verdict
 }
 
 // Selects reports whether the requirement with this ID is judged.
@@ -70,13 +88,16 @@ func (c *Config) Selects(id string) bool { return c.Select.Selects(id) }
 
 // Result is the outcome of one scenario.
 type Result struct {
-	Scenario    string       `json:"scenario"`
-	Description string       `json:"description,omitempty"`
-	Source      string       `json:"source"`
-	Dir         string       `json:"dir"`
-	Command     []string     `json:"command"`
-	Duration    float64      `json:"duration_seconds"`
-	Steps       []StepResult `json:"steps"`
+	Scenario    string `json:"scenario"`
+	Description string `json:"description,omitempty"`
+	// File is the scenario's YAML file when it was read from one (not a
+	// built-in scenario): the steps' Line are its lines.
+	File     string       `json:"file,omitempty"`
+	Source   string       `json:"source"`
+	Dir      string       `json:"dir"`
+	Command  []string     `json:"command"`
+	Duration float64      `json:"duration_seconds"`
+	Steps    []StepResult `json:"steps"`
 	// Interrupted says why the scenario stopped before its last step (an
 	// interrupt, the mock Source failing): the steps after the last one
 	// in Steps were not played, and have no verdict.
@@ -91,14 +112,19 @@ type StepResult struct {
 	Name       string    `json:"name"`
 	Time       time.Time `json:"time"`
 	Checkpoint bool      `json:"checkpoint"`
-	Ran        bool      `json:"ran"`
-	Run        *RunInfo  `json:"run,omitempty"`
-	Verdicts   []Verdict `json:"verdicts,omitempty"`
+	// Line is the step's line in the scenario's YAML (0 for step 0).
+	Line     int       `json:"line,omitempty"`
+	Ran      bool      `json:"ran"`
+	Run      *RunInfo  `json:"run,omitempty"`
+	Verdicts []Verdict `json:"verdicts,omitempty"`
 }
 
 // RunInfo is how one run of the command went.
 type RunInfo struct {
+	// ExitCode is the exit status; -1 when the command was killed by a
+	// signal, which Signal names ("SIGSEGV").
 	ExitCode int     `json:"exit_code"`
+	Signal   string  `json:"signal,omitempty"`
 	TimedOut bool    `json:"timed_out"`
 	Seconds  float64 `json:"seconds"`
 	Requests int     `json:"requests"`
@@ -106,7 +132,26 @@ type RunInfo struct {
 	// error, interleaved); Stderr the end of its standard error alone.
 	Output string `json:"output,omitempty"`
 	Stderr string `json:"stderr,omitempty"`
+	// DirMissing is true when DIR did not exist after the run: the run
+	// fails, and DIR is judged as empty.
+	DirMissing bool `json:"dir_missing,omitempty"`
 }
+
+// Exit says how the run ended: "exit 0", "exit 3", "killed by SIGSEGV",
+// "killed at the timeout".
+func (r *RunInfo) Exit() string {
+	switch {
+	case r.TimedOut:
+		return "killed at the timeout"
+	case r.Signal != "":
+		return "killed by " + r.Signal
+	}
+	return fmt.Sprintf("exit %d", r.ExitCode)
+}
+
+// Crashed reports whether the run ended by a signal it did not ask for
+// (not the harness's kill at the timeout).
+func (r *RunInfo) Crashed() bool { return r.Signal != "" && !r.TimedOut }
 
 // Status of a verdict.
 type Status string
@@ -252,7 +297,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	started := time.Now()
-	res := &Result{Scenario: cfg.Scenario.Name, Description: cfg.Scenario.Description,
+	res := &Result{Scenario: cfg.Scenario.Name, Description: cfg.Scenario.Description, File: cfg.Scenario.UserFile(),
 		Source: base + "/.well-known/resourcesync", Dir: dir, Command: cfg.Command}
 	j := &judge{cfg: &cfg, sc: cfg.Scenario, ever: map[string]bool{}}
 	var seq int64
@@ -264,13 +309,14 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 				return res, fmt.Errorf("mock Source, step %d: %w", step, err)
 			}
 			sr.Name, sr.Time, sr.Checkpoint = in.Name, in.Time, in.Expect != nil
+			sr.Line = cfg.Scenario.Steps[step-1].Line
 			if sr.Name == "" {
 				sr.Name = fmt.Sprintf("step %d", step)
 			}
 		} else {
 			sr.Time = src.Now()
 		}
-		expected := src.Expected()
+		expected := expectedFiles(src.Expected())
 		for p := range expected {
 			j.ever[p] = true
 		}
@@ -281,6 +327,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		before, err := snapshot(dir)
 		if err != nil {
 			return res, err
+		}
+		if cfg.Progress != nil {
+			cfg.Progress(Progress{Scenario: res.Scenario, Step: step, Steps: len(cfg.Scenario.Steps), Name: sr.Name})
 		}
 		info, err := runCommand(ctx, &cfg, res.Source, dir, step)
 		if err != nil {
@@ -300,21 +349,39 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			seq = reqs[n-1].Seq
 		}
 		info.Requests = len(reqs) + int(lost)
+		info.DirMissing = after.Missing
 		sr.Ran, sr.Run = true, info
 		sr.Verdicts = j.verdicts(j.newStep(step, info, expected, before, after, reqs, lost))
+		if cfg.Progress != nil {
+			cfg.Progress(Progress{Scenario: res.Scenario, Step: step, Steps: len(cfg.Scenario.Steps), Name: sr.Name, Run: info, Verdicts: sr.Verdicts})
+		}
 		res.Steps = append(res.Steps, sr)
 	}
 	res.Duration = time.Since(started).Seconds()
 	return res, nil
 }
 
-// snapshot hashes every regular file of dir, by URI-style path ("/a/b"),
-// leaving out the Destination's own names at the top.
-func snapshot(dir string) (map[string]string, error) {
-	out := map[string]string{}
+// dirState is DIR as the harness sees it: each regular file's SHA-256
+// and length, by URI-style path ("/a/b"), the Destination's own names at
+// the top left out. Missing is true when DIR itself does not exist (the
+// Destination removed it): it is then judged as empty.
+type dirState struct {
+	Hashes  map[string]string
+	Lengths map[string]int64
+	Missing bool
+}
+
+// snapshot reads DIR. A DIR that does not exist is an empty one, marked
+// Missing; any other error is the harness's.
+func snapshot(dir string) (dirState, error) {
+	ds := dirState{Hashes: map[string]string{}, Lengths: map[string]int64{}}
 	root, err := os.OpenRoot(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		ds.Missing = true
+		return ds, nil
+	}
 	if err != nil {
-		return nil, err
+		return ds, err
 	}
 	defer root.Close()
 	err = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
@@ -338,15 +405,21 @@ func snapshot(dir string) (map[string]string, error) {
 			return err
 		}
 		h := sha256.New()
-		_, err = io.Copy(h, f)
+		n, err := io.Copy(h, f)
 		f.Close()
 		if err != nil {
 			return err
 		}
-		out["/"+p] = hex.EncodeToString(h.Sum(nil))
+		key := dirKey(p)
+		if _, dup := ds.Hashes[key]; dup {
+			// Two names for one URI (an IRI written raw and escaped): the
+			// second is a file of no resource.
+			key = "/" + p
+		}
+		ds.Hashes[key], ds.Lengths[key] = hex.EncodeToString(h.Sum(nil)), n
 		return nil
 	})
-	return out, err
+	return ds, err
 }
 
 // runCommand runs the Destination once, within the timeout.
@@ -375,7 +448,7 @@ func runCommand(ctx context.Context, cfg *Config, source, dir string, step int) 
 		return nil, fmt.Errorf("%w: %v", ErrCommand, err)
 	}
 	err := cmd.Wait()
-	info := &RunInfo{Seconds: time.Since(start).Seconds(), ExitCode: cmd.ProcessState.ExitCode()}
+	info := &RunInfo{Seconds: time.Since(start).Seconds(), ExitCode: cmd.ProcessState.ExitCode(), Signal: signalName(cmd.ProcessState)}
 	if rctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
 		info.TimedOut = true
 	}

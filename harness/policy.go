@@ -15,7 +15,9 @@ import (
 // swallowed.
 var ProblemsReported = &Requirement{
 	ID: "DEST-REPORT", Section: "policy", Level: Policy, Basis: FromLog,
-	Title: "a broken document or content failing fixity is reported",
+	Title:  "a broken document or content failing fixity is reported",
+	Passes: "After receiving a malformed document or content under a wrong hash, the Destination exits non-zero, or names each URL on standard error.",
+	Fails:  "It exits 0 (or dies by a signal) and no line of its standard error names what was broken.",
 	Doc: "When the log shows that the Destination received a document that is not well-formed (a malformed " +
 		"fault) or the content of a resource listed under a wrong hash, the Destination reports it: it " +
 		"exits with a non-zero status, or a line of its standard error names the URL (or the path) of " +
@@ -33,7 +35,7 @@ func checkReported(st *Step) Outcome {
 	var lines []string
 	seen := map[string]bool{}
 	for _, r := range st.Requests {
-		p := resourcePath(r.Path)
+		p := requestKey(r)
 		broken := strings.Contains(r.Fault, "malformed") || (r.Method == "GET" && r.Status == 200 && st.WrongHash[p])
 		if broken && !seen[r.Path] {
 			seen[r.Path] = true
@@ -46,7 +48,7 @@ func checkReported(st *Step) Outcome {
 		return Outcome{Status: Skip, Expected: want, Actual: "the Source served nothing broken to report"}
 	case len(served) == 0:
 		return Outcome{Status: NotObserved, Expected: want, Actual: "a broken document or a wrong hash was armed, but the Destination did not fetch it in this run"}
-	case st.Run.ExitCode != 0 && !st.Run.TimedOut:
+	case st.Run.ExitCode != 0 && !st.Run.TimedOut && !st.Run.Crashed():
 		return Outcome{Status: Pass, Expected: want, Actual: fmt.Sprintf("exit %d after %s", st.Run.ExitCode, list(lines)),
 			Evidence: append(lines, fmt.Sprintf("exit status %d", st.Run.ExitCode))}
 	}
@@ -60,7 +62,7 @@ func checkReported(st *Step) Outcome {
 	}
 	if len(unnamed) > 0 {
 		return Outcome{Status: Fail, Expected: want,
-			Actual:   fmt.Sprintf("exit %d and no line of standard error names %s", st.Run.ExitCode, list(unnamed)),
+			Actual:   fmt.Sprintf("%s and no line of standard error names %s", st.Run.Exit(), list(unnamed)),
 			Evidence: unnamedLines}
 	}
 	return Outcome{Status: Pass, Expected: want, Actual: "named on standard error", Evidence: evidence}
@@ -80,8 +82,10 @@ func lineNaming(out, p string) string {
 // not downloaded again.
 var NoRefetch = &Requirement{
 	ID: "DEST-NO-REFETCH", Section: "1.3", Level: Policy, Basis: FromLog,
-	Title: "unchanged resources are not downloaded again",
-	Quote: "For example, when the Source expresses the datetime of the most recent modification for a resource, a Destination can determine whether or not it already holds the current version, minimizing the number of HTTP requests it needs to issue in order to remain up-to-date.",
+	Title:  "unchanged resources are not downloaded again",
+	Passes: "No 200 GET of a resource DIR held with its current content before the run, none downloaded twice.",
+	Fails:  "A resource held unchanged is downloaded again.",
+	Quote:  "For example, when the Source expresses the datetime of the most recent modification for a resource, a Destination can determine whether or not it already holds the current version, minimizing the number of HTTP requests it needs to issue in order to remain up-to-date.",
 	Doc: "An efficiency the specification makes possible (informative, \"can\") but does not require. The " +
 		"mock gives lastmod and hash for every resource, so a Destination can tell. Fails on a 200 GET of " +
 		"a resource DIR held with its current content before the run, or of one downloaded completely " +
@@ -106,7 +110,7 @@ func checkRefetch(st *Step) Outcome {
 		}
 	}
 	for _, r := range st.Requests {
-		p := resourcePath(r.Path)
+		p := requestKey(r)
 		e, ok := st.Expected[p]
 		if !ok || st.WrongHash[p] || r.Method != "GET" || r.Status != 200 {
 			continue
@@ -133,7 +137,9 @@ func checkRefetch(st *Step) Outcome {
 // NoDeletedFetch: resources the Source deleted are not requested.
 var NoDeletedFetch = &Requirement{
 	ID: "DEST-NO-DELETED-FETCH", Section: "policy", Level: Policy, Basis: FromLog,
-	Title: "deleted resources are not requested",
+	Title:  "deleted resources are not requested",
+	Passes: "No request for a resource the Source has deleted.",
+	Fails:  "A deleted resource is requested.",
 	Doc: "A Change List says which resources were deleted; asking for them again costs the Source requests. " +
 		"Not observed in a run that made no request.",
 	Check: checkDeletedFetch,
@@ -149,7 +155,7 @@ func checkDeletedFetch(st *Step) Outcome {
 	}
 	var gets []string
 	for _, r := range st.Requests {
-		if st.Deleted[resourcePath(r.Path)] {
+		if st.Deleted[requestKey(r)] {
 			gets = append(gets, requestLine(r))
 		}
 	}
@@ -163,7 +169,9 @@ func checkDeletedFetch(st *Step) Outcome {
 // RateLimit: the Destination does not flood the Source.
 var RateLimit = &Requirement{
 	ID: "DEST-RATE", Section: "policy", Level: Policy, Basis: FromLog,
-	Title: "the request rate stays within the limit",
+	Title:  "the request rate stays within the limit",
+	Passes: "At most --max-rate requests in every one-second window of the run.",
+	Fails:  "More requests than --max-rate in some second.",
 	Doc: "At most --max-rate requests in any one second of the run (by the times the mock received them). " +
 		"Not observed in a run that made no request.",
 	Check: checkRate,

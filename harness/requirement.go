@@ -55,8 +55,18 @@ type Requirement struct {
 	Level   Level
 	// Title says what holds when the requirement passes.
 	Title string
-	// Quote is the sentence of the specification or RFC, where there is one.
+	// Quote is the sentence the level comes from: for a MUST one with
+	// "must", for a SHOULD one with a recommendation ("should", "ought
+	// to", "recommended"). A requirement no sentence states is a POLICY
+	// (its Quote, if any, is context).
 	Quote string
+	// Reading says why the Quote gives this level where the reading is
+	// arguable (the harness reads 5.2's Audit, an ability, as the state
+	// of the copy).
+	Reading string
+	// Passes and Fails say, in a sentence each, what passes and what
+	// fails (rsconform explain, docs/destination.md).
+	Passes, Fails string
 	// Doc explains how the harness reads the requirement, and what counts
 	// as evidence.
 	Doc   string
@@ -99,8 +109,20 @@ func checkRequirement(r *Requirement) error {
 		return fmt.Errorf("requirement %s has no Basis", r.ID)
 	case r.Check == nil:
 		return fmt.Errorf("requirement %s has a nil Check", r.ID)
+	case r.Passes == "" || r.Fails == "":
+		return fmt.Errorf("requirement %s does not say what passes and what fails", r.ID)
+	case r.Level == Must && !levelWord.must.MatchString(r.Quote):
+		return fmt.Errorf("requirement %s is a MUST without a sentence saying must", r.ID)
+	case r.Level == Should && !levelWord.should.MatchString(r.Quote):
+		return fmt.Errorf("requirement %s is a SHOULD without a sentence recommending it", r.ID)
 	}
 	return nil
+}
+
+// levelWord finds the keyword a level rests on in its sentence.
+var levelWord = struct{ must, should *regexp.Regexp }{
+	must:   regexp.MustCompile(`(?i)\bmust\b`),
+	should: regexp.MustCompile(`(?i)\b(should|ought to|recommended)\b`),
 }
 
 // Requirements lists the requirements in the order they are judged (the

@@ -64,6 +64,29 @@ func TestRequirementsOnHandBuiltSteps(t *testing.T) {
 			st.Run.ExitCode, st.RunFailed = 1, "exit 1 with nothing broken served"
 		}, Fail, "nothing broken served"},
 		{"run: timed out", RunCompletes, func(st *Step) { st.Run.TimedOut, st.RunFailed = true, "killed at the timeout" }, Fail, "killed after 1m0s"},
+		{"run: killed by a signal after a broken document", RunCompletes, func(st *Step) {
+			st.Run.ExitCode, st.Run.Signal, st.RunFailed = -1, "SIGSEGV", "killed by SIGSEGV"
+			st.Broken = []string{"GET /cl.xml 200 (malformed)"}
+		}, Fail, "killed by SIGSEGV after 1.0s, 0 requests: a crash, not a report"},
+		{"run: DIR missing after the run", RunCompletes, func(st *Step) { st.DirMissing = true }, Fail, "DIR does not exist after the run"},
+		{"present: DIR missing, judged as empty", AllPresent, func(st *Step) {
+			st.DirMissing, st.After = true, map[string]string{}
+		}, Fail, "absent; not requested in this run"},
+		{"report: a crash is no report", ProblemsReported, func(st *Step) {
+			r := get("/cl.xml", 200, 0)
+			r.Fault = "malformed"
+			st.Requests, st.Run.ExitCode, st.Run.Signal = []mocksource.Request{r}, -1, "SIGSEGV"
+		}, Fail, "killed by SIGSEGV and no line of standard error names /cl.xml"},
+		{"current: stale, with both lengths and the request", AllCurrent, func(st *Step) {
+			st.After["/a.txt"], st.AfterLength = hashB, map[string]int64{"/a.txt": 65536}
+			st.Expected["/a.txt"] = mocksource.ExpectedResource{SHA256: hashA, Length: 16 << 20}
+			st.Requests = []mocksource.Request{{Method: "GET", Path: "/a.txt", Status: 200, Bytes: 16 << 20}}
+		}, Fail, "1 stale: /a.txt (65,536 bytes, the Source's 16,777,216 bytes)"},
+		{"present: the log explains a missing resource", AllPresent, func(st *Step) {
+			delete(st.After, "/a.txt")
+			st.Requests = []mocksource.Request{{Method: "GET", Path: "/a.txt", Status: 301, Fault: "redirect=301"},
+				{Method: "GET", Path: "/moved/a.txt", Status: 500}}
+		}, Fail, "absent; the log: GET /a.txt 301 (redirect=301); GET /moved/a.txt 500, not asked again"},
 		{"fixity: no wrong hash advertised", FixityChecked, nil, Skip, "advertises no wrong hash"},
 		{"fixity: downloaded and not kept", FixityChecked, func(st *Step) {
 			st.WrongHash["/a.txt"] = true
@@ -72,6 +95,7 @@ func TestRequirementsOnHandBuiltSteps(t *testing.T) {
 		}, Pass, "1 downloaded, not kept"},
 		{"fixity: downloaded and kept", FixityChecked, func(st *Step) {
 			st.WrongHash["/a.txt"] = true
+			st.Expected["/a.txt"] = mocksource.ExpectedResource{SHA256: hashA, ListedSHA256: hashB, Length: 10}
 			st.Before = map[string]string{}
 			st.Requests = []mocksource.Request{get("/a.txt", 200, 0)}
 		}, Fail, "kept although the hash the Source gives does not match"},
@@ -210,6 +234,9 @@ func TestRunPlaysTheMockThroughGoCalls(t *testing.T) {
 	if len(res.Steps) != 2 || !res.Steps[0].Ran || !res.Steps[1].Ran || !res.Steps[1].Checkpoint {
 		t.Fatalf("steps: %+v", res.Steps)
 	}
+	if res.File != "tiny.yaml" || res.Steps[1].Line != 4 {
+		t.Errorf("file %q, step 1 at line %d; want tiny.yaml, 4", res.File, res.Steps[1].Line)
+	}
 	if !strings.HasSuffix(res.Source, "/.well-known/resourcesync") || !strings.HasPrefix(res.Source, "http://127.0.0.1:") {
 		t.Errorf("source %q", res.Source)
 	}
@@ -241,5 +268,63 @@ func TestRunRefusesACommandThatCannotStart(t *testing.T) {
 		Command: []string{filepath.Join(t.TempDir(), "no-such-program")}})
 	if !errors.Is(err, ErrCommand) {
 		t.Fatalf("err = %v, want ErrCommand", err)
+	}
+}
+
+func TestDocsAreGenerated(t *testing.T) {
+	var b strings.Builder
+	if err := WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	onDisk, err := os.ReadFile("../docs/destination.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(onDisk) != b.String() {
+		t.Fatal("docs/destination.md is stale: run 'go generate ./harness'")
+	}
+}
+
+func TestLevelsRestOnSentences(t *testing.T) {
+	r := *DeletedRemoved
+	r.Quote = "It also allows a Destination to remove its copies of deleted resources, if needed."
+	if err := checkRequirement(&r); err == nil || !strings.Contains(err.Error(), "MUST without a sentence") {
+		t.Errorf("a MUST on 'allows': %v", err)
+	}
+	r = *RetryAfterHonoured
+	r.Quote = "Servers send the Retry-After header field."
+	if checkRequirement(&r) == nil {
+		t.Error("a SHOULD without a recommendation accepted")
+	}
+	if FixityChecked.Quote != AllPresent.Quote || !strings.Contains(FixityChecked.Quote, "coverage and accuracy") {
+		t.Errorf("DEST-FIXITY rests on %q, not 5.2 Audit's sentence", FixityChecked.Quote)
+	}
+}
+
+func TestDirNames(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"caf\u00e9.txt", "q.txt?page=1", "a%2Fb.txt", ".rsconform-state"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ds, err := snapshot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"/caf%C3%A9.txt", "/q.txt?page=1", "/a%2Fb.txt"} {
+		if _, ok := ds.Hashes[k]; !ok {
+			t.Errorf("no %s in %v", k, ds.Hashes)
+		}
+	}
+	if len(ds.Hashes) != 3 || ds.Lengths["/caf%C3%A9.txt"] != int64(len("caf\u00e9.txt")) {
+		t.Errorf("snapshot %v %v", ds.Hashes, ds.Lengths)
+	}
+	if got := fileKey("/q.txt?a=%2F/b"); got != "/q.txt?a=%252F%2Fb" {
+		t.Errorf("fileKey = %q", got)
+	}
+	missing, err := snapshot(filepath.Join(dir, "gone"))
+	if err != nil || !missing.Missing || len(missing.Hashes) != 0 {
+		t.Errorf("a missing DIR: %+v, %v", missing, err)
 	}
 }

@@ -14,6 +14,10 @@ var RetryAfterHonoured = &Requirement{
 	ID: "DEST-RETRY-AFTER", Section: "RFC 9110 10.2.3", Level: Should, Basis: FromLog,
 	Title: "Retry-After is honoured",
 	Quote: `Servers send the "Retry-After" header field to indicate how long the user agent ought to wait before making a follow-up request.`,
+	Reading: "\"Ought to\" is not one of the BCP 14 keywords RFC 9110 uses for requirements; it states what the " +
+		"server asks of the client, which the harness reads as a recommendation: SHOULD, failing only under --strict.",
+	Passes: "The log shows a follow-up request for the same URI no earlier than the Retry-After asked.",
+	Fails:  "The same URI is asked again before the time the Retry-After gave (100 ms slack).",
 	Doc: "Judged from the log, which records the Retry-After the mock sent. Passes only when the log shows a " +
 		"follow-up request for the same path no earlier than the time asked (100 ms slack); a Retry-After " +
 		"that no request followed in the run is not observed.",
@@ -37,7 +41,7 @@ func checkRetryAfter(st *Step) Outcome {
 		wait := time.Duration(secs) * time.Second
 		followed := false
 		for _, n := range st.Requests[i+1:] {
-			if n.Path != r.Path {
+			if requestKey(n) != requestKey(r) {
 				continue
 			}
 			followed = true

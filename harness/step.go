@@ -22,8 +22,13 @@ type Step struct {
 	MaxRate float64
 	// Expected is what a synchronised Destination holds now, by path.
 	Expected map[string]mocksource.ExpectedResource
-	// Before and After hash DIR's files by path, before and after the run.
+	// Before and After hash DIR's files by path, before and after the run;
+	// AfterLength gives the length of each file after it.
 	Before, After map[string]string
+	AfterLength   map[string]int64
+	// DirMissing is true when DIR did not exist after the run: the run
+	// fails (DEST-RUN), and DIR is judged as empty.
+	DirMissing bool
 	// Requests are the requests of the run, oldest first; Lost counts
 	// requests the log dropped (it overflowed).
 	Requests []mocksource.Request
@@ -47,6 +52,8 @@ type Step struct {
 	// RunFailed says why the run cannot be judged further (timed out,
 	// non-zero exit with nothing broken served); empty when it can.
 	RunFailed string
+	// byKey indexes Requests by DIR name, made on first use by wire.
+	byKey map[string][]mocksource.Request
 	// Stopped says that the run ended with a non-zero exit after the
 	// Source served something broken: the requirements that DIR is up to
 	// date are not judged. Empty otherwise.
@@ -68,16 +75,6 @@ type judge struct {
 	ever        map[string]bool
 	deletedEver bool
 	runs        int
-}
-
-// movedPrefix is where the mock serves the targets of its redirect faults.
-const movedPrefix = "/moved/"
-
-func resourcePath(p string) string {
-	if strings.HasPrefix(p, movedPrefix) {
-		return p[len(movedPrefix)-1:]
-	}
-	return p
 }
 
 // activeFaults are the faults armed after the first step steps.
@@ -108,16 +105,15 @@ var brokenFaults = []string{"drop", "status=", "truncate=", "malformed"}
 
 // newStep gathers what the checks of one run see.
 func (j *judge) newStep(step int, info *RunInfo, expected map[string]mocksource.ExpectedResource,
-	before, after map[string]string, reqs []mocksource.Request, lost int64) *Step {
+	before, after dirState, reqs []mocksource.Request, lost int64) *Step {
 	st := &Step{Number: step, First: j.runs == 0, Run: info, Timeout: j.cfg.Timeout, MaxRate: j.cfg.MaxRate,
-		Expected: expected, Before: before, After: after, Requests: reqs, Lost: lost,
+		Expected: expected, Before: before.Hashes, After: after.Hashes, AfterLength: after.Lengths,
+		DirMissing: after.Missing, Requests: reqs, Lost: lost,
 		Faults: activeFaults(j.sc, step), WrongHash: map[string]bool{}, Deleted: map[string]bool{}, Ever: j.ever}
 	j.runs++
-	for p := range expected {
-		for _, f := range st.Faults {
-			if f.WrongHash && f.Matches(p) {
-				st.WrongHash[p] = true
-			}
+	for p, e := range expected {
+		if e.ListedSHA256 != "" {
+			st.WrongHash[p] = true
 		}
 	}
 	for p := range j.ever {
@@ -134,13 +130,16 @@ func (j *judge) newStep(step int, info *RunInfo, expected map[string]mocksource.
 				break
 			}
 		}
-		if r.Method == "GET" && r.Status == 200 && st.WrongHash[resourcePath(r.Path)] {
+		if r.Method == "GET" && r.Status == 200 && st.WrongHash[requestKey(r)] {
 			st.Broken = append(st.Broken, requestLine(r)+" served under a wrong hash")
 		}
 	}
 	switch {
 	case info.TimedOut:
 		st.RunFailed = "killed at the timeout"
+	case info.Crashed():
+		// A death by signal is a crash, whatever was served before it.
+		st.RunFailed = info.Exit()
 	case info.ExitCode != 0 && len(st.Broken) == 0:
 		st.RunFailed = fmt.Sprintf("exit %d with nothing broken served", info.ExitCode)
 	case info.ExitCode != 0:
@@ -179,21 +178,18 @@ func (j *judge) verdicts(st *Step) []Verdict {
 
 // requestLine is a request as evidence: "GET /res/1.txt 200 (malformed)".
 func requestLine(r mocksource.Request) string {
-	s := fmt.Sprintf("%s %s %d", r.Method, r.Path, r.Status)
+	target := r.Path
+	if r.Query != "" {
+		target += "?" + r.Query
+	}
+	s := fmt.Sprintf("%s %s %d", r.Method, target, r.Status)
 	if r.Status == 0 {
-		s = fmt.Sprintf("%s %s (no response)", r.Method, r.Path)
+		s = fmt.Sprintf("%s %s (no response)", r.Method, target)
 	}
 	if r.Fault != "" {
 		s += " (" + r.Fault + ")"
 	}
 	return s
-}
-
-func short(h string) string {
-	if len(h) > 12 {
-		return h[:12] + "…"
-	}
-	return h
 }
 
 func keys(m map[string]bool) []string {
@@ -226,4 +222,63 @@ func plural(n int, word string) string {
 		return fmt.Sprintf("%d %s", n, word)
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// wire says what the request log shows of the resource at DIR name p in
+// this run, for the verdicts on DIR: "GET /res/x.txt 500 (status=500), not
+// asked again", "GET /res/x.txt 301 (redirect=301); GET /moved/res/x.txt
+// 200, 1,184 bytes", "not requested in this run".
+func (st *Step) wire(p string) string {
+	if st.byKey == nil {
+		st.byKey = map[string][]mocksource.Request{}
+		for _, r := range st.Requests {
+			k := requestKey(r)
+			st.byKey[k] = append(st.byKey[k], r)
+		}
+	}
+	reqs := st.byKey[p]
+	if len(reqs) == 0 {
+		if st.Lost > 0 {
+			return "not in the request log of this run (it overflowed)"
+		}
+		return "not requested in this run"
+	}
+	var parts []string
+	if len(reqs) > 4 {
+		parts = append(parts, fmt.Sprintf("%d requests, the last 4:", len(reqs)))
+		reqs = reqs[len(reqs)-4:]
+	}
+	for _, r := range reqs {
+		l := requestLine(r)
+		if r.Status == 200 && r.Method == "GET" {
+			l += ", " + byteCount(r.Bytes) + " sent"
+		}
+		parts = append(parts, l)
+	}
+	s := "the log: " + strings.Join(parts, "; ")
+	if last := reqs[len(reqs)-1]; last.Status == 0 || last.Status >= 400 {
+		s += ", not asked again"
+	}
+	return s
+}
+
+// byteCount is "1,184 bytes".
+func byteCount(n int64) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if n == 1 {
+		return s + " byte"
+	}
+	return s + " bytes"
+}
+
+func sortedKeys(m map[string]mocksource.ExpectedResource) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

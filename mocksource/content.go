@@ -101,11 +101,22 @@ func makeFillerBinary(n int) []byte {
 
 // appendBody appends the body of (path, version) of media type typ, whose
 // content key is key, to dst.
-func appendBody(dst []byte, key uint64, path string, version int, typ string) []byte {
+// A size above 0 is the body's length (Action.Size); 0 draws it from key.
+func appendBody(dst []byte, key uint64, path string, version int, typ string, size int) []byte {
 	target := minBody + int(key%uint64(maxBody-minBody+1))
+	if size > 0 {
+		target = size
+		if cap(dst)-len(dst) < size {
+			dst = append(make([]byte, 0, len(dst)+size+64), dst...)
+		}
+	}
 	start := len(dst)
 	fill := func(pool []byte, n int) {
 		if n <= 0 {
+			return
+		}
+		if n > maxBody {
+			dst = fillLarge(dst, pool, key, n)
 			return
 		}
 		off := int((key >> 20) % uint64(len(pool)-maxBody))
@@ -162,9 +173,10 @@ func appendBody(dst []byte, key uint64, path string, version int, typ string) []
 	}
 	body := len(dst) - start
 	n := target - body - len(suffix)
-	if n < 16 {
+	if n < 16 && size == 0 {
 		n = 16
 	}
+	n = max(n, 0)
 	fill(fillerText(), n)
 	if typ == "application/json" || mediaBase(typ) == "application/json" {
 		// The filler has newlines; JSON strings may not.
@@ -187,8 +199,14 @@ func mediaBase(t string) string {
 
 var bodyPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
-func getBuf() *[]byte  { return bodyPool.Get().(*[]byte) }
-func putBuf(b *[]byte) { *b = (*b)[:0]; bodyPool.Put(b) }
+func getBuf() *[]byte { return bodyPool.Get().(*[]byte) }
+func putBuf(b *[]byte) {
+	if cap(*b) > largeBody {
+		return // a large body's buffer is not kept
+	}
+	*b = (*b)[:0]
+	bodyPool.Put(b)
+}
 
 // meta is what lists and manifests say of one resource version.
 type meta struct {
@@ -197,9 +215,9 @@ type meta struct {
 	sha256 [32]byte
 }
 
-func computeMeta(key uint64, path string, version int, typ string) *meta {
+func computeMeta(key uint64, path string, version int, typ string, size int) *meta {
 	bp := getBuf()
-	b := appendBody((*bp)[:0], key, path, version, typ)
+	b := appendBody((*bp)[:0], key, path, version, typ, size)
 	m := &meta{length: len(b), md5: md5.Sum(b), sha256: sha256.Sum256(b)}
 	*bp = b
 	putBuf(bp)
@@ -219,12 +237,20 @@ func (m *meta) hashAttr() string {
 }
 
 // wrongHashAttr is a well-formed hash value that does not match the body:
-// the digests of the body with one more byte.
-func (m *meta) wrongHashAttr() string {
+// the digests of the body's digests with one more byte.
+func (m *meta) wrongHashAttr() string { return m.wrong().hashAttr() }
+
+func (m *meta) wrong() *meta {
 	w := &meta{length: m.length}
 	w.md5 = md5.Sum(append(m.md5[:], 'x'))
 	w.sha256 = sha256.Sum256(append(m.sha256[:], 'x'))
-	return w.hashAttr()
+	return w
+}
+
+// wrongSHA256 is the SHA-256 wrongHashAttr gives, in hex.
+func (m *meta) wrongSHA256() string {
+	w := m.wrong()
+	return hex.EncodeToString(w.sha256[:])
 }
 
 // extTypes maps file extensions to media types, both ways, for the paths
@@ -254,6 +280,7 @@ func extFor(typ string) string {
 }
 
 func typeForPath(p string) string {
+	p, _, _ = strings.Cut(p, "?")
 	for _, e := range extTypes {
 		if strings.HasSuffix(p, e.ext) {
 			return e.typ

@@ -69,12 +69,14 @@
 //	retain-changelists: 0            # Change Lists the index keeps (0: all); older ones only in the archive
 //	retain-changedumps: 0            # the same for Change Dumps
 //	deleted-status: 404              # or 410
+//	resourcedump-at-start: false     # true: a Resource Dump of the initial state, before the first step
 //	steps:
 //	  - name: a step                 # optional
 //	    after: 1h                    # since the previous step (or at: an absolute datetime); 90s, 15m, 2d
 //	    actions:
 //	      - create: /res/new.html              # type from the extension, or {path: ..., type: ...}
 //	      - create: {count: 5, type: text/csv} # bulk, at generated paths
+//	      - create: {path: /res/big.bin, size: 16MiB} # a body of this length (default 50-2,000 bytes; at most 64MiB)
 //	      - update: /res/0000001.html          # or {count: 10}: distinct live resources chosen by the seed
 //	      - delete: {count: 2}
 //	      - publish-resourcelist               # a new snapshot; the previous one is archived
@@ -102,6 +104,16 @@
 // their index);
 // times limits how many requests a transport fault fires for.
 //
+// Resource paths are letters (of any script: /res/café.txt is written raw,
+// an IRI), digits, / . _ - ~ and escapes (%2F, %20, %25: upper case, and
+// never of a character that needs none), with an optional query
+// (/res/q.txt?page=2: name=value pairs of the same characters, joined by
+// &). The Source finds a resource, and its log and expected state name
+// it, by the path's URI key: the IRI's characters beyond ASCII escaped
+// (RFC 3987 3.1) and escapes normalised (RFC 3986 6.2.2), so
+// /res/caf%C3%A9.txt, /res/names/a%2Fb.txt (not /res/names/a/b.txt) and
+// /res/q.txt?page=2; see scenarios resource-names and large-bodies.
+//
 // expect marks a checkpoint: the expected Destination state is computed
 // from the resource state (Expected, GET /_rsconform/expected); the counts
 // and paths given are checked when the Source is built (New plays the
@@ -112,6 +124,7 @@
 //
 //	POST /_rsconform/step      play the next step: {"step":1,"steps":3,"time":"…","changes":3,"done":false,…}
 //	GET  /_rsconform/expected  {"/res/0000001.html": {"sha256":"…","length":812,"type":"text/html"}, …}
+//	                           (listed_sha256 too where a wrong-hash fault makes the lists give another)
 //	GET  /_rsconform/log       the request log (?since=SEQ): method, path, status, virtual time, faults, headers
 //	GET  /_rsconform/status    scenario, step, virtual time, base URL
 //
@@ -126,4 +139,11 @@
 // deletion, each recorded in the open Change List at its instant and
 // served from then on. Resources a fault is armed for never change, so a
 // wrong hash stays wrong (scenario realtime-wrong-hash). See realtime.go.
+//
+// # Lastmod-only
+//
+// With Options.LastmodOnly (rsconform mock --lastmod-only), in any mode,
+// Change List and Change Dump Manifest entries carry <lastmod> but no
+// datetime and resources are served without Last-Modified, as most Sources
+// are: a deletion then carries no time at all.
 package mocksource

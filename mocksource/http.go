@@ -106,6 +106,9 @@ func (s *Source) serveHTTP(rw http.ResponseWriter, r *http.Request) {
 		s.control(rw, r)
 		return
 	}
+	// Resources are found by their URI key (names.go): the path as the
+	// client escaped it, normalised; the log names them so.
+	p = uriKey(r.URL.EscapedPath())
 	start := time.Now()
 	w := &recorder{ResponseWriter: rw}
 	var fired []string
@@ -236,8 +239,12 @@ func (s *Source) serveContent(w *recorder, r *http.Request, p string, hb *hostBa
 		s.writeBody(w, r, e.data, e.ctype, e.etag, time.Time{}, "", mod)
 		return
 	}
+	key := p
+	if r.URL.RawQuery != "" {
+		key += "?" + uriKey(r.URL.RawQuery)
+	}
 	s.mu.RLock()
-	id, found := s.w.lookup(p)
+	id, found := s.w.lookup(key)
 	var vi vinfo
 	if found {
 		vi = s.w.current(id)
@@ -253,7 +260,7 @@ func (s *Source) serveContent(w *recorder, r *http.Request, p string, hb *hostBa
 		return
 	}
 	bp := getBuf()
-	body := appendBody((*bp)[:0], vi.key, vi.path, vi.n, vi.typ)
+	body := appendBody((*bp)[:0], vi.key, vi.path, vi.n, vi.typ, vi.size)
 	*bp = body
 	var et [18]byte
 	et[0], et[17] = '"', '"'
@@ -262,7 +269,11 @@ func (s *Source) serveContent(w *recorder, r *http.Request, p string, hb *hostBa
 		kb[i] = byte(vi.key >> (56 - 8*i))
 	}
 	hex.Encode(et[1:17], kb[:])
-	s.writeBody(w, r, body, vi.typ, string(et[:]), vi.at, hb.link, mod)
+	lastmod := vi.at
+	if s.opts.LastmodOnly {
+		lastmod = time.Time{}
+	}
+	s.writeBody(w, r, body, vi.typ, string(et[:]), lastmod, hb.link, mod)
 	putBuf(bp)
 }
 
@@ -666,6 +677,11 @@ func (s *Source) writeExpected(w http.ResponseWriter) {
 		buf.WriteString(strconv.Itoa(e.Length))
 		buf.WriteString(`, "type": `)
 		writeJSONString(&buf, e.Type)
+		if e.ListedSHA256 != "" {
+			buf.WriteString(`, "listed_sha256": "`)
+			buf.WriteString(e.ListedSHA256)
+			buf.WriteString(`"`)
+		}
 		buf.WriteString("}")
 	}, &in)
 	buf.WriteString("\n}\n")

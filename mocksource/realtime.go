@@ -97,7 +97,7 @@ func (w *world) tick(k int) {
 		p = pad7(p, int(w.total))
 		p = append(p, extFor(typ)...)
 		// A fresh path cannot exist: the error is impossible.
-		_ = w.create(string(p), typ)
+		_ = w.create(string(p), typ, 0)
 	case 9:
 		if id, ok := w.pickUnfaulted(salt); ok && w.alive > 1 {
 			w.remove(id)

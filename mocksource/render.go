@@ -399,7 +399,9 @@ func (r *renderer) changeEntry(d *rs.Document, c *change, inPackage bool) {
 	}
 	md := e.EnsureMd()
 	md.Change = c.kind.String()
-	md.Datetime = dt(c.at)
+	if !r.s.opts.LastmodOnly {
+		md.Datetime = dt(c.at)
+	}
 	if c.kind != chDeleted {
 		r.describe(md, r.w.vinfoOf(c.id, path, c.v))
 		if inPackage {

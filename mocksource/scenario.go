@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/rsconform/rsconform/internal/suggest"
 )
 
 // DefaultStart is the instant the virtual clock starts at unless a
@@ -36,9 +38,12 @@ var DefaultTypes = []string{"text/plain", "text/html", "application/json"}
 type Scenario struct {
 	Name        string
 	Description string
-	// File is where the scenario was read from; errors name it.
-	File string
-	Seed int64
+	// File is where the scenario was read from; errors name it. Builtin
+	// is true for a scenario embedded in rsconform (File is then its name
+	// with .yaml, no file of the user's).
+	File    string
+	Builtin bool
+	Seed    int64
 	// Start is the virtual instant before the first step.
 	Start time.Time
 	// Resources is the initial number of resources; Types their media
@@ -58,7 +63,12 @@ type Scenario struct {
 	RetainChangeDumps int
 	// DeletedStatus is the status of a deleted resource: 404 or 410.
 	DeletedStatus int
-	Steps         []Step
+	// ResourceDumpAtStart publishes a Resource Dump of the initial state
+	// before the first step, beside the initial Resource List
+	// (resourcedump-at-start: true), so that a Destination can take its
+	// baseline from a dump.
+	ResourceDumpAtStart bool
+	Steps               []Step
 }
 
 // Step is what happens at one instant of the virtual clock.
@@ -104,6 +114,9 @@ type Action struct {
 	Type  string
 	Match string
 	Fault *Fault
+	// Size is the body length of created resources (create: {size: 16MiB});
+	// 0 leaves it to the seed (50-2,000 bytes).
+	Size int
 }
 
 // Fault is armed on every request whose path matches Match (a path, or a
@@ -234,12 +247,16 @@ func DefaultScenarios() []string {
 // LoadScenario loads a built-in scenario by name, or else a YAML file.
 func LoadScenario(name string) (*Scenario, error) {
 	if data, err := builtin.ReadFile("scenarios/" + name + ".yaml"); err == nil && !strings.Contains(name, "/") {
-		return ParseScenario(name+".yaml", data)
+		sc, err := ParseScenario(name+".yaml", data)
+		if sc != nil {
+			sc.Builtin = true
+		}
+		return sc, err
 	}
 	data, err := os.ReadFile(name)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("scenario %q is neither a built-in scenario (%s) nor a file", name, strings.Join(BuiltinScenarios(), ", "))
+			return nil, fmt.Errorf("scenario %q is neither a built-in scenario%s nor a file (built in: %s)", name, suggest.DidYouMean(name, BuiltinScenarios()), strings.Join(BuiltinScenarios(), ", "))
 		}
 		return nil, fmt.Errorf("scenario: %w", err)
 	}
@@ -501,6 +518,9 @@ func (p *scParser) scenario(n *yaml.Node) (*Scenario, error) {
 			}
 			return nil
 		},
+		"resourcedump-at-start": func(v *yaml.Node) error {
+			return p.boolean(v, "resourcedump-at-start", &sc.ResourceDumpAtStart)
+		},
 		"steps": func(v *yaml.Node) error { stepsNode = v; return nil },
 	})
 	if err != nil {
@@ -689,6 +709,7 @@ func (p *scParser) action(n *yaml.Node) (Action, error) {
 				"count": func(v *yaml.Node) error { return p.integer(v, "count", 1, &a.Count) },
 			}
 			if a.Op == OpCreate {
+				set["size"] = func(v *yaml.Node) error { return p.size(v, &a.Size) }
 				set["type"] = func(v *yaml.Node) error {
 					if err := p.str(v, "type", &a.Type); err != nil {
 						return err
@@ -754,11 +775,13 @@ func checkResourcePath(p string) string {
 	if p == "/robots.txt" || p == "/_rsconform" || strings.HasSuffix(p, "/") || strings.Contains(p, "//") || strings.Contains(p, "/./") || strings.Contains(p, "/../") || strings.HasSuffix(p, "/..") || strings.HasSuffix(p, "/.") {
 		return fmt.Sprintf("path %q is not a plain resource path", p)
 	}
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("/._-~", c) >= 0
-		if !ok {
-			return fmt.Sprintf("path %q has %q: use letters, digits and / . _ - ~", p, c)
+	name, query, hasQuery := strings.Cut(p, "?")
+	if msg := checkNameChars(name); msg != "" {
+		return msg
+	}
+	if hasQuery {
+		if msg := checkQuery(query); msg != "" {
+			return fmt.Sprintf("path %q: %s", p, msg)
 		}
 	}
 	return ""
@@ -868,4 +891,13 @@ func (p *scParser) expect(n *yaml.Node) (*Expect, error) {
 		return nil, err
 	}
 	return e, nil
+}
+
+// UserFile is the file the scenario was read from, or "" for a built-in
+// scenario or one built in Go.
+func (sc *Scenario) UserFile() string {
+	if sc.Builtin {
+		return ""
+	}
+	return sc.File
 }

@@ -54,6 +54,12 @@ type Options struct {
 	// holding the request, and the client's Retry-After waits are on the
 	// same clock, so a scenario's fault timings cost no real time.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// LastmodOnly serves the Source most Sources are: Change List (and
+	// Change Dump Manifest) entries carry <lastmod> but no datetime (both
+	// optional in 1.1), and resources are served without Last-Modified.
+	// A deletion then carries no time at all; a client has the order of
+	// the entries and the lists' from and until to go by.
+	LastmodOnly bool
 }
 
 // Source is a ResourceSync Source played from a scenario. It is safe for
@@ -94,6 +100,10 @@ type ExpectedResource struct {
 	SHA256 string `json:"sha256"`
 	Length int    `json:"length"`
 	Type   string `json:"type"`
+	// ListedSHA256 is the SHA-256 the Source's lists give when a
+	// wrong-hash fault covers the resource (it is not SHA256); "" when
+	// the lists give SHA256.
+	ListedSHA256 string `json:"listed_sha256,omitempty"`
 }
 
 // ErrFinished is returned by Step when the scenario has no step left.
@@ -113,7 +123,7 @@ func New(opts Options) (*Source, error) {
 	}
 	cfg := worldConfig{seed: sc.Seed, start: sc.Start.UTC(), resources: sc.Resources, types: sc.Types,
 		maxEntries: rs.DefaultMaxEntries, pkgSize: sc.PackageSize, retainCL: sc.RetainChangeLists,
-		retainCD: sc.RetainChangeDumps, deletedStatus: sc.DeletedStatus}
+		retainCD: sc.RetainChangeDumps, deletedStatus: sc.DeletedStatus, rdAtStart: sc.ResourceDumpAtStart}
 	if opts.Resources > 0 {
 		cfg.resources = opts.Resources
 	}
@@ -294,7 +304,11 @@ func (s *Source) eachExpected(fn func(path string, e ExpectedResource), in *Step
 			continue
 		}
 		m := w.meta(vi)
-		fn(vi.path, ExpectedResource{SHA256: hex.EncodeToString(m.sha256[:]), Length: m.length, Type: vi.typ})
+		e := ExpectedResource{SHA256: hex.EncodeToString(m.sha256[:]), Length: m.length, Type: vi.typ}
+		if w.wrongHash(vi.path) {
+			e.ListedSHA256 = m.wrongSHA256()
+		}
+		fn(uriKey(vi.path), e)
 	}
 }
 

@@ -53,6 +53,9 @@ type version struct {
 type resource struct {
 	path     string
 	versions []*version // in change order
+	// size is the body length given at creation (Action.Size); 0 draws
+	// each version's from its key.
+	size int
 }
 
 type change struct {
@@ -194,6 +197,7 @@ type worldConfig struct {
 	retainCL      int
 	retainCD      int
 	deletedStatus int
+	rdAtStart     bool // Scenario.ResourceDumpAtStart
 }
 
 func newWorld(c worldConfig, mc *metaCache) *world {
@@ -204,6 +208,9 @@ func newWorld(c worldConfig, mc *metaCache) *world {
 	w.cl = series{segs: []*segment{{n: 1, from: c.start}}, retain: c.retainCL}
 	w.cd = series{segs: []*segment{{n: 1, from: c.start}}, retain: c.retainCD}
 	w.rl = append(w.rl, w.takeSnapshot(1))
+	if c.rdAtStart {
+		w.rd = append(w.rd, w.takeSnapshot(1))
+	}
 	return w
 }
 
@@ -248,6 +255,7 @@ type vinfo struct {
 	deleted bool
 	key     uint64
 	v       *version // nil for an untouched initial resource
+	size    int      // the resource's body length, 0: drawn from key
 }
 
 func (w *world) initialVinfo(id int32) vinfo {
@@ -257,12 +265,16 @@ func (w *world) initialVinfo(id int32) vinfo {
 }
 
 func (w *world) vinfoOf(id int32, path string, v *version) vinfo {
-	return vinfo{id: id, path: path, n: v.n, at: v.at, typ: v.typ, deleted: v.deleted, key: v.key, v: v}
+	vi := vinfo{id: id, path: path, n: v.n, at: v.at, typ: v.typ, deleted: v.deleted, key: v.key, v: v}
+	if r := w.res[id]; r != nil {
+		vi.size = r.size
+	}
+	return vi
 }
 
 // lookup finds the id of a path, live or deleted.
 func (w *world) lookup(p string) (int32, bool) {
-	if id, ok := w.byPath[p]; ok {
+	if id, ok := w.byPath[uriKey(p)]; ok {
 		return id, true
 	}
 	const prefix = "/res/"
@@ -324,7 +336,7 @@ func (w *world) meta(vi vinfo) *meta {
 	if m := vi.v.meta.Load(); m != nil {
 		return m
 	}
-	m := computeMeta(vi.key, vi.path, vi.n, vi.typ)
+	m := computeMeta(vi.key, vi.path, vi.n, vi.typ, vi.size)
 	vi.v.meta.Store(m)
 	return m
 }
@@ -353,7 +365,7 @@ func (w *world) record(id int32, kind changeKind, v *version) {
 	w.bump(famCL)
 }
 
-func (w *world) create(p, typ string) error {
+func (w *world) create(p, typ string, size int) error {
 	id, exists := w.lookup(p)
 	if exists {
 		if w.isAlive(id) {
@@ -376,8 +388,8 @@ func (w *world) create(p, typ string) error {
 	id = w.total
 	w.total++
 	v := &version{n: 1, at: w.now, typ: typ, key: contentKey(w.seed, p, 1)}
-	w.res[id] = &resource{path: p, versions: []*version{v}}
-	w.byPath[p] = id
+	w.res[id] = &resource{path: p, versions: []*version{v}, size: size}
+	w.byPath[uriKey(p)] = id
 	w.alive++
 	w.record(id, chCreated, v)
 	return nil
@@ -453,7 +465,7 @@ func (w *world) apply(a *Action, salt uint64) error {
 	switch a.Op {
 	case OpCreate:
 		if a.Path != "" {
-			return w.create(a.Path, a.Type)
+			return w.create(a.Path, a.Type, a.Size)
 		}
 		for i := 0; i < a.Count; i++ {
 			typ := a.Type
@@ -464,7 +476,7 @@ func (w *world) apply(a *Action, salt uint64) error {
 			p := append(b[:0], "/res/c"...)
 			p = pad7(p, int(w.total))
 			p = append(p, extFor(typ)...)
-			if err := w.create(string(p), typ); err != nil {
+			if err := w.create(string(p), typ, a.Size); err != nil {
 				return err
 			}
 		}
@@ -655,7 +667,7 @@ func (mc *metaCache) initial(id int32) *meta {
 			break
 		}
 		vi := mc.w.initialVinfo(rid)
-		ch[i] = *computeMeta(vi.key, vi.path, 1, vi.typ)
+		ch[i] = *computeMeta(vi.key, vi.path, 1, vi.typ, 0)
 	}
 	if !mc.chunks[c].CompareAndSwap(nil, ch) {
 		ch = mc.chunks[c].Load()

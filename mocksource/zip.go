@@ -58,7 +58,7 @@ func (r *renderer) buildPackage(fam, n, k int) ([]byte, bool) {
 	write("manifest.xml", at, manifest)
 	bp := getBuf()
 	for _, m := range members {
-		b := appendBody((*bp)[:0], m.vi.key, m.vi.path, m.vi.n, m.vi.typ)
+		b := appendBody((*bp)[:0], m.vi.key, m.vi.path, m.vi.n, m.vi.typ, m.vi.size)
 		*bp = b
 		write(m.name, m.vi.at, b)
 	}

@@ -105,8 +105,8 @@ func writeDestinationText(w io.Writer, results []*harness.Result, o Options) err
 				fmt.Fprintf(&b, "  step %d (%s): not a checkpoint, the Destination is not run\n", st.Step, st.Name)
 				continue
 			}
-			fmt.Fprintf(&b, "  step %d (%s) at %s: exit %d in %.1fs, %d requests\n", st.Step, st.Name,
-				st.Time.Format("2006-01-02T15:04:05Z"), st.Run.ExitCode, st.Run.Seconds, st.Run.Requests)
+			fmt.Fprintf(&b, "  step %d (%s) at %s: %s in %.1fs, %d requests\n", st.Step, st.Name,
+				st.Time.Format("2006-01-02T15:04:05Z"), st.Run.Exit(), st.Run.Seconds, st.Run.Requests)
 			showOutput := o.Verbose || st.Run.TimedOut
 			for _, v := range st.Verdicts {
 				if v.Status == harness.Skip && !o.Verbose {
@@ -214,14 +214,18 @@ func writeDestinationSARIF(w io.Writer, results []*harness.Result, o Options) er
 	s.rules, s.index = nil, map[string]int{}
 	for _, r := range harness.Requirements {
 		d := sarifRule{ID: r.ID, Name: camelName(r.ID), ShortDescription: sarifMessage{Text: r.Title},
+			FullDescription:      &sarifMessage{Text: requirementDescription(r)},
+			HelpURI:              harness.DocURL(r.ID),
 			DefaultConfiguration: sarifRuleConfig{Level: destinationSARIFLevel(r.Level)},
 			Properties:           map[string]string{"section": r.Section, "level": string(r.Level)}}
-		if r.Quote != "" {
-			d.FullDescription = &sarifMessage{Text: r.Quote}
+		help := "Passes: " + r.Passes + "\nFails: " + r.Fails
+		if r.Reading != "" {
+			help = "Why " + string(r.Level) + ": " + r.Reading + "\n" + help
 		}
 		if r.Doc != "" {
-			d.Help = &sarifHelp{Text: r.Doc}
+			help += "\n" + r.Doc
 		}
+		d.Help = &sarifHelp{Text: help}
 		s.addRule(d)
 	}
 	for _, r := range results {
@@ -229,7 +233,7 @@ func writeDestinationSARIF(w io.Writer, results []*harness.Result, o Options) er
 		if r.Interrupted != "" {
 			s.notes = append(s.notes, sarifNotification{Level: "error",
 				Message:   sarifMessage{Text: fmt.Sprintf("scenario %s interrupted: %s: the later steps were not played", r.Scenario, r.Interrupted)},
-				Locations: []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: artifactURI(r.Source, "")}}}}})
+				Locations: []sarifLocation{{LogicalLocations: []sarifLogicalLocation{{Name: r.Scenario, FullyQualifiedName: r.Scenario, Kind: "namespace"}}}}})
 		}
 		for _, st := range r.Steps {
 			for _, v := range st.Verdicts {
@@ -241,8 +245,7 @@ func writeDestinationSARIF(w io.Writer, results []*harness.Result, o Options) er
 					text += "\n" + strings.Join(v.Evidence, "\n")
 				}
 				res := sarifResult{RuleID: v.ID, RuleIndex: s.index[v.ID], Kind: "fail", Level: destinationSARIFLevel(v.Level),
-					Message:   sarifMessage{Text: text},
-					Locations: []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: artifactURI(r.Source, "")}}}}}
+					Message: sarifMessage{Text: text}, Locations: []sarifLocation{verdictLocation(r, st, v)}}
 				if v.Status == harness.NotObserved {
 					res.Kind, res.Level = "open", "none"
 				}
@@ -251,6 +254,30 @@ func writeDestinationSARIF(w io.Writer, results []*harness.Result, o Options) er
 		}
 	}
 	return s.Flush()
+}
+
+// requirementDescription is a requirement's fullDescription: the sentence
+// its level rests on, or for a POLICY without one what it asks.
+func requirementDescription(r *harness.Requirement) string {
+	if r.Quote != "" && r.Level != harness.Policy {
+		return r.Quote
+	}
+	return "Not stated by a standard (POLICY): " + r.Passes
+}
+
+// verdictLocation locates a verdict logically, scenario / step N /
+// requirement (the mock Source's address changes with every run); a
+// scenario read from a file is located at the step's line there too.
+func verdictLocation(r *harness.Result, st harness.StepResult, v harness.Verdict) sarifLocation {
+	l := sarifLocation{LogicalLocations: []sarifLogicalLocation{{Name: v.ID,
+		FullyQualifiedName: fmt.Sprintf("%s/step %d/%s", r.Scenario, st.Step, v.ID), Kind: "member"}}}
+	if r.File != "" {
+		l.PhysicalLocation = sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: artifactURI(r.File, "")}}
+		if st.Line > 0 {
+			l.PhysicalLocation.Region = &sarifRegion{StartLine: st.Line}
+		}
+	}
+	return l
 }
 
 func destinationSARIFLevel(l harness.Level) string {

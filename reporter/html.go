@@ -13,6 +13,7 @@ import (
 
 	"github.com/rsconform/rsconform/rules"
 	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/graph"
 )
 
 // The html format: one self-contained page (no network, no external asset;
@@ -112,8 +113,11 @@ type htmlReport struct {
 	Strict        bool
 	Notes         []string
 	Summary       Summary
-	Roots         []*htmlNode
-	Rules         []htmlRule
+	// Sampling is the text format's sampling line ("" when the crawl
+	// sampled nothing or this is not a crawl).
+	Sampling string
+	Roots    []*htmlNode
+	Rules    []htmlRule
 }
 
 // htmlNode is one document in the tree.
@@ -149,17 +153,21 @@ type htmlRule struct {
 
 type htmlReporter struct {
 	once
-	w     io.Writer
-	o     Options
-	sum   Summary
-	nodes []*htmlNode
-	rules map[string]*htmlRule
-	tmpl  *template.Template
+	w        io.Writer
+	o        Options
+	sum      Summary
+	sampling *graph.Sampling
+	nodes    []*htmlNode
+	rules    map[string]*htmlRule
+	tmpl     *template.Template
 }
 
 func newHTML(w io.Writer, o Options) *htmlReporter {
 	return &htmlReporter{w: w, o: o, rules: map[string]*htmlRule{}, tmpl: HTMLTemplates()}
 }
+
+// SetSampling makes the summary say what a crawl sampled.
+func (h *htmlReporter) SetSampling(s *graph.Sampling) { h.sampling = s }
 
 func (h *htmlReporter) ruleURL(id string) string {
 	if h.o.RuleURL != nil {
@@ -201,8 +209,8 @@ func (h *htmlReporter) node(r engine.Result) *htmlNode {
 		n.Mark = "–"
 	}
 	n.Errors, n.Warnings, n.Infos = r.Count()
-	text, kept := h.o.Sources.take(r.Location)
-	if !kept && h.o.Sources != nil && len(r.Diagnostics) > 0 {
+	text, kept, tooLarge := h.o.Sources.take(r.Location)
+	if tooLarge && len(r.Diagnostics) > 0 {
 		n.SourceNote = "The document's text was not kept (too large for the report), so no lines are shown."
 	}
 	idx := &lineIndex{data: text}
@@ -248,7 +256,7 @@ func (h *htmlReporter) Flush() error {
 	rep := htmlReport{
 		HTMLPage: NewHTMLPage(title, h.o.Home, h.o.Tool, "'none'"),
 		Version:  h.o.Version, Spec: specOf(h.o), Strict: h.o.Strict, Summary: h.sum, Notes: h.o.Notes,
-		Roots: buildTree(h.nodes),
+		Roots: buildTree(h.nodes), Sampling: samplingText(h.sampling),
 	}
 	for _, r := range h.rules {
 		rep.Rules = append(rep.Rules, *r)

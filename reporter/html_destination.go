@@ -33,14 +33,19 @@ type htmlScenario struct {
 	NotRun                                                []string
 	Interrupted                                           string
 	Rows                                                  []htmlRequirementRow
+	// Counts are the scenario's verdicts by status, for the index.
+	Counts harness.Summary
 }
 
 type htmlStep struct {
 	Step                int
 	Name, Time, Seconds string
-	Exit, Requests      int
-	TimedOut            bool
-	Output, Stderr      string
+	// Exit is how the run ended: "exit 0", "killed by SIGSEGV", "killed
+	// at the timeout".
+	Exit           string
+	Requests       int
+	TimedOut       bool
+	Output, Stderr string
 }
 
 type htmlRequirementRow struct {
@@ -72,7 +77,7 @@ func writeDestinationHTML(w io.Writer, results []*harness.Result, o Options) err
 	for i, r := range results {
 		sc := htmlScenario{ID: fmt.Sprintf("scenario-%d", i+1), Name: r.Scenario, Description: r.Description,
 			Source: r.Source, Dir: r.Dir, Command: strings.Join(r.Command, " "), Duration: fmt.Sprintf("%.1fs", r.Duration),
-			Interrupted: r.Interrupted}
+			Interrupted: r.Interrupted, Counts: harness.Summarize([]*harness.Result{r}, o.Strict)}
 		var ran []harness.StepResult
 		for _, st := range r.Steps {
 			if !st.Ran {
@@ -82,7 +87,7 @@ func writeDestinationHTML(w io.Writer, results []*harness.Result, o Options) err
 			ran = append(ran, st)
 			hs := htmlStep{Step: st.Step, Name: st.Name, Time: st.Time.UTC().Format("2006-01-02T15:04:05Z")}
 			if st.Run != nil {
-				hs.Exit, hs.TimedOut, hs.Requests = st.Run.ExitCode, st.Run.TimedOut, st.Run.Requests
+				hs.Exit, hs.TimedOut, hs.Requests = st.Run.Exit(), st.Run.TimedOut, st.Run.Requests
 				hs.Seconds = fmt.Sprintf("%.1fs", st.Run.Seconds)
 				hs.Output, hs.Stderr = strings.TrimSpace(st.Run.Output), strings.TrimSpace(st.Run.Stderr)
 			}

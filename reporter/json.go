@@ -150,6 +150,9 @@ type JSONSummary struct {
 	Errors      int `json:"errors"`
 	Warnings    int `json:"warnings"`
 	Infos       int `json:"infos"`
+	// Resources counts the sampled resources a finding is about (results
+	// of kind "resource"), which are not documents.
+	Resources int `json:"resources,omitempty"`
 }
 
 type jsonReporter struct {
@@ -220,7 +223,7 @@ func (j *jsonReporter) Flush() error {
 	j.rep.Summary = JSONSummary{
 		Documents: s.Documents, Valid: s.Valid, Invalid: s.Invalid,
 		Unprocessed: s.Errors, Skipped: s.Skipped,
-		Errors: s.ErrorFindings, Warnings: s.Warnings, Infos: s.Infos,
+		Errors: s.ErrorFindings, Warnings: s.Warnings, Infos: s.Infos, Resources: s.Resources,
 	}
 	enc := json.NewEncoder(j.w)
 	enc.SetIndent("", "  ")

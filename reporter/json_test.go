@@ -76,6 +76,8 @@ type contractSummary struct {
 	Invalid     *int `json:"invalid"`
 	Unprocessed *int `json:"unprocessed"`
 	Skipped     *int `json:"skipped"`
+	// Resources is optional: sampled resources with findings.
+	Resources *int `json:"resources"`
 }
 
 func decodeContract(data []byte) contractReport {

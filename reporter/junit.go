@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/graph"
 )
 
 // The junit format follows the structure CI servers read (Jenkins' and
@@ -34,10 +35,15 @@ import (
 // removed from text coming from documents. The report is written at Flush.
 type junitReporter struct {
 	once
-	w      io.Writer
-	o      Options
-	suites []JUnitSuite
+	w        io.Writer
+	o        Options
+	suites   []JUnitSuite
+	sampling *graph.Sampling
 }
+
+// SetSampling adds a testsuite "sampling" whose properties say what a
+// crawl sampled (no testcase: it checks nothing of its own).
+func (j *junitReporter) SetSampling(s *graph.Sampling) { j.sampling = s }
 
 // JUnitSuites is a JUnit report in the junit-10 structure. The junit
 // format builds one from Results; other reports of rsconform (the
@@ -267,7 +273,11 @@ func (j *junitReporter) Flush() error {
 		return err
 	}
 	defer j.unlock()
-	return WriteJUnitXML(j.w, JUnitSuites{Name: xmlSafe(j.o.Tool), Suites: j.suites})
+	suites := j.suites
+	if j.sampling != nil {
+		suites = append(suites[:len(suites):len(suites)], JUnitSuite{Name: "sampling", Properties: samplingProperties(j.sampling)})
+	}
+	return WriteJUnitXML(j.w, JUnitSuites{Name: xmlSafe(j.o.Tool), Suites: suites})
 }
 
 // WriteJUnitXML writes a JUnit report, computing the totals of the

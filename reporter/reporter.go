@@ -23,6 +23,7 @@ import (
 	"strings"
 	"sync"
 
+	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/engine"
 )
 
@@ -139,10 +140,23 @@ type Summary struct {
 	ErrorFindings int
 	Warnings      int
 	Infos         int
+	// Resources counts the results of sampled resources (kind
+	// "resource"), which are not documents: their findings count above.
+	Resources int
 }
 
 // Add counts one Result.
 func (s *Summary) Add(r engine.Result) {
+	e, w, i := r.Count()
+	s.ErrorFindings += e
+	s.Warnings += w
+	s.Infos += i
+	if r.Kind == rs.KindResource {
+		// Not a document: whether a resource has a result depends on
+		// which resources were sampled and had a finding.
+		s.Resources++
+		return
+	}
 	s.Documents++
 	switch statusOf(r) {
 	case engine.StatusValid:
@@ -157,10 +171,6 @@ func (s *Summary) Add(r engine.Result) {
 	default:
 		s.Skipped++
 	}
-	e, w, i := r.Count()
-	s.ErrorFindings += e
-	s.Warnings += w
-	s.Infos += i
 }
 
 // Tally accumulates a Summary from Results. It is itself a Reporter that

@@ -2,13 +2,16 @@ package reporter
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/rsconform/rsconform/rules/graph"
 )
 
-// SamplingReporter is a Reporter that can say what a crawl sampled: the
-// text and json formats. A crawl calls SetSampling before Flush.
+// SamplingReporter is a Reporter that can say what a crawl sampled: every
+// format (text: a line after the summary; json: "sampling"; sarif: the
+// run's properties; junit: a testsuite "sampling" of properties; html: a
+// line of the summary). A crawl calls SetSampling before Flush.
 type SamplingReporter interface {
 	Reporter
 	SetSampling(*graph.Sampling)
@@ -97,4 +100,26 @@ func entries(n int) string {
 		return "1 entry"
 	}
 	return fmt.Sprintf("%d entries", n)
+}
+
+// samplingProperties are the sampling counts as name/value pairs, for the
+// formats whose properties are flat (JUnit): resources, lists, sampled
+// lists, and entries not sampled by reason ("skipped.REASON").
+func samplingProperties(s *graph.Sampling) []JUnitProperty {
+	from := 0
+	for _, l := range s.Lists {
+		if l.Sampled > 0 {
+			from++
+		}
+	}
+	out := []JUnitProperty{
+		{Name: "resources", Value: strconv.Itoa(s.Resources)},
+		{Name: "lists", Value: strconv.Itoa(len(s.Lists))},
+		{Name: "sampled-lists", Value: strconv.Itoa(from)},
+	}
+	_, reasons := graph.SkipTotal(s.Skipped)
+	for _, r := range reasons {
+		out = append(out, JUnitProperty{Name: "skipped." + r, Value: strconv.Itoa(s.Skipped[r])})
+	}
+	return out
 }

@@ -88,3 +88,7 @@ func termSafe(s string, keepNewlines bool) string {
 func isBidiControl(r rune) bool {
 	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
 }
+
+// TermSafe is termSafe for one line of a command's own messages (a
+// scenario's name, from a YAML file, in test-destination's progress).
+func TermSafe(s string) string { return termSafe(s, false) }

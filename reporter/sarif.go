@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/graph"
 )
 
 // The sarif format is SARIF 2.1.0 (OASIS), for code-scanning services:
@@ -45,7 +46,12 @@ type sarifReporter struct {
 	// processed counts documents that were checked, failed is those that
 	// could not be (status error without findings).
 	processed, failed int
+	sampling          *graph.Sampling
 }
+
+// SetSampling puts what a crawl sampled in the run's properties
+// ("sampling", as the JSON report's member).
+func (s *sarifReporter) SetSampling(sm *graph.Sampling) { s.sampling = sm }
 
 // The subset of the SARIF 2.1.0 object model rsconform writes.
 
@@ -122,7 +128,16 @@ type sarifResult struct {
 
 type sarifLocation struct {
 	ID               *int                  `json:"id,omitempty"`
-	PhysicalLocation sarifPhysicalLocation `json:"physicalLocation"`
+	PhysicalLocation sarifPhysicalLocation `json:"physicalLocation,omitzero"`
+	// LogicalLocations locate what has no file: a Destination's verdict
+	// is at scenario / step / requirement.
+	LogicalLocations []sarifLogicalLocation `json:"logicalLocations,omitempty"`
+}
+
+type sarifLogicalLocation struct {
+	Name               string `json:"name"`
+	FullyQualifiedName string `json:"fullyQualifiedName,omitempty"`
+	Kind               string `json:"kind,omitempty"`
 }
 
 type sarifPhysicalLocation struct {
@@ -337,6 +352,9 @@ func (s *sarifReporter) Flush() error {
 		}},
 		Results:    s.results,
 		Properties: map[string]any{"spec": specOf(s.o), "strict": s.o.Strict},
+	}
+	if s.sampling != nil {
+		run.Properties["sampling"] = jsonSamplingOf(s.sampling)
 	}
 	enc := json.NewEncoder(s.w)
 	enc.SetIndent("", "  ")

@@ -20,6 +20,10 @@ type Sources struct {
 	budget int64
 	used   int64
 	docs   map[string][]byte
+	// dropped holds the locations whose text did not fit in the budget,
+	// so that a report says why it shows no lines for them (and not for
+	// a body that was never offered, such as a resource's).
+	dropped map[string]bool
 }
 
 // DefaultSourcesBudget is the budget the CLI gives Sources: 64 MiB, the
@@ -28,7 +32,7 @@ const DefaultSourcesBudget = 64 << 20
 
 // NewSources returns a store that keeps at most budget bytes of text.
 func NewSources(budget int64) *Sources {
-	return &Sources{budget: budget, docs: map[string][]byte{}}
+	return &Sources{budget: budget, docs: map[string][]byte{}, dropped: map[string]bool{}}
 }
 
 // Keep keeps data as the text of the document at location, when it fits in
@@ -46,25 +50,30 @@ func (s *Sources) Keep(location string, data []byte) {
 		delete(s.docs, location)
 	}
 	if s.used+int64(len(data)) > s.budget {
+		s.dropped[location] = true
 		return
 	}
+	delete(s.dropped, location)
 	s.docs[location] = data
 	s.used += int64(len(data))
 }
 
-// take removes and returns the text of the document at location.
-func (s *Sources) take(location string) ([]byte, bool) {
+// take removes and returns the text of the document at location; tooLarge
+// says that it was offered but did not fit in the budget.
+func (s *Sources) take(location string) (data []byte, ok, tooLarge bool) {
 	if s == nil {
-		return nil, false
+		return nil, false, false
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	data, ok := s.docs[location]
+	data, ok = s.docs[location]
 	if ok {
 		delete(s.docs, location)
 		s.used -= int64(len(data))
 	}
-	return data, ok
+	tooLarge = s.dropped[location]
+	delete(s.dropped, location)
+	return data, ok, tooLarge
 }
 
 // excerptLine is one line of a document shown under a finding. On the

@@ -344,6 +344,9 @@ func (t *textReporter) summary() string {
 	line := fmt.Sprintf("%s: %s; %s, %s, %s", plural(s.Documents, "document"), strings.Join(docs, ", "),
 		count(s.ErrorFindings, "error", st.sevError), count(s.Warnings, "warning", st.sevWarning),
 		count(s.Infos, "info", st.sevInfo))
+	if s.Resources > 0 {
+		line += fmt.Sprintf(" (%s with findings of their own)", plural(s.Resources, "sampled resource"))
+	}
 	if t.o.Strict {
 		line += " (strict: warnings fail)"
 	}

@@ -67,6 +67,11 @@ const (
 	// KindPackage is not a document: reports use it for the ZIP packages
 	// of Resource and Change Dumps. KindOf never returns it.
 	KindPackage Kind = "package"
+	// KindResource is not a document either: a crawl's report uses it for
+	// a sampled resource that a finding is about (RS-HTTP-LASTMOD-DATE).
+	// Reports count such results apart from documents, so that "N
+	// documents" does not depend on which resources had a finding.
+	KindResource Kind = "resource"
 
 	SourceDescription      Kind = "description"
 	SourceDescriptionIndex Kind = "description-index"

@@ -144,11 +144,16 @@ type NotAllowedError struct {
 	Origin, Entry Origin
 }
 
-func (e *NotAllowedError) Error() string {
-	flag := e.Origin.HostPort()
+// AllowHost is the --allow-host value that allows the refused origin.
+func (e *NotAllowedError) AllowHost() string {
 	if e.Origin.Port == defaultPort(e.Origin.Scheme) {
-		flag = e.Origin.Host
+		return e.Origin.Host
 	}
+	return e.Origin.HostPort()
+}
+
+func (e *NotAllowedError) Error() string {
+	flag := e.AllowHost()
 	if e.Origin.Host == e.Entry.Host {
 		return fmt.Sprintf("%s is another origin than the entry point's %s (another port or scheme of the same host); allow it with --allow-host %s",
 			e.Origin, e.Entry, flag)

@@ -7,8 +7,10 @@ import (
 	"os"
 	"regexp"
 	"sort"
+	"strings"
 
 	"github.com/rsconform/rsconform/internal/safefile"
+	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/engine"
 )
 
@@ -20,11 +22,20 @@ import (
 //	               "message": "change time … (line #): …", "count": 2}]}
 //
 // A finding matches an entry by document (as given on the command line, or
-// the URL), rule and message with the line numbers it quotes ("line 6")
-// replaced by "#"; the finding's own line and column are not part of it:
-// moving a finding to another line, or adding lines above it, does not
-// make it new. count says how many such findings are known: a further one
-// with the same key is new.
+// the URL), rule and message with its numbers replaced by "#" (the line
+// numbers it quotes, "line 6", and the counts of grouped messages, "3
+// datetime attributes", which grow as a live Source's lists do); the
+// finding's own line and column are not part of it: moving a finding to
+// another line, or adding lines above it, does not make it new. count says
+// how many such findings are known: a further one with the same key is new.
+//
+// A finding about sampled resources (the RS-REP-* rules, and the results
+// of kind "resource" a crawl reports) is marked "sampled": which resources
+// a crawl samples, and so how many such findings it has and on which
+// resource, changes from crawl to crawl of a live Source. Its key leaves
+// out the URLs and digests of its message (and the resource's own URL as
+// document), and it matches any number of findings: an entry accepts that
+// kind of fault in that list, as sampling sees it.
 type baselineFile struct {
 	Tool     string          `json:"tool"`
 	Format   int             `json:"format"`
@@ -36,17 +47,46 @@ type baselineEntry struct {
 	Rule     string `json:"rule"`
 	Message  string `json:"message"`
 	Count    int    `json:"count"`
+	Sampled  bool   `json:"sampled,omitempty"`
 }
 
-type baselineKey struct{ document, rule, message string }
+type baselineKey struct {
+	document, rule, message string
+	sampled                 bool
+}
 
-// lineInMessages is a line number inside a message ("listed before it
-// (line 6)"), which moves with the document's lines.
-var lineInMessages = regexp.MustCompile(`\b(lines?) \d+`)
+// Parts of messages that are not part of a finding's key.
+var (
+	// numbersInMessages are the line numbers and counts of a message.
+	numbersInMessages = regexp.MustCompile(`\d+`)
+	// urlsInMessages and digestsInMessages are what names one resource
+	// among others in a message about a sampled resource.
+	urlsInMessages    = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>]+`)
+	digestsInMessages = regexp.MustCompile(`\b[A-Za-z0-9+/_=-]{16,}`)
+)
 
-// baselineMessage is a message with its line numbers replaced by "#".
+// baselineMessage is a message with its numbers replaced by "#".
 func baselineMessage(msg string) string {
-	return lineInMessages.ReplaceAllString(msg, "$1 #")
+	return numbersInMessages.ReplaceAllString(msg, "#")
+}
+
+// sampledFinding reports whether a finding is about a sampled resource.
+func sampledFinding(r *engine.Result, d engine.Diagnostic) bool {
+	return r.Kind == rs.KindResource || strings.HasPrefix(d.Rule, "RS-REP-")
+}
+
+// keyOf is the baseline key of a finding of r.
+func keyOf(r *engine.Result, d engine.Diagnostic) baselineKey {
+	if !sampledFinding(r, d) {
+		return baselineKey{r.Location, d.Rule, baselineMessage(d.Message), false}
+	}
+	doc := r.Location
+	if r.Kind == rs.KindResource {
+		doc = ""
+	}
+	msg := urlsInMessages.ReplaceAllString(d.Message, "URL")
+	msg = digestsInMessages.ReplaceAllString(msg, "DIGEST")
+	return baselineKey{doc, d.Rule, baselineMessage(msg), true}
 }
 
 // baseline counts known findings by key.
@@ -73,7 +113,7 @@ func readBaseline(path string) (baseline, error) {
 	var f baselineFile
 	b := baseline{}
 	err = decodeBaseline(json.NewDecoder(r), &f, func(e baselineEntry) {
-		b[baselineKey{e.Document, e.Rule, baselineMessage(e.Message)}] += max(e.Count, 1)
+		b[baselineKey{e.Document, e.Rule, baselineMessage(e.Message), e.Sampled}] += max(e.Count, 1)
 	})
 	var le *safefile.LimitError
 	if errors.As(err, &le) {
@@ -142,15 +182,15 @@ func decodeFindings(dec *json.Decoder, add func(baselineEntry)) error {
 // writeBaseline writes every finding of results to path.
 func writeBaseline(path string, results []engine.Result) (int, error) {
 	counts := map[baselineKey]int{}
-	for _, r := range results {
-		for _, d := range r.Diagnostics {
-			counts[baselineKey{r.Location, d.Rule, baselineMessage(d.Message)}]++
+	for i := range results {
+		for _, d := range results[i].Diagnostics {
+			counts[keyOf(&results[i], d)]++
 		}
 	}
 	f := baselineFile{Tool: "rsconform", Format: 1, Findings: []baselineEntry{}}
 	n := 0
 	for k, c := range counts {
-		f.Findings = append(f.Findings, baselineEntry{Document: k.document, Rule: k.rule, Message: k.message, Count: c})
+		f.Findings = append(f.Findings, baselineEntry{Document: k.document, Rule: k.rule, Message: k.message, Count: c, Sampled: k.sampled})
 		n += c
 	}
 	sort.Slice(f.Findings, func(i, j int) bool {
@@ -195,9 +235,12 @@ func (b baseline) filter(results []engine.Result) int {
 		r := &results[i]
 		kept := r.Diagnostics[:0]
 		for _, d := range r.Diagnostics {
-			k := baselineKey{r.Location, d.Rule, baselineMessage(d.Message)}
+			k := keyOf(r, d)
 			if left[k] > 0 {
-				left[k]--
+				if !k.sampled {
+					// A sampled finding's entry accepts any number.
+					left[k]--
+				}
 				removed++
 				continue
 			}

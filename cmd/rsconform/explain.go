@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/rsconform/rsconform/fixtures"
+	"github.com/rsconform/rsconform/harness"
 	"github.com/rsconform/rsconform/internal/suggest"
 	"github.com/rsconform/rsconform/rules"
 	"github.com/rsconform/rsconform/rules/engine"
@@ -18,11 +19,14 @@ const explainUsage = `Usage: rsconform explain RULE-ID
 
 Prints a rule's title, level, section, the sentence of the specification it
 enforces, how rsconform reads it, and a failing and a passing example (from
-the fixtures that test the rule).
+the fixtures that test the rule). For a Destination requirement (DEST-*,
+judged by test-destination): the sentence its level rests on, why, what
+passes and what fails.
 
 Examples:
   rsconform explain RS-CL-ORDER
   rsconform explain rs-link-up
+  rsconform explain DEST-FIXITY
 `
 
 func init() {
@@ -51,10 +55,17 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return 2
 	}
 	id := strings.ToUpper(args[0])
+	if dr := harness.RequirementByID(id); dr != nil {
+		explainRequirement(stdout, dr)
+		return 0
+	}
 	r := engine.Lookup(id)
 	if r == nil {
 		var ids []string
 		for _, r := range engine.All() {
+			ids = append(ids, r.ID)
+		}
+		for _, r := range harness.Requirements {
 			ids = append(ids, r.ID)
 		}
 		fmt.Fprintf(stderr, "rsconform explain: no rule %q%s (see 'rsconform rules')\n", args[0], suggest.DidYouMean(strings.ToUpper(args[0]), ids))
@@ -102,6 +113,33 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		printExample(stdout, "Passing example", pass)
 	}
 	return 0
+}
+
+// explainRequirement prints a Destination requirement.
+func explainRequirement(w io.Writer, r *harness.Requirement) {
+	fmt.Fprintf(w, "%s: %s\n\n", r.ID, r.Title)
+	fmt.Fprintf(w, "Level:    %s\n", r.Level)
+	sec := r.Section
+	if s := rules.Section(r.Section); s != nil {
+		sec += " " + s.Title
+	}
+	fmt.Fprintf(w, "Section:  %s\n", sec)
+	fmt.Fprintf(w, "Judged:   after each run of the Destination (rsconform test-destination), from %s\n", r.Basis)
+	if r.Quote != "" {
+		fmt.Fprintf(w, "\nThe sentence its level rests on:\n%s\n", indent(wrap(r.Quote, 76), "  > "))
+	}
+	switch {
+	case r.Reading != "":
+		fmt.Fprintf(w, "\nWhy %s:\n%s\n", r.Level, indent(wrap(r.Reading, 78), "  "))
+	case r.Level == harness.Policy:
+		fmt.Fprintf(w, "\nWhy POLICY:\n  No standard states it: it fails a run only with --strict.\n")
+	}
+	fmt.Fprintf(w, "\nPasses:\n%s\n", indent(wrap(r.Passes, 78), "  "))
+	fmt.Fprintf(w, "\nFails:\n%s\n", indent(wrap(r.Fails, 78), "  "))
+	if r.Doc != "" {
+		fmt.Fprintf(w, "\nHow the harness judges it:\n%s\n", indent(wrap(r.Doc, 78), "  "))
+	}
+	fmt.Fprintf(w, "\nMore: %s\n", harness.DocURL(r.ID))
 }
 
 func printExample(w io.Writer, title string, f *fixtures.Fixture) {

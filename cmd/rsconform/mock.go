@@ -38,6 +38,7 @@ Examples:
   rsconform mock --scenario large-source --resources 1000000 --addr 127.0.0.1:9000
   rsconform mock --scenario ./my-scenario.yaml --auto 2s
   rsconform mock --scenario realtime --realtime 100ms
+  rsconform mock --scenario realtime --realtime 100ms --lastmod-only
   curl -X POST http://127.0.0.1:8080/_rsconform/step
 
 Exit codes: 0 stopped normally, 2 bad flags, bad scenario or cannot listen.
@@ -55,6 +56,7 @@ func runMock(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	seed := fset.Int64("seed", 0, "seed `S` of the generated content, overriding the scenario's")
 	auto := fset.Duration("auto", 0, "play a step every `DURATION` of real time (0: only on POST /_rsconform/step)")
 	realtime := fset.Duration("realtime", 0, "real-time mode: play the steps at once, then change a resource every `DURATION` (0: off)")
+	lastmodOnly := fset.Bool("lastmod-only", false, "serve Change Lists without datetime (only <lastmod>) and resources without Last-Modified, as most Sources do")
 	maxEntries := fset.Int("max-entries", 0, "entries per document before an index is used (default: the scenario's, else 50,000)")
 	baseURL := fset.String("base-url", "", "`URL` the documents' URIs start with (default: http://ADDR)")
 	list := fset.Bool("list", false, "list the built-in scenarios and exit")
@@ -97,7 +99,7 @@ func runMock(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rsconform mock: %v\n", err)
 		return 2
 	}
-	opts := mocksource.Options{Scenario: sc, Resources: *resources, MaxEntries: *maxEntries, Realtime: *realtime}
+	opts := mocksource.Options{Scenario: sc, Resources: *resources, MaxEntries: *maxEntries, Realtime: *realtime, LastmodOnly: *lastmodOnly}
 	fset.Visit(func(f *flag.Flag) {
 		if f.Name == "seed" && *seed == 0 {
 			// Seed 0 given explicitly: Options treats 0 as "the scenario's".

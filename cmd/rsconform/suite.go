@@ -42,7 +42,7 @@ Destinations Scenario:NAME.
                Description, Capability List, capability document) and runs one
                spec per rule of the catalogue
   destination  plays the built-in mock Source scenarios (all but the volume
-               one, large-source, unless --scenarios names it) against the
+               one, large-source, unless --scenario names it) against the
                Destination command (placeholders {source} and {dir}), one spec
                per step requirement
 
@@ -84,7 +84,8 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fset.Lookup("timeout").Usage = "source: time-out of one request, body included; destination: time-out of one run of the command (default 5m)"
 	fset.Lookup("allow-host").Usage = "source: " + allowHostUsage
 	sample := fset.String("sample", "10", "resources checked per list: a number, all, or 0")
-	scenarios := fset.String("scenarios", "", "destination: comma-separated built-in scenarios to play (default: all but "+mocksource.VolumeScenario+")")
+	scenarios := fset.String("scenario", "", "destination: scenario `NAMES` to play (comma-separated), all, or a YAML file (default: all, which is every built-in one but "+mocksource.VolumeScenario+")")
+	fset.StringVar(scenarios, "scenarios", "", "the same as --scenario (its former name)")
 	dir := fset.String("dir", "", "destination: keep the Destination's directories under `DIR` (default: a temporary one)")
 	printUsage := func() {
 		fset.SetOutput(stdout)
@@ -188,7 +189,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 2
 		}
 		names := mocksource.DefaultScenarios()
-		if *scenarios != "" {
+		if *scenarios != "" && *scenarios != "all" {
 			names = strings.Split(*scenarios, ",")
 		}
 		var labelSets []ginkgo.Labels
@@ -205,7 +206,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if timeoutSet(fset) {
 			cfg.Timeout = hf.cfg.Timeout
 		}
-		if *scenarios != "" {
+		if *scenarios != "" && *scenarios != "all" {
 			cfg.Scenarios = strings.Split(*scenarios, ",")
 		}
 		if err := destsuite.DefineSpecs(cfg); err != nil {
@@ -216,7 +217,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		passed := ginkgo.RunSpecs(t, "ResourceSync Destination conformance: "+strings.Join(rest, " "), suiteConfig, reporterConfig) && !t.failed
 		return suiteExit(ctx, passed, "destination", stderr)
 	}
-	fmt.Fprintf(stderr, "rsconform suite: unknown suite %q (see --help)\n", which)
+	fmt.Fprintf(stderr, "rsconform suite: unknown suite %q%s (see --help)\n", which, suggest.DidYouMean(which, []string{"source", "destination"}))
 	return 2
 }
 

@@ -31,8 +31,9 @@ number (also in the environment: RSCONFORM_SOURCE, RSCONFORM_DIR,
 RSCONFORM_STEP). A run longer than --timeout is killed with its process
 group. After each run the directory is compared with the Source (every
 resource present with its current content by sha256, deleted ones removed,
-no other file; the URI path mirrored under DIR, top-level names starting
-with .rsconform ignored) and the mock's request log is read for behaviour
+no other file; the URI path mirrored under DIR as written, escapes kept and
+a query after ? at the end of the name, top-level names starting with
+.rsconform ignored) and the mock's request log is read for behaviour
 (Retry-After honoured, broken documents reported, unchanged resources
 downloaded again, deleted ones requested, the request rate). One verdict
 per step and requirement, with its level and the evidence it rests on:
@@ -45,7 +46,11 @@ does not require). A verdict is pass, fail, not observed (the event the
 requirement waits for, such as a retry after Retry-After, is not in the
 log: neither pass nor fail) or skip (does not apply at this step). A run
 must end with exit 0, or non-zero after the Source served something broken
-(the exit reports it); after a run that fails, DIR is not judged. A
+(the exit reports it); after a run that fails (a crash by a signal
+included), DIR is not judged; a run that leaves no DIR fails, and DIR is
+judged as empty. Verdicts on DIR cite the run's requests (status,
+redirects, bytes sent); content verdicts give lengths and SHA-256s.
+'rsconform explain DEST-ID' says what a requirement rests on. A
 Destination reports a broken document or content failing fixity by a
 non-zero exit or a line on standard error naming its URL.
 
@@ -74,6 +79,8 @@ Flags:
 func runTestDestination(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("test-destination", flag.ContinueOnError)
 	scenarios := fset.String("scenario", "", "scenario `NAMES` (comma-separated), all, or a YAML file")
+	fset.StringVar(scenarios, "scenarios", "", "the same as --scenario (the name suite destination used)")
+	progress := fset.String("progress", "auto", "scenario and step progress on standard error: auto (when it is a terminal), always, never")
 	dir := fset.String("dir", "", "the Destination's directory (default: a temporary one, removed afterwards); one sub-directory per scenario when several")
 	timeout := fset.Duration("timeout", 5*time.Minute, "time limit of one run of the command")
 	format := fset.String("format", "text", "report format: "+strings.Join(reporter.Formats(), ", "))
@@ -167,6 +174,9 @@ func runTestDestination(ctx context.Context, args []string, stdout, stderr io.Wr
 		if *showOutput {
 			cfg.Output = stderr
 		}
+		if showProgress(*progress, stderr) {
+			cfg.Progress = progressPrinter(stderr, len(results)+1, len(scs), *strict)
+		}
 		res, err := harness.Run(ctx, cfg)
 		if err != nil {
 			runErr = fmt.Errorf("scenario %s: %w", sc.Name, err)
@@ -199,4 +209,24 @@ func runTestDestination(ctx context.Context, args []string, stdout, stderr io.Wr
 		return fail("%v (the report has the steps played until then)", runErr)
 	}
 	return reporter.DestinationExitCode(results, *strict)
+}
+
+// progressPrinter shows a scenario's runs on standard error, a line before
+// and after each: "[2/18] resource-names step 1/2 (names that must stay
+// apart): running", then "… exit 0 in 0.3s, 13 requests, 0 failing".
+func progressPrinter(w io.Writer, n, of int, strict bool) func(harness.Progress) {
+	return func(p harness.Progress) {
+		head := fmt.Sprintf("[%d/%d] %s step %d/%d (%s)", n, of, p.Scenario, p.Step, p.Steps, p.Name)
+		if p.Run == nil {
+			fmt.Fprintf(w, "%s: running the Destination\n", reporter.TermSafe(head))
+			return
+		}
+		failing := 0
+		for _, v := range p.Verdicts {
+			if v.Fails(strict) {
+				failing++
+			}
+		}
+		fmt.Fprintf(w, "%s: %s in %.1fs, %d requests, %d failing\n", reporter.TermSafe(head), p.Run.Exit(), p.Run.Seconds, p.Run.Requests, failing)
+	}
 }

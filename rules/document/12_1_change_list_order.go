@@ -29,8 +29,8 @@ func changeTime(e *rs.Entry, spec engine.Spec) (rs.Datetime, rs.Pos, bool) {
 // changeTimeOf is changeTime for a rule that requires entryTimes.
 func changeTimeOf(p *engine.Pass, e *rs.Entry) (rs.Datetime, rs.Pos, bool) {
 	t := entryTimes.Of(p, e)
-	if dt := t.attr("datetime"); dt.ok() {
-		return dt.d, e.Md.AttrPosition("datetime"), true
+	if d, ok := t.attr("datetime").instant(); ok {
+		return d, e.Md.AttrPosition("datetime"), true
 	}
 	if p.Spec == engine.Spec10 {
 		return lastmodTimeOf(p, e)
@@ -40,8 +40,8 @@ func changeTimeOf(p *engine.Pass, e *rs.Entry) (rs.Datetime, rs.Pos, bool) {
 
 // lastmodTimeOf is LastmodTime for a rule that requires entryTimes.
 func lastmodTimeOf(p *engine.Pass, e *rs.Entry) (rs.Datetime, rs.Pos, bool) {
-	if t := entryTimes.Of(p, e).lastmod; t.ok() {
-		return t.d, e.LastmodPos, true
+	if d, ok := entryTimes.Of(p, e).lastmod.instant(); ok {
+		return d, e.LastmodPos, true
 	}
 	return rs.Datetime{}, rs.Pos{}, false
 }

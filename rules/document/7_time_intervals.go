@@ -66,8 +66,7 @@ var DatetimeInterval = &engine.Rule{
 			var dt rs.Datetime
 			var ok bool
 			if ref.Md == ref.Entry.Md {
-				t := entryTimes.Of(p, ref.Entry).attr("datetime")
-				dt, ok = t.d, t.ok()
+				dt, ok = entryTimes.Of(p, ref.Entry).attr("datetime").instant()
 			} else {
 				dt, ok = attrTime(ref.Md, "datetime")
 			}

@@ -12,23 +12,41 @@ import (
 // forEachDatetime reports them.
 var mdTimeAttrs = [...]string{"at", "completed", "from", "until", "datetime"}
 
-// parsedTime is a datetime value as rs.ParseDatetime reads it; present is
-// false when the item is absent.
+// parsedTime is a datetime value read as rs.ParseDatetimeForm reads it
+// (its form: whether it is a W3C Datetime, its granularity, its time zone
+// designator), with its instant computed once, the first time a rule asks
+// for it (instant); present is false when the item is absent.
 type parsedTime struct {
+	raw     string
 	d       rs.Datetime
 	err     error
 	present bool
+	timed   bool // d.Time is computed
+	untimed bool // ParseDatetime refused what ParseDatetimeForm accepted (it does not)
 }
 
 // ok reports whether the value is present and a W3C Datetime.
-func (t parsedTime) ok() bool { return t.present && t.err == nil }
+func (t *parsedTime) ok() bool { return t.present && t.err == nil }
+
+// instant is the datetime with its instant (rs.ParseDatetime), and whether
+// the value is present and a W3C Datetime.
+func (t *parsedTime) instant() (rs.Datetime, bool) {
+	if !t.ok() {
+		return rs.Datetime{}, false
+	}
+	if !t.timed {
+		d, err := rs.ParseDatetime(t.raw)
+		t.d, t.untimed, t.timed = d, err != nil, true
+	}
+	return t.d, !t.untimed
+}
 
 func parseTime(v string, present bool) parsedTime {
 	if !present {
 		return parsedTime{}
 	}
-	d, err := rs.ParseDatetime(v)
-	return parsedTime{d: d, err: err, present: true}
+	d, err := rs.ParseDatetimeForm(v)
+	return parsedTime{raw: v, d: d, err: err, present: true}
 }
 
 // entryDatetimes are the datetimes of an entry: the attributes of its
@@ -38,20 +56,22 @@ type entryDatetimes struct {
 	lastmod parsedTime
 }
 
-// attr is the <rs:md> datetime attribute name.
-func (t *entryDatetimes) attr(name string) parsedTime {
+// attr is the <rs:md> datetime attribute name (one of mdTimeAttrs).
+func (t *entryDatetimes) attr(name string) *parsedTime {
 	for i, a := range mdTimeAttrs {
 		if a == name {
-			return t.md[i]
+			return &t.md[i]
 		}
 	}
-	return parsedTime{}
+	panic("not a datetime attribute: " + name)
 }
 
-// entryTimes parses every datetime of an entry once (into the storage of
-// the entry at the same place of the previous window): RS-TIME-W3C,
-// RS-TIME-UTC, RS-CL-ORDER, RS-CL-ORDER-LASTMOD, RS-DATETIME-INTERVAL and
-// RS-CDM-ORDER read them.
+// entryTimes reads every datetime of an entry once (into the storage of
+// the entry at the same place of the previous window), its instant once
+// when a rule needs it: RS-TIME-W3C and RS-TIME-UTC read their form,
+// RS-CL-ORDER, RS-CL-ORDER-LASTMOD, RS-DATETIME-INTERVAL and RS-CDM-ORDER
+// their instants. The rules that share it run one after another on one
+// goroutine (or, a document checked whole, each on its own value).
 var entryTimes = engine.NewEntryValue("the datetimes of the entry's <rs:md> and <lastmod>",
 	func(e *rs.Entry, t *entryDatetimes) *entryDatetimes {
 		if t == nil {

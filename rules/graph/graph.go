@@ -183,6 +183,9 @@ type Node struct {
 	// Skipped says why the URL was not fetched (host not allowed, budget
 	// spent); the rules treat such a node as unknown.
 	Skipped string
+	// AllowHost is set when the crawl's origin policy refused the URL:
+	// the --allow-host value that would let the crawl fetch it.
+	AllowHost string
 	// Body holds what was measured of the body of a resource or package.
 	Body *BodyFacts
 	// Package holds what was found in a dump package (--packages).

@@ -164,6 +164,45 @@ var DiscoveryLink = &engine.Rule{
 	}),
 }
 
+// 6.2: "A link for downward navigation is provided by the content of a
+// <url> element: the URI of the document that sits lower in the hierarchy
+// is provided as the value of its <loc> child element"
+var CrawlReach = &engine.Rule{
+	ID: "RS-CRAWL-REACH", Section: "6.2", Level: engine.Should,
+	Title: "The crawl checked documents beyond its entry point",
+	Quote: HTTPStatus.Quote,
+	Doc: "Nothing checked is not green. When no document beyond the entry point could be read and some it leads to (by its links or by discovery) are on another origin (another host, port or scheme) that the crawl does not leave for, the crawl checked nothing beyond the entry point: the Source is not shown to conform. " +
+		"This says so on the entry point, naming the --allow-host values that would let the crawl follow; it is a warning (the Source may well be right: a Source may keep its documents on another host) so that --fail-level warning and --strict catch a crawl that checked nothing. " +
+		"It says nothing when at least one document beyond the entry point was read.",
+	CheckGraph: Check(func(p *Pass) error {
+		g := p.Graph
+		var hosts []string
+		seen := map[string]bool{}
+		refused := 0
+		for _, n := range g.Sorted() {
+			if n.URL == g.Entry || n.Role != RoleDocument {
+				continue
+			}
+			if parsed(n) {
+				return nil
+			}
+			if n.AllowHost != "" {
+				refused++
+				if !seen[n.AllowHost] {
+					seen[n.AllowHost] = true
+					hosts = append(hosts, n.AllowHost)
+				}
+			}
+		}
+		if refused == 0 {
+			return nil
+		}
+		flags := "--allow-host " + strings.Join(hosts, " --allow-host ")
+		p.Reportf(g.Entry, rs.Pos{}, "no document beyond the entry point was checked: %d it leads to are on other origins (%s), which the crawl does not leave for; crawl with %s to check them", refused, strings.Join(hosts, ", "), flags)
+		return nil
+	}),
+}
+
 func init() {
-	engine.Register(HTTPStatus, HTTPContentType, HTTPRedirects, DiscoveryWellKnown, DiscoveryLink)
+	engine.Register(HTTPStatus, HTTPContentType, HTTPRedirects, DiscoveryWellKnown, DiscoveryLink, CrawlReach)
 }
