@@ -92,11 +92,15 @@ var _ = Describe("A crawl and a sync given the same hostile package", func() {
 			Expect(err).NotTo(HaveOccurred())
 			srv := serveSite(site)
 			defer srv.Close()
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			// Expanding the member takes seconds under -race on a loaded
+			// machine, while the fixture server shares its cores: the
+			// bounds are generous, a pass never waits for them.
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			pkg := srv.URL + "/dataset1/part1.zip"
 
 			opts := testOptions()
+			opts.HTTP.Timeout = 30 * time.Second
 			opts.Packages, opts.PackageLimits = true, limits
 			crawled, err := crawler.Crawl(ctx, srv.URL+"/", opts)
 			Expect(err).NotTo(HaveOccurred())
@@ -105,7 +109,7 @@ var _ = Describe("A crawl and a sync given the same hostile package", func() {
 			crawlStatus, fromCrawl = res.Status, strings.TrimPrefix(res.Error, "not checked: ")
 
 			synced, err := destination.Run(ctx, destination.Options{Source: srv.URL + "/", Dir: filepath.Join(GinkgoT().TempDir(), "mirror"),
-				PreferDumps: true, PackageLimits: limits, HTTP: sourcehttp.Config{Backoff: 10 * time.Millisecond, Timeout: 5 * time.Second, UserAgent: "rsconform/test"}})
+				PreferDumps: true, PackageLimits: limits, HTTP: sourcehttp.Config{Backoff: 10 * time.Millisecond, Timeout: 30 * time.Second, UserAgent: "rsconform/test"}})
 			Expect(err).NotTo(HaveOccurred())
 			for _, p := range synced.Problems {
 				if p.Kind == destination.ProblemPackage && strings.HasPrefix(p.Message, pkg+": ") {
