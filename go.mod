@@ -18,7 +18,7 @@ require (
 	golang.org/x/time v0.16.0
 )
 
-require github.com/mattn/go-sqlite3 v1.14.53 // indirect
+require github.com/mattn/go-sqlite3 v1.14.53
 
 require (
 	github.com/Masterminds/semver/v3 v3.4.0 // indirect
@@ -30,7 +30,7 @@ require (
 	github.com/pkg/errors v0.9.1 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	golang.org/x/mod v0.36.0 // indirect
-	golang.org/x/sys v0.46.0 // indirect
+	golang.org/x/sys v0.46.0
 	golang.org/x/term v0.44.0
 	golang.org/x/text v0.38.0 // indirect
 	golang.org/x/tools v0.45.0 // indirect

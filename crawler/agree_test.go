@@ -17,6 +17,7 @@ import (
 	"github.com/rsconform/rsconform/fixtures"
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 // What the crawl's findings and the sync's problems say of a refused path
@@ -60,7 +61,7 @@ var _ = Describe("A crawl and a sync given the same hostile package", func() {
 
 			dir := filepath.Join(GinkgoT().TempDir(), "mirror")
 			synced, err := destination.Run(ctx, destination.Options{Source: srv.URL + "/", Dir: dir, PreferDumps: true,
-				RetryBase: 10 * time.Millisecond, Timeout: 5 * time.Second, UserAgent: "rsconform/test"})
+				HTTP: sourcehttp.Config{Backoff: 10 * time.Millisecond, Timeout: 5 * time.Second, UserAgent: "rsconform/test"}})
 			Expect(err).NotTo(HaveOccurred())
 			var fromSync []string
 			for _, p := range synced.Problems {
@@ -104,7 +105,7 @@ var _ = Describe("A crawl and a sync given the same hostile package", func() {
 			crawlStatus, fromCrawl = res.Status, strings.TrimPrefix(res.Error, "not checked: ")
 
 			synced, err := destination.Run(ctx, destination.Options{Source: srv.URL + "/", Dir: filepath.Join(GinkgoT().TempDir(), "mirror"),
-				PreferDumps: true, PackageLimits: limits, RetryBase: 10 * time.Millisecond, Timeout: 5 * time.Second, UserAgent: "rsconform/test"})
+				PreferDumps: true, PackageLimits: limits, HTTP: sourcehttp.Config{Backoff: 10 * time.Millisecond, Timeout: 5 * time.Second, UserAgent: "rsconform/test"}})
 			Expect(err).NotTo(HaveOccurred())
 			for _, p := range synced.Problems {
 				if p.Kind == destination.ProblemPackage && strings.HasPrefix(p.Message, pkg+": ") {

@@ -51,37 +51,20 @@ type Options struct {
 	MaxDocuments int
 	// MaxBytes caps the bytes downloaded in all (default 1 GiB).
 	MaxBytes int64
-	// Concurrency is the number of requests in flight (default 4).
-	Concurrency int
-	// Rate is the number of requests per second to one host; 0 means no
-	// limit.
-	Rate float64
-	// Timeout bounds one request, body included (default 30 s).
-	Timeout time.Duration
-	// Retries is how often a request that failed on the network or was
-	// answered 429, 500, 502, 503 or 504 is tried again (default 2; -1 none).
-	Retries int
-	// Backoff is the first wait before a retry, doubled each time
-	// (default 500 ms); Retry-After replaces it. A Source asking to wait
-	// more than MaxRetryWait (default 30 s) is not asked again.
-	Backoff      time.Duration
-	MaxRetryWait time.Duration
-	// MaxRedirects bounds the redirects of one request (default 5).
-	MaxRedirects int
-	// UserAgent is sent with every request (default "rsconform").
-	UserAgent string
+	// HTTP holds the HTTP settings (sourcehttp's defaults: time-out,
+	// retries, back-off, Retry-After cap, rate, requests in flight,
+	// redirects, user agent, headers, transport, clock). Its Origins and
+	// MaxBytes are the crawl's own: AllowHosts and MaxBytes set them.
+	// Concurrency also bounds the fetches the crawl runs at once.
+	HTTP sourcehttp.Config
 	// AllowHosts lists the origins besides the entry point's that may be
 	// fetched: HOST (its default ports), HOST:PORT, or "*" for any (see
 	// sourcehttp.Origins). Another port of the entry host is another
 	// origin.
 	AllowHosts []string
-	// Header holds extra request headers (a token), sent to the entry
-	// origin and the origins AllowHosts names only; never reported.
-	Header http.Header
-	// Clock replaces the wall clock for waits (tests).
-	Clock sourcehttp.Clock
-	// Maps serve URL prefixes from local folders.
-	Maps []Mapping
+	// Maps serve URL prefixes from local folders (--map URL=DIR,
+	// sourcehttp.NewMapTransport), in front of HTTP.Transport.
+	Maps []sourcehttp.Map
 	// Sample is the number of resources fetched per Resource List or
 	// Change List: a count, SampleAll or SampleNone. Default 10; set
 	// SampleSet to ask for SampleNone.
@@ -94,8 +77,6 @@ type Options struct {
 	PackageLimits rs.PackageLimits
 	// TempDir is where packages are spilled (default os.TempDir()).
 	TempDir string
-	// Transport replaces the default HTTP transport (tests).
-	Transport http.RoundTripper
 	// Revisit, when positive, makes the crawl read the lists, dumps and
 	// closed documents once more after a pause of Revisit, to observe
 	// how the Source changes them (rules/graph/revisit.go).
@@ -118,21 +99,7 @@ func (o Options) withDefaults() Options {
 	if o.MaxBytes <= 0 {
 		o.MaxBytes = 1 << 30
 	}
-	// A crawl retries twice unless told otherwise (0 means the default
-	// here, a negative number none); the rest of the HTTP defaults are
-	// sourcehttp's.
-	if o.Retries == 0 {
-		o.Retries = 2
-	} else if o.Retries < 0 {
-		o.Retries = 0
-	}
-	hc := sourcehttp.Config{
-		UserAgent: o.UserAgent, Timeout: o.Timeout, Retries: o.Retries,
-		Backoff: o.Backoff, MaxRetryWait: o.MaxRetryWait,
-		Concurrency: o.Concurrency, MaxRedirects: o.MaxRedirects,
-	}.WithDefaults()
-	o.UserAgent, o.Timeout, o.Backoff, o.MaxRetryWait = hc.UserAgent, hc.Timeout, hc.Backoff, hc.MaxRetryWait
-	o.Concurrency, o.MaxRedirects = hc.Concurrency, hc.MaxRedirects
+	o.HTTP = o.HTTP.WithDefaults()
 	if o.Sample == 0 && !o.SampleSet {
 		o.Sample = 10
 	}
@@ -308,31 +275,27 @@ func newCrawl(ctx context.Context, entry *url.URL, opts Options) (*crawl, error)
 		return nil, fmt.Errorf("crawler: %w", err)
 	}
 	for _, m := range opts.Maps {
-		if u, err := url.Parse(m.Prefix); err == nil {
-			origins.Add(u)
-		}
+		origins.AddOrigin(m.Prefix.Origin)
 	}
-	transport := opts.Transport
+	hc := opts.HTTP
+	hc.Origins, hc.MaxBytes = origins, opts.MaxBytes
 	if len(opts.Maps) > 0 {
-		next := transport
+		next := hc.Transport
 		if next == nil {
-			next = sourcehttp.NewTransport(opts.Concurrency, opts.Timeout)
+			next = sourcehttp.NewTransport(hc.Concurrency, hc.Timeout)
 		}
-		transport = &mapTransport{maps: opts.Maps, next: next}
+		if hc.Transport, err = sourcehttp.NewMapTransport(opts.Maps, next); err != nil {
+			return nil, fmt.Errorf("crawler: %w", err)
+		}
 	}
-	f := sourcehttp.New(sourcehttp.Config{
-		UserAgent: opts.UserAgent, Timeout: opts.Timeout, Retries: opts.Retries,
-		Backoff: opts.Backoff, MaxRetryWait: opts.MaxRetryWait, Rate: opts.Rate,
-		Concurrency: opts.Concurrency, MaxRedirects: opts.MaxRedirects, MaxBytes: opts.MaxBytes,
-		Origins: origins, Header: opts.Header, Transport: transport, Clock: opts.Clock,
-	})
+	f := sourcehttp.New(hc)
 	g := graph.New()
 	g.Entry = entry.String()
 	g.History.Spec = opts.Validator.Config.WithDefaults().Spec
 	return &crawl{
 		ctx: ctx, opts: opts, entry: entry, f: f, v: opts.Validator,
 		graph: g, results: map[string]*engine.Result{},
-		sem: make(chan struct{}, opts.Concurrency), plain: map[string]bool{},
+		sem: make(chan struct{}, opts.HTTP.Concurrency), plain: map[string]bool{},
 		validating: semaphore.NewWeighted(validatingBytes),
 	}, nil
 }
@@ -508,7 +471,7 @@ func (c *crawl) run() {
 }
 
 // dropMadeUpHeaders removes, from the facts the graph's rules read, the
-// headers a --map folder made up (MapMadeUpHeaders) for the URLs it
+// headers a --map folder made up (sourcehttp.MapMadeUpHeaders) for the URLs it
 // served, and reports whether there were any. The state file keeps what
 // was served.
 func (c *crawl) dropMadeUpHeaders() bool {
@@ -516,10 +479,10 @@ func (c *crawl) dropMadeUpHeaders() bool {
 	for _, n := range c.graph.Sorted() {
 		// A mapping never redirects: a response after a redirect came
 		// from a server.
-		if n.Header == nil || len(n.Redirects) > 0 || !mappedURL(c.opts.Maps, n.URL) {
+		if n.Header == nil || len(n.Redirects) > 0 || !sourcehttp.Mapped(c.opts.Maps, n.URL) {
 			continue
 		}
-		for _, h := range MapMadeUpHeaders {
+		for _, h := range sourcehttp.MapMadeUpHeaders {
 			if _, ok := n.Header[http.CanonicalHeaderKey(h)]; ok {
 				n.Header = n.Header.Clone()
 				n.Header.Del(h)

@@ -16,6 +16,7 @@ import (
 	"github.com/rsconform/rsconform/fixtures"
 	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/rules/frontend"
+	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 var (
@@ -36,10 +37,8 @@ func validator() *engine.Validator {
 func testOptions() crawler.Options {
 	return crawler.Options{
 		Validator: validator(),
-		Timeout:   2 * time.Second,
-		Retries:   -1,
-		Backoff:   10 * time.Millisecond,
-		UserAgent: "rsconform/test",
+		HTTP: sourcehttp.Config{Timeout: 2 * time.Second, Retries: sourcehttp.NoRetries,
+			Backoff: 10 * time.Millisecond, UserAgent: "rsconform/test"},
 	}
 }
 
@@ -55,7 +54,7 @@ func crawlSite(s *fixtures.Site) (*crawler.Report, string) {
 	opts.Packages = s.Packages
 	opts.Sample, opts.SampleSet = s.Sample, true
 	if s.Retries > 0 {
-		opts.Retries = s.Retries
+		opts.HTTP.Retries = s.Retries
 	}
 	if s.Spec != "" {
 		v := *opts.Validator

@@ -192,7 +192,7 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 			}
 		}})
 		opts := testOptions()
-		opts.Timeout = 500 * time.Millisecond
+		opts.HTTP.Timeout = 500 * time.Millisecond
 		start := time.Now()
 		rep := h.crawl("/", opts)
 		Expect(time.Since(start)).To(BeNumerically("<", 5*time.Second))
@@ -219,7 +219,7 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 			}
 		}})
 		opts := testOptions()
-		opts.Timeout = 700 * time.Millisecond
+		opts.HTTP.Timeout = 700 * time.Millisecond
 		start := time.Now()
 		rep := h.crawl("/", opts)
 		Expect(time.Since(start)).To(BeNumerically("<", 5*time.Second))
@@ -401,9 +401,9 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 			site.ServeHTTP(w, r)
 		}
 		opts := testOptions()
-		opts.Retries = 2
+		opts.HTTP.Retries = 2
 		clock := sourcehttp.NewStepClock(time.Now())
-		opts.Clock = clock
+		opts.HTTP.Clock = clock
 		rep := h.crawl("/", opts)
 		Expect(clock.Waits()).To(ContainElement(time.Second), "waited the Retry-After, on the injected clock")
 		Expect(tries).To(Equal(2))
@@ -499,10 +499,10 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 	It("limits the rate per host", func() {
 		h := newHostile(nil)
 		opts := testOptions()
-		opts.Rate = 40
+		opts.HTTP.Rate = 40
 		start := time.Now()
 		clock := sourcehttp.NewStepClock(start)
-		opts.Clock = clock
+		opts.HTTP.Clock = clock
 		rep := h.crawl("/", opts)
 		n := rep.Stats.Requests
 		Expect(n).To(BeNumerically(">", 10))
@@ -529,11 +529,11 @@ var _ = Describe("Crawling a build output with --map", func() {
 			Expect(err).NotTo(HaveOccurred())
 			write(f, strings.ReplaceAll(body, "http://127.0.0.1:1", "https://build.example.org"))
 		}
-		m, err := crawler.ParseMapping("https://build.example.org/=" + dir)
+		m, err := sourcehttp.ParseMap("https://build.example.org/=" + dir)
 		Expect(err).NotTo(HaveOccurred())
 		opts := testOptions()
-		opts.Maps = []crawler.Mapping{m}
-		opts.Transport = refuseTransport{}
+		opts.Maps = []sourcehttp.Map{m}
+		opts.HTTP.Transport = refuseTransport{}
 		rep, err := crawler.Crawl(context.Background(), "https://build.example.org/", opts)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.EntryError).NotTo(HaveOccurred())
@@ -561,11 +561,11 @@ var _ = Describe("Last-Modified in a --map crawl", func() {
   <rs:md capability="resourcelist" at="`+now.Format(time.RFC3339)+`"/>
   <url><loc>https://build.example.org/res/a.txt</loc><lastmod>2013-01-02T10:00:00Z</lastmod><rs:md length="2"/></url>
 </urlset>`)
-		m, err := crawler.ParseMapping("https://build.example.org/=" + dir)
+		m, err := sourcehttp.ParseMap("https://build.example.org/=" + dir)
 		Expect(err).NotTo(HaveOccurred())
 		opts := testOptions()
-		opts.Maps = []crawler.Mapping{m}
-		opts.Transport = refuseTransport{}
+		opts.Maps = []sourcehttp.Map{m}
+		opts.HTTP.Transport = refuseTransport{}
 		rep, err := crawler.Crawl(context.Background(), "https://build.example.org/resourcelist.xml", opts)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.EntryError).NotTo(HaveOccurred())
@@ -582,11 +582,11 @@ var _ = Describe("A FIFO in a --map folder", func() {
 	It("is refused as a static server refuses it (403), instead of blocking the crawl", func() {
 		dir := GinkgoT().TempDir()
 		Expect(syscall.Mkfifo(filepath.Join(dir, "capabilitylist.xml"), 0o600)).To(Succeed())
-		m, err := crawler.ParseMapping("https://build.example.org/=" + dir)
+		m, err := sourcehttp.ParseMap("https://build.example.org/=" + dir)
 		Expect(err).NotTo(HaveOccurred())
 		opts := testOptions()
-		opts.Maps = []crawler.Mapping{m}
-		opts.Transport = refuseTransport{}
+		opts.Maps = []sourcehttp.Map{m}
+		opts.HTTP.Transport = refuseTransport{}
 		done := make(chan *crawler.Report, 1)
 		go func() {
 			defer GinkgoRecover()

@@ -31,7 +31,7 @@ var _ = Describe("The order of a crawl's report", func() {
 		crawl := func(concurrency int, delay func(string) time.Duration) string {
 			pauses := 0
 			opts := stateOpts(delayTransport{newCounting(h), delay}, "", &pauses)
-			opts.Concurrency = concurrency
+			opts.HTTP.Concurrency = concurrency
 			rep, err := crawler.Crawl(context.Background(), stateEntry, opts)
 			Expect(err).NotTo(HaveOccurred())
 			return reportJSON(rep)

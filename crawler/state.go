@@ -173,7 +173,7 @@ func stateOptions(o Options) map[string]string {
 	sort.Strings(hosts)
 	var maps []string
 	for _, m := range o.Maps {
-		maps = append(maps, m.Prefix+"="+m.Dir)
+		maps = append(maps, m.String())
 	}
 	sort.Strings(maps)
 	sample := strconv.Itoa(o.Sample)
@@ -206,7 +206,7 @@ func openJournal(path, entry string, opts Options) (*journal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("crawler: the state file: %w", err)
 	}
-	clock := opts.Clock
+	clock := opts.HTTP.Clock
 	if clock == nil {
 		clock = sourcehttp.RealClock{}
 	}

@@ -77,8 +77,8 @@ func stateSource() http.Handler {
 // revisit whose pause is counted, not waited.
 func stateOpts(tr http.RoundTripper, state string, pauses *int) crawler.Options {
 	opts := testOptions()
-	opts.Transport = tr
-	opts.Concurrency = 1
+	opts.HTTP.Transport = tr
+	opts.HTTP.Concurrency = 1
 	opts.Packages = true
 	opts.Sample, opts.SampleSet = crawler.SampleAll, true
 	opts.Revisit = time.Minute
@@ -196,7 +196,7 @@ var _ = Describe("A crawl with a state file (--state)", func() {
 			tr := newCounting(h)
 			tr.limit, tr.cancel = cut, cancel
 			opts := stateOpts(tr, state, new(int))
-			opts.Concurrency = 4
+			opts.HTTP.Concurrency = 4
 			var err error
 			rep, err = crawler.Crawl(ctx, stateEntry, opts)
 			cancel()
@@ -270,7 +270,7 @@ var _ = Describe("A crawl with a state file (--state)", func() {
 			Expect(served).To(BeZero())
 			Expect(stateErr(err).Error()).To(ContainSubstring("--packages was true, is now false; --sample was all, is now 3"))
 			// Options that do not change what is fetched may change.
-			err, _ = crawlWith(state, func(o *crawler.Options) { o.Rate = 100; o.Timeout = time.Second })
+			err, _ = crawlWith(state, func(o *crawler.Options) { o.HTTP.Rate = 100; o.HTTP.Timeout = time.Second })
 			Expect(err).NotTo(HaveOccurred())
 		})
 

@@ -40,12 +40,10 @@ func newFetcher(o *Options) (*fetcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := sourcehttp.New(sourcehttp.Config{
-		UserAgent: o.UserAgent, Timeout: o.Timeout, Retries: o.Retries, Backoff: o.RetryBase,
-		MaxRetryWait: o.MaxRetryAfter, Rate: o.Rate, Concurrency: o.Concurrency,
-		Origins: origins, Header: o.Header, Transport: o.Transport, Clock: o.Clock,
-		OnRetry: func(url, why string) { o.logf("retrying %s: %s", url, why) },
-	})
+	hc := o.HTTP
+	hc.Origins = origins
+	hc.OnRetry = func(url, why string) { o.logf("retrying %s: %s", url, why) }
+	c := sourcehttp.New(hc)
 	return &fetcher{c: c, o: o}, nil
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/rsconform/rsconform/harness"
 	"github.com/rsconform/rsconform/mocksource"
 	"github.com/rsconform/rsconform/reporter"
+	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 // rsconformBin is the rsconform command, built once for the suite.
@@ -222,7 +223,7 @@ var _ = Describe("rsconform test-destination", Label("Kind:cli"), func() {
 
 	It("exits 0 and writes JSON when every verdict passes", func() {
 		code, out, errs := cli("test-destination", "--scenario", "multiple-changes-one-resource", "--format", "json",
-			"--", rsconformBin, "sync", "{source}", "{dir}")
+			"--", rsconformBin, "sync", "{source}", "{dir}", "--rate", "20")
 		Expect(code).To(Equal(0), errs)
 		var rep reporter.DestinationReport
 		Expect(json.Unmarshal([]byte(out), &rep)).To(Succeed())
@@ -260,7 +261,7 @@ var _ = Describe("rsconform test-destination", Label("Kind:cli"), func() {
 	})
 
 	It("prints one line per verdict in text", func() {
-		code, out, _ := cli("test-destination", "--scenario", "create-update-delete", "--", rsconformBin, "sync", "{source}", "{dir}")
+		code, out, _ := cli("test-destination", "--scenario", "create-update-delete", "--", rsconformBin, "sync", "{source}", "{dir}", "--rate", "20")
 		Expect(code).To(Equal(0))
 		Expect(out).To(ContainSubstring("PASS step 3 [5.2] MUST deleted resources are removed: expected 1 deleted resource absent, actual absent"))
 		Expect(out).To(ContainSubstring("PASS step 4 [policy] POLICY the request rate stays within the limit: expected at most 50 requests in any second"))
@@ -313,7 +314,7 @@ var _ = Describe("rsconform sync", Label("Kind:cli"), func() {
 		code, out, errs := cli(srv.URL, dir, "--rate", "0")
 		Expect(code).To(Equal(0), out+errs)
 		Expect(out).To(ContainSubstring("40 fetched"))
-		code, out, _ = cli(srv.URL+"/", dir, "--audit")
+		code, out, _ = cli(srv.URL+"/", dir, "--audit", "--rate", "0")
 		Expect(code).To(Equal(0))
 		Expect(out).To(HavePrefix("rsconform sync (audit)"))
 		Expect(out).To(ContainSubstring("in sync: 40 resources checked"))
@@ -328,7 +329,7 @@ var _ = Describe("rsconform sync", Label("Kind:cli"), func() {
 		Expect(rep.Problems).To(ConsistOf(HaveField("Kind", destination.ProblemFixity)))
 
 		Expect(os.WriteFile(filepath.Join(dir, "res", "stray.txt"), []byte("x"), 0o644)).To(Succeed())
-		code, out, _ = cli(srv.URL, dir, "--audit")
+		code, out, _ = cli(srv.URL, dir, "--audit", "--rate", "0")
 		Expect(code).To(Equal(1))
 		Expect(out).To(ContainSubstring("extra    res/stray.txt"))
 		Expect(out).To(ContainSubstring("out of sync"))
@@ -383,7 +384,7 @@ var _ = Describe("Many Destinations against one mock Source", Label("Section:con
 					defer GinkgoRecover()
 					defer wg.Done()
 					o := destination.Options{Source: srv.URL + "/.well-known/resourcesync", Dir: d,
-						RetryBase: 10 * time.Millisecond, PreferDumps: i%2 == 1}
+						HTTP: sourcehttp.Config{Backoff: 10 * time.Millisecond}, PreferDumps: i%2 == 1}
 					if i%3 == 2 {
 						o.Mode = destination.ModeBaseline
 					}

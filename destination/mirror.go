@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 // Names the Destination keeps for itself at the top of DIR.
@@ -28,30 +30,15 @@ type PathError struct {
 
 func (e *PathError) Error() string { return fmt.Sprintf("%q: %s", e.Name, e.Reason) }
 
-// Map maps the URLs under Prefix (scheme, host, port and the start of
-// the path) to files under Dir, a directory relative to DIR ("" is DIR
-// itself), as `rsconform sync --map URL=SUBDIR` gives it.
-type Map struct {
-	Prefix string
-	Dir    string
-}
-
-// ParseMap parses URL=SUBDIR; a SUBDIR of "" or "." is DIR itself.
-func ParseMap(s string) (Map, error) {
-	u, d, ok := strings.Cut(s, "=")
-	if !ok || strings.TrimSpace(u) == "" {
-		return Map{}, fmt.Errorf("--map %q: URL=SUBDIR expected", s)
-	}
-	return Map{Prefix: strings.TrimSpace(u), Dir: strings.TrimSpace(d)}, nil
-}
-
 // Mapper maps resource URLs to files of DIR. The mapping, the one rule
 // by which rsconform sync names its files:
 //
-//   - Each Map covers the URLs of one origin (scheme, host and port; the
-//     scheme and host compared without case, a default port the same as
-//     none) whose path starts with its path. A URL goes through the Map
-//     with the longest such prefix; a URL that no Map covers is refused,
+//   - Each Map (--map URL=SUBDIR, parsed by sourcehttp.ParseMap, the
+//     crawl's --map too) covers the URLs of one origin (scheme, host and
+//     port; the scheme and host compared without case, a default port the
+//     same as none) whose path starts with its path (sourcehttp.Prefix).
+//     A URL goes through the Map with the longest such prefix
+//     (sourcehttp.Longest); a URL that no Map covers is refused,
 //     so two hosts (127.0.0.1 and localhost) never share a file. Without
 //     --map, the one Map is the origin of SOURCE to DIR itself.
 //   - The rest of the URL's path is kept as it is written, escapes and
@@ -69,40 +56,22 @@ func ParseMap(s string) (Map, error) {
 // directories nest without their URLs nesting the same way could share
 // files: NewMapper refuses them.
 type Mapper struct {
-	maps  []mapping
+	maps  []sourcehttp.Map // Dir relative to DIR, slash-separated, "" for DIR
 	index string
-}
-
-type mapping struct {
-	origin string // scheme://host[:port], normalised
-	path   string // escaped, ending with a slash
-	dir    string // relative to DIR, slash-separated, "" for DIR
-	given  string
 }
 
 // NewMapper checks the Maps (none: SOURCE's origin to DIR) and returns
 // the Mapper.
-func NewMapper(source string, maps []Map, indexName string) (*Mapper, error) {
+func NewMapper(source string, maps []sourcehttp.Map, indexName string) (*Mapper, error) {
 	if len(maps) == 0 {
 		u, err := url.Parse(strings.TrimSpace(source))
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return nil, &PathError{source, "not an http or https URI"}
 		}
-		maps = []Map{{Prefix: u.Scheme + "://" + u.Host + "/"}}
+		maps = []sourcehttp.Map{{Prefix: sourcehttp.Prefix{Origin: sourcehttp.OriginOf(u), Path: "/"}}}
 	}
 	m := &Mapper{index: indexName}
 	for _, mp := range maps {
-		u, err := url.Parse(mp.Prefix)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Opaque != "" {
-			return nil, fmt.Errorf("--map %s: not an http or https URL", mp.Prefix)
-		}
-		if u.RawQuery != "" || u.Fragment != "" {
-			return nil, fmt.Errorf("--map %s: a URL prefix has no query or fragment", mp.Prefix)
-		}
-		p := u.EscapedPath()
-		if !strings.HasSuffix(p, "/") {
-			p += "/"
-		}
 		dir := strings.Trim(filepath.ToSlash(mp.Dir), "/")
 		if dir == "." {
 			dir = ""
@@ -110,14 +79,14 @@ func NewMapper(source string, maps []Map, indexName string) (*Mapper, error) {
 		if dir != "" {
 			for _, seg := range strings.Split(dir, "/") {
 				if msg := checkSegment(seg); msg != "" || !filepath.IsLocal(dir) {
-					return nil, fmt.Errorf("--map %s=%s: not a directory inside DIR", mp.Prefix, mp.Dir)
+					return nil, fmt.Errorf("--map %s: not a directory inside DIR", mp)
 				}
 			}
 			if strings.HasPrefix(dir, reservedPrefix) {
-				return nil, fmt.Errorf("--map %s=%s: names starting with %s are the Destination's own", mp.Prefix, mp.Dir, reservedPrefix)
+				return nil, fmt.Errorf("--map %s: names starting with %s are the Destination's own", mp, reservedPrefix)
 			}
 		}
-		m.maps = append(m.maps, mapping{origin: originOf(u), path: p, dir: dir, given: mp.Prefix + "=" + mp.Dir})
+		m.maps = append(m.maps, sourcehttp.Map{Prefix: mp.Prefix, Dir: dir})
 	}
 	for i, a := range m.maps {
 		for _, b := range m.maps[i+1:] {
@@ -132,44 +101,28 @@ func NewMapper(source string, maps []Map, indexName string) (*Mapper, error) {
 // overlap refuses two Maps whose files could share a name: the same URL
 // prefix twice, or one directory inside the other (or the same) without
 // the URL prefixes nesting in the same way.
-func overlap(a, b mapping) error {
-	if a.origin == b.origin && a.path == b.path {
-		return fmt.Errorf("--map %s and %s: the same URL mapped twice", a.given, b.given)
+func overlap(a, b sourcehttp.Map) error {
+	if a.Prefix == b.Prefix {
+		return fmt.Errorf("--map %s and %s: the same URL mapped twice", a, b)
 	}
 	outer, inner := a, b
-	if len(b.dir) < len(a.dir) {
+	if len(b.Dir) < len(a.Dir) {
 		outer, inner = b, a
 	}
 	var rest string
 	switch {
-	case outer.dir == inner.dir:
-	case outer.dir == "":
-		rest = inner.dir + "/"
-	case strings.HasPrefix(inner.dir, outer.dir+"/"):
-		rest = inner.dir[len(outer.dir)+1:] + "/"
+	case outer.Dir == inner.Dir:
+	case outer.Dir == "":
+		rest = inner.Dir + "/"
+	case strings.HasPrefix(inner.Dir, outer.Dir+"/"):
+		rest = inner.Dir[len(outer.Dir)+1:] + "/"
 	default:
 		return nil // separate directories
 	}
-	if outer.dir != inner.dir && inner.origin == outer.origin && inner.path == outer.path+rest {
+	if outer.Dir != inner.Dir && inner.Prefix.Origin == outer.Prefix.Origin && inner.Prefix.Path == outer.Prefix.Path+rest {
 		return nil // the inner one maps exactly as the outer would
 	}
-	return fmt.Errorf("--map %s and %s: the files of one could take the names of the other's; map them to separate directories", a.given, b.given)
-}
-
-// originOf is scheme://host[:port] with scheme and host in lower case and
-// the scheme's default port left out.
-func originOf(u *url.URL) string {
-	scheme, host, port := strings.ToLower(u.Scheme), strings.ToLower(u.Hostname()), u.Port()
-	if strings.Contains(host, ":") {
-		host = "[" + host + "]"
-	}
-	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
-		port = ""
-	}
-	if port != "" {
-		host += ":" + port
-	}
-	return scheme + "://" + host
+	return fmt.Errorf("--map %s and %s: the files of one could take the names of the other's; map them to separate directories", a, b)
 }
 
 // Path is where the resource with URI rawURL is kept, relative to DIR,
@@ -185,29 +138,20 @@ func (m *Mapper) Path(rawURL string) (string, error) {
 	if u.Opaque != "" {
 		return "", &PathError{rawURL, "an opaque URI has no path"}
 	}
-	origin, raw := originOf(u), u.EscapedPath()
-	if raw == "" {
-		raw = "/"
-	}
-	var mp *mapping
-	for i := range m.maps {
-		c := &m.maps[i]
-		if c.origin == origin && strings.HasPrefix(raw, c.path) && (mp == nil || len(c.path) > len(mp.path)) {
-			mp = c
-		}
-	}
-	if mp == nil {
+	i, rest := sourcehttp.Longest(m.maps, u)
+	if i < 0 {
 		var covered []string
 		for _, c := range m.maps {
-			covered = append(covered, c.origin+c.path)
+			covered = append(covered, c.Prefix.String())
 		}
-		return "", &PathError{rawURL, "no mapping covers this URI (" + origin + "; mapped: " + strings.Join(covered, ", ") + "): it is not kept; --map URL=SUBDIR maps another origin"}
+		return "", &PathError{rawURL, "no mapping covers this URI (" + sourcehttp.OriginOf(u).String() + "; mapped: " + strings.Join(covered, ", ") + "): it is not kept; --map URL=SUBDIR maps another origin"}
 	}
+	mp := m.maps[i]
 	var segs []string
-	if mp.dir != "" {
-		segs = strings.Split(mp.dir, "/")
+	if mp.Dir != "" {
+		segs = strings.Split(mp.Dir, "/")
 	}
-	parts := strings.Split(raw[len(mp.path):], "/")
+	parts := strings.Split(rest, "/")
 	for i, p := range parts {
 		if p == "" {
 			if i != len(parts)-1 {

@@ -18,6 +18,7 @@ import (
 	"github.com/rsconform/rsconform/harness"
 	"github.com/rsconform/rsconform/mocksource"
 	"github.com/rsconform/rsconform/reporter"
+	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 // mockRun plays a built-in scenario, synchronising in-process after the
@@ -25,14 +26,23 @@ import (
 // after each of them. It returns the reports.
 func mockRun(name string, o destination.Options, after func(step int) bool) (*mocksource.Source, []*destination.Report) {
 	GinkgoHelper()
+	return mockRunWith(name, mocksource.Options{}, o, after)
+}
+
+// mockRunWith is mockRun with options for the mock Source.
+func mockRunWith(name string, mo mocksource.Options, o destination.Options, after func(step int) bool) (*mocksource.Source, []*destination.Report) {
+	GinkgoHelper()
 	sc, err := mocksource.LoadScenario(name)
 	Expect(err).NotTo(HaveOccurred())
-	src, err := mocksource.New(mocksource.Options{Scenario: sc})
+	mo.Scenario = sc
+	src, err := mocksource.New(mo)
 	Expect(err).NotTo(HaveOccurred())
 	srv := httptest.NewServer(src.Handler())
 	DeferCleanup(srv.Close)
 	o.Source, o.Dir = srv.URL+"/.well-known/resourcesync", GinkgoT().TempDir()
-	o.RetryBase = 10 * time.Millisecond
+	if o.HTTP.Backoff == 0 {
+		o.HTTP.Backoff = 10 * time.Millisecond
+	}
 	var reps []*destination.Report
 	for step := 0; ; step++ {
 		if after(step) {
@@ -52,6 +62,41 @@ func mockRun(name string, o destination.Options, after func(step int) bool) (*mo
 		}
 	}
 }
+
+var _ = Describe("A flaky Source on the clock the mock shares with the client", func() {
+	It("is synchronised through its 503s with Retry-After, its delays, a 500, a dropped connection and a cut body, and none of their waits is real", func() {
+		clock := sourcehttp.NewStepClock(time.Now())
+		src, reps := mockRunWith("flaky-server", mocksource.Options{Sleep: clock.Sleep},
+			destination.Options{HTTP: sourcehttp.Config{Clock: clock, Backoff: 3 * time.Millisecond}}, func(int) bool { return true })
+		Expect(reps).To(HaveLen(3))
+		// Every delay the mock served (20 ms for each /res/*) moved the
+		// shared clock on instead of holding the request; the client's
+		// back-off (3 ms, doubled) cannot be taken for one.
+		delays, slept := 0, 0
+		for _, r := range src.Log() {
+			if strings.Contains(r.Fault, "latency=20ms") {
+				delays++
+			}
+		}
+		for _, d := range clock.Waits() {
+			if d == 20*time.Millisecond {
+				slept++
+			}
+		}
+		Expect(delays).To(BeNumerically(">", 0))
+		Expect(slept).To(Equal(delays))
+		// The Change List answered 503 with Retry-After 2 twice, then
+		// 200: two pauses of the host, on the same clock.
+		var answers []int
+		for _, r := range src.Log() {
+			if r.Path == "/dataset1/changelist.xml" {
+				answers = append(answers, r.Status)
+			}
+		}
+		Expect(answers).To(Equal([]int{200, 503, 503, 200, 200}), "steps 0, 1 (503 twice, then 200) and 2")
+		Expect(clock.Waits()).To(ContainElements(2*time.Second, 2*time.Second))
+	})
+})
 
 var _ = Describe("Incremental synchronisation from Change Dumps [13.1, 13.2]", Label("Section:13.1"), func() {
 	It("applies the packages in order, unpacking the last bitstream of each resource", func() {

@@ -3,9 +3,7 @@ package destination
 import (
 	"errors"
 	"fmt"
-	"net/http"
 	"path/filepath"
-	"time"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/sourcehttp"
@@ -55,13 +53,8 @@ const lockFileName = ".rsconform-sync.lock"
 // the top of DIR.
 const reservedPrefix = ".rsconform"
 
-// Defaults of Options.
+// Defaults of Options (the HTTP ones are sourcehttp's).
 const (
-	DefaultConcurrency      = 4
-	DefaultRetries          = 3
-	DefaultTimeout          = 60 * time.Second
-	DefaultMaxRetryAfter    = 2 * time.Minute
-	DefaultRetryBase        = 500 * time.Millisecond
 	DefaultMaxResourceBytes = 1 << 30
 	DefaultIndexName        = "index.html"
 )
@@ -75,9 +68,10 @@ type Options struct {
 	Source string
 	// Dir is the local copy.
 	Dir string
-	// Maps say where the resources of each origin go (see Mapper); none
-	// means the origin of Source to Dir itself.
-	Maps []Map
+	// Maps say where the resources of each origin go (--map URL=SUBDIR,
+	// SUBDIR relative to Dir; see Mapper); none means the origin of Source
+	// to Dir itself.
+	Maps []sourcehttp.Map
 	// StateFile is where the state is kept (default Dir/.rsconform-sync.json).
 	StateFile string
 	Mode      Mode
@@ -85,33 +79,17 @@ type Options struct {
 	// changes when the Source offers them.
 	PreferDumps bool
 
-	// UserAgent is sent with every request, e.g. "rsconform/1.0.0".
-	UserAgent string
+	// HTTP holds the HTTP settings (sourcehttp's defaults: time-out,
+	// retries, back-off, Retry-After cap, rate, requests in flight,
+	// redirects, user agent, headers, transport, clock). Its Origins is
+	// the run's own: Source and AllowHosts set it. Concurrency is also the
+	// number of downloads at once. A request that fails for good (a
+	// Retry-After over MaxRetryWait included) fails what needed it.
+	HTTP sourcehttp.Config
 	// AllowHosts lists the origins besides the Source's that may be
 	// fetched (sourcehttp.Origins: HOST for its default ports, HOST:PORT,
 	// "*"); another port of the Source's host is another origin.
 	AllowHosts []string
-	// Header holds extra request headers (a token), sent to the Source's
-	// origin and the origins AllowHosts names only; never logged.
-	Header http.Header
-	// Transport replaces the default HTTP transport (tests).
-	Transport http.RoundTripper
-	// Clock replaces the wall clock for waits (tests).
-	Clock sourcehttp.Clock
-	// Timeout bounds one request, body included.
-	Timeout time.Duration
-	// Retries is how many times a failed request is tried again
-	// (network errors, 5xx, 408, 429, truncated bodies); negative: none.
-	Retries int
-	// RetryBase is the first back-off; it doubles with each retry.
-	RetryBase time.Duration
-	// MaxRetryAfter bounds how long a Retry-After (or a back-off) may make
-	// us wait; a Source asking for more fails the request.
-	MaxRetryAfter time.Duration
-	// Concurrency is the number of downloads at once.
-	Concurrency int
-	// Rate is the most requests per second; 0 means no limit.
-	Rate float64
 
 	// MaxDocumentBytes bounds a ResourceSync document (default 50 MB).
 	MaxDocumentBytes int64
@@ -142,30 +120,10 @@ func (o *Options) setDefaults() error {
 	if o.StateFile == "" {
 		o.StateFile = filepath.Join(o.Dir, StateFileName)
 	}
-	if o.UserAgent == "" {
-		o.UserAgent = "rsconform/dev"
+	if o.HTTP.Rate < 0 {
+		return fmt.Errorf("rate must not be negative, not %v", o.HTTP.Rate)
 	}
-	if o.Timeout <= 0 {
-		o.Timeout = DefaultTimeout
-	}
-	if o.Retries == 0 {
-		o.Retries = DefaultRetries
-	}
-	if o.Retries < 0 {
-		o.Retries = 0
-	}
-	if o.RetryBase <= 0 {
-		o.RetryBase = DefaultRetryBase
-	}
-	if o.MaxRetryAfter <= 0 {
-		o.MaxRetryAfter = DefaultMaxRetryAfter
-	}
-	if o.Concurrency <= 0 {
-		o.Concurrency = DefaultConcurrency
-	}
-	if o.Rate < 0 {
-		return fmt.Errorf("rate must not be negative, not %v", o.Rate)
-	}
+	o.HTTP = o.HTTP.WithDefaults()
 	if o.MaxDocumentBytes <= 0 {
 		o.MaxDocumentBytes = rs.DefaultMaxBytes
 	}

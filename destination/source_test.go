@@ -24,6 +24,7 @@ import (
 	"github.com/rsconform/rsconform/destination"
 	"github.com/rsconform/rsconform/discovery"
 	rs "github.com/rsconform/rsconform/resourcesync"
+	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 // testSource is a small ResourceSync Source under the tests' control:
@@ -451,8 +452,8 @@ func buildZip(members []zipMember) []byte {
 
 // opts are the options of a test run: fast retries, no rate limit.
 func (s *testSource) opts(dir string) destination.Options {
-	return destination.Options{Source: s.url("/"), Dir: dir, RetryBase: 10 * time.Millisecond,
-		Timeout: 5 * time.Second, UserAgent: "rsconform/test"}
+	return destination.Options{Source: s.url("/"), Dir: dir, HTTP: sourcehttp.Config{Backoff: 10 * time.Millisecond,
+		Timeout: 5 * time.Second, UserAgent: "rsconform/test"}}
 }
 
 func run(o destination.Options) *destination.Report {

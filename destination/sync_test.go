@@ -313,7 +313,7 @@ var _ = Describe("Incremental synchronisation [12.1, 12.2]", Label("Section:12.1
 			return false
 		}
 		o := src.opts(dir)
-		o.Concurrency = 1
+		o.HTTP.Concurrency = 1
 		_, err := destination.Run(ctx, o)
 		close(block)
 		Expect(err).To(MatchError(context.Canceled))
@@ -491,7 +491,7 @@ var _ = Describe("Politeness", Label("Section:politeness"), func() {
 		}
 		o := src.opts(dir)
 		clock := sourcehttp.NewStepClock(time.Now())
-		o.Clock = clock
+		o.HTTP.Clock = clock
 		rep := run(o)
 		Expect(rep.Problems).To(BeEmpty())
 		Expect(tries).To(Equal(2))
@@ -518,10 +518,10 @@ var _ = Describe("Politeness", Label("Section:politeness"), func() {
 	It("keeps to the request rate", func() {
 		src := newTestSource(9)
 		o := src.opts(dir)
-		o.Rate = 20
+		o.HTTP.Rate = 20
 		start := time.Now()
 		clock := sourcehttp.NewStepClock(start)
-		o.Clock = clock
+		o.HTTP.Clock = clock
 		run(o)
 		n := len(src.requests())
 		Expect(n).To(BeNumerically(">", 5))
@@ -564,9 +564,9 @@ var _ = Describe("Mirrored paths", Label("Section:paths"), func() {
 
 	DescribeTable("--map",
 		func(maps []string, u, want, problem string) {
-			var ms []destination.Map
+			var ms []sourcehttp.Map
 			for _, s := range maps {
-				m, err := destination.ParseMap(s)
+				m, err := sourcehttp.ParseMap(s)
 				Expect(err).NotTo(HaveOccurred())
 				ms = append(ms, m)
 			}
@@ -649,7 +649,12 @@ var _ = Describe("Mirrored paths", Label("Section:paths"), func() {
 		dir := filepath.Join(GinkgoT().TempDir(), "never")
 		src := newTestSource(2)
 		o := src.opts(dir)
-		o.Maps = []destination.Map{{Prefix: src.url("/"), Dir: "."}, {Prefix: strings.Replace(src.url("/"), "127.0.0.1", "localhost", 1), Dir: "."}}
+		o.Maps = nil
+		for _, m := range []string{src.url("/") + "=.", strings.Replace(src.url("/"), "127.0.0.1", "localhost", 1) + "=."} {
+			mp, err := sourcehttp.ParseMap(m)
+			Expect(err).NotTo(HaveOccurred())
+			o.Maps = append(o.Maps, mp)
+		}
 		_, err := destination.Run(context.Background(), o)
 		Expect(err).To(MatchError(ContainSubstring("could take the names")))
 		Expect(dir).NotTo(BeADirectory())

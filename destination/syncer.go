@@ -470,7 +470,7 @@ func (s *syncer) runTasks(ctx context.Context, tasks []task) (int, error) {
 		failed int
 	)
 	next := make(chan task)
-	for w := 0; w < min(s.o.Concurrency, max(len(tasks), 1)); w++ {
+	for w := 0; w < min(s.o.HTTP.Concurrency, max(len(tasks), 1)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -20,6 +20,7 @@ import (
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/rules/frontend"
+	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 var _ = Describe("Parsing what discovery reads [6.3]", Label("Section:6.3"), func() {
@@ -104,7 +105,7 @@ var _ = Describe("The crawl and sync discover alike [6.3]", Label("Section:6.3")
 			defer cancel()
 
 			rep, err := crawler.Crawl(ctx, srv.URL+"/", crawler.Options{
-				Validator: &engine.Validator{Schema: sv}, Timeout: 5 * time.Second, Retries: -1,
+				Validator: &engine.Validator{Schema: sv}, HTTP: sourcehttp.Config{Timeout: 5 * time.Second, Retries: sourcehttp.NoRetries},
 				Sample: crawler.SampleNone, SampleSet: true,
 			})
 			Expect(err).NotTo(HaveOccurred())
@@ -124,7 +125,7 @@ var _ = Describe("The crawl and sync discover alike [6.3]", Label("Section:6.3")
 
 			srep, err := destination.Run(ctx, destination.Options{
 				Source: srv.URL + "/", Dir: GinkgoT().TempDir(), Mode: destination.ModeAudit,
-				Timeout: 5 * time.Second, Retries: -1,
+				HTTP: sourcehttp.Config{Timeout: 5 * time.Second, Retries: sourcehttp.NoRetries},
 			})
 			Expect(err).NotTo(HaveOccurred())
 			var synced []string

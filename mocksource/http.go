@@ -3,6 +3,7 @@ package mocksource
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -145,6 +146,21 @@ func (s *Source) serveHTTP(rw http.ResponseWriter, r *http.Request) {
 	s.serveContent(w, r, own, hb, mod)
 }
 
+// sleep waits d on the mock's clock (Options.Sleep), or in real time.
+func (s *Source) sleep(ctx context.Context, d time.Duration) error {
+	if s.opts.Sleep != nil {
+		return s.opts.Sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // bodyMod is what transport faults do to a body.
 type bodyMod struct {
 	truncate  int // > 0: send only this many bytes
@@ -172,11 +188,7 @@ func (s *Source) applyFaults(w *recorder, r *http.Request, p string, hb *hostBas
 	}
 	if latency > 0 {
 		fired = append(fired, "latency="+latency.String())
-		t := time.NewTimer(latency)
-		select {
-		case <-t.C:
-		case <-r.Context().Done():
-			t.Stop()
+		if s.sleep(r.Context(), latency) != nil {
 			return mod, fired, true
 		}
 	}

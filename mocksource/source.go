@@ -48,6 +48,12 @@ type Options struct {
 	// Clock is the time in real-time mode; nil is time.Now. Tests inject
 	// one to decide when changes happen without waiting.
 	Clock Clock
+	// Sleep waits out the latency faults; nil waits in real time. A test
+	// gives the mock the Sleep of the clock its client waits on (a
+	// sourcehttp.StepClock): a delay then moves that clock on instead of
+	// holding the request, and the client's Retry-After waits are on the
+	// same clock, so a scenario's fault timings cost no real time.
+	Sleep func(ctx context.Context, d time.Duration) error
 	// LastmodOnly serves the Source most Sources are: Change List (and
 	// Change Dump Manifest) entries carry <lastmod> but no datetime (both
 	// optional in 1.1), and resources are served without Last-Modified.

@@ -257,10 +257,10 @@ func (m *Monitor) crawl(ctx context.Context, src *Source) (*crawler.Report, *rep
 	kept := reporter.NewSources(8 << 20)
 	v.Source = kept.Keep
 	opts.Validator = &v
-	opts.Rate = 0 // the hosts' rates are kept across Sources, by the transport
-	opts.Transport = &politeTransport{next: m.base, hosts: m.hosts, rate: src.Rate}
-	if opts.Clock == nil {
-		opts.Clock = m.clock
+	opts.HTTP.Rate = 0 // the hosts' rates are kept across Sources, by the transport
+	opts.HTTP.Transport = &politeTransport{next: m.base, hosts: m.hosts, rate: src.Rate}
+	if opts.HTTP.Clock == nil {
+		opts.HTTP.Clock = m.clock
 	}
 	report, err := crawler.Crawl(ctx, src.URL, opts)
 	return report, kept, err

@@ -114,7 +114,7 @@ func openStore() (*monitor.Store, string) {
 
 func source(name, url string, every time.Duration) monitor.Source {
 	return monitor.Source{Name: name, URL: url, Every: every, Spec: "1.1",
-		Options: crawler.Options{Validator: validator, Sample: 3, SampleSet: true, Retries: -1}}
+		Options: crawler.Options{Validator: validator, Sample: 3, SampleSet: true, HTTP: sourcehttp.Config{Retries: sourcehttp.NoRetries}}}
 }
 
 func key(doc, rule string) fingerprint.Key {

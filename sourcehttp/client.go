@@ -18,39 +18,76 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// Config configures a Client. Zero values take the defaults named.
+// The defaults of Config: the HTTP settings of every command that fetches
+// (validate, crawl, sync, the suites, the web validator), decided here
+// once and documented in the README ("HTTP settings").
+const (
+	// DefaultTimeout bounds one attempt, the body included. A 50 MB
+	// document (the Sitemap limit) or a large resource takes 40 s at
+	// 10 Mbit/s: a slow but working Source must not fail.
+	DefaultTimeout = 60 * time.Second
+	// DefaultRetries: a request is tried three times in all.
+	DefaultRetries = 2
+	// DefaultBackoff is the first wait before a retry, doubled each time.
+	DefaultBackoff = 500 * time.Millisecond
+	// DefaultMaxRetryWait is the longest wait before a retry. A Source
+	// whose Retry-After asks for more is not asked again: its answer
+	// (a 429 or 503) is the request's outcome.
+	DefaultMaxRetryWait = 2 * time.Minute
+	// DefaultConcurrency is the number of requests awaiting their answer
+	// at once.
+	DefaultConcurrency = 4
+	// DefaultMaxRedirects bounds the redirects of one request.
+	DefaultMaxRedirects = 5
+	// DefaultRate is the commands' --rate: requests per second to one
+	// host. A Config's zero Rate means no limit (tests, the mock).
+	DefaultRate = 10
+	// DefaultUserAgent is sent when Config.UserAgent is empty.
+	DefaultUserAgent = "rsconform"
+)
+
+// NoRetries is the Retries of a Config that tries each request once.
+const NoRetries = -1
+
+// Config holds the HTTP settings of a run; the crawler's and the
+// Destination's options embed it. Zero values take the defaults above.
 type Config struct {
-	// UserAgent goes with every request (default "rsconform").
+	// UserAgent goes with every request (default DefaultUserAgent).
 	UserAgent string
-	// Timeout bounds one attempt, the body included (default 30 s).
+	// Timeout bounds one attempt, the body included (default
+	// DefaultTimeout).
 	Timeout time.Duration
 	// Retries is how many times a request is tried again after a network
-	// failure, a 408, 429, 500, 502, 503 or 504, or a body cut short; 0
-	// means none.
+	// failure, a 408, 429, 500, 502, 503 or 504, or a body cut short
+	// (default DefaultRetries; NoRetries, or any negative number, none).
 	Retries int
 	// Backoff is the first wait before a retry, doubled each time
-	// (default 500 ms).
+	// (default DefaultBackoff); a Retry-After replaces it.
 	Backoff time.Duration
-	// MaxRetryWait bounds every wait before a retry (default 30 s). A
-	// Source whose Retry-After asks for more is not asked again: the
-	// answer stands, with Response.RetryAfter set.
+	// MaxRetryWait bounds every wait before a retry (default
+	// DefaultMaxRetryWait). A Source whose Retry-After asks for more is
+	// not asked again: the answer stands, with Response.RetryAfter set,
+	// and Read fails with a StatusError that says so.
 	MaxRetryWait time.Duration
 	// Rate is the most requests per second to one host; 0 means no limit.
 	Rate float64
 	// Concurrency bounds the requests waiting for their answer at once
-	// (default 4).
+	// (default DefaultConcurrency).
 	Concurrency int
-	// MaxRedirects bounds the redirects of one request (default 5).
+	// MaxRedirects bounds the redirects of one request (default
+	// DefaultMaxRedirects).
 	MaxRedirects int
 	// MaxBytes is a budget for all bodies together; 0 means none.
 	MaxBytes int64
 	// Origins is the origin policy; nil allows every origin and sends
-	// Header nowhere.
+	// Header nowhere. The crawler and the Destination set it from their
+	// entry point and AllowHosts.
 	Origins *Origins
 	// Header holds the user's extra headers, sent to the origins Origins
 	// trusts only, redirects included.
 	Header http.Header
-	// Transport replaces the default transport (tests, --map).
+	// Transport replaces the default transport (tests, --map:
+	// NewMapTransport).
 	Transport http.RoundTripper
 	// Clock replaces the wall clock (tests).
 	Clock Clock
@@ -85,25 +122,31 @@ type hostState struct {
 // redirects it follows and how many run at once, for every command.
 func (cfg Config) WithDefaults() Config {
 	if cfg.UserAgent == "" {
-		cfg.UserAgent = "rsconform"
+		cfg.UserAgent = DefaultUserAgent
 	}
 	if cfg.Timeout <= 0 {
-		cfg.Timeout = 30 * time.Second
+		cfg.Timeout = DefaultTimeout
 	}
-	if cfg.Retries < 0 {
-		cfg.Retries = 0
+	switch {
+	case cfg.Retries == 0:
+		cfg.Retries = DefaultRetries
+	case cfg.Retries < 0:
+		cfg.Retries = NoRetries
 	}
 	if cfg.Backoff <= 0 {
-		cfg.Backoff = 500 * time.Millisecond
+		cfg.Backoff = DefaultBackoff
 	}
 	if cfg.MaxRetryWait <= 0 {
-		cfg.MaxRetryWait = 30 * time.Second
+		cfg.MaxRetryWait = DefaultMaxRetryWait
+	}
+	if cfg.Rate < 0 {
+		cfg.Rate = 0
 	}
 	if cfg.Concurrency <= 0 {
-		cfg.Concurrency = 4
+		cfg.Concurrency = DefaultConcurrency
 	}
 	if cfg.MaxRedirects <= 0 {
-		cfg.MaxRedirects = 5
+		cfg.MaxRedirects = DefaultMaxRedirects
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = RealClock{}
@@ -375,7 +418,7 @@ func (c *Client) do(ctx context.Context, rawURL string, req Request, read func(*
 		r := c.once(ctx, u, req)
 		sent += r.Requests
 		r.Requests = sent
-		last := attempt >= c.cfg.Retries || ctx.Err() != nil
+		last := attempt >= max(c.cfg.Retries, 0) || ctx.Err() != nil
 		wait := backoff
 		switch {
 		case r.Err != nil:

@@ -87,8 +87,9 @@ func NewOrigins(entry *url.URL, allow []string) (*Origins, error) {
 	return o, nil
 }
 
-// Add allows one more origin (a URL prefix the program serves itself).
-func (o *Origins) Add(u *url.URL) { o.extra[OriginOf(u)] = true }
+// AddOrigin allows one more origin (a --map prefix the program serves
+// itself).
+func (o *Origins) AddOrigin(g Origin) { o.extra[g] = true }
 
 // Entry is the entry point's origin.
 func (o *Origins) Entry() Origin { return o.entry }

@@ -38,6 +38,7 @@ import (
 	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/rules/frontend"
 	"github.com/rsconform/rsconform/rules/graph"
+	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 // Options configure the web validator. The zero value of a field means its
@@ -302,9 +303,9 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 		}
 		report, err := crawler.Crawl(ctx, u, crawler.Options{
 			Validator: v, MaxDocuments: s.o.MaxDocuments, MaxBytes: s.o.MaxBytes,
-			Concurrency: 2, Rate: max(s.o.Rate, 0), Timeout: min(s.o.JobTimeout, 20*time.Second), Retries: -1,
-			MaxRedirects: 5, UserAgent: "rsconform-web/" + s.o.Version,
-			Sample: 3, SampleSet: true, Transport: s.transport,
+			HTTP: sourcehttp.Config{Concurrency: 2, Rate: max(s.o.Rate, 0), Timeout: min(s.o.JobTimeout, 20*time.Second),
+				Retries: sourcehttp.NoRetries, UserAgent: "rsconform-web/" + s.o.Version, Transport: s.transport},
+			Sample: 3, SampleSet: true,
 		})
 		if err != nil {
 			s.fail(w, http.StatusBadRequest, err.Error(), in.url)

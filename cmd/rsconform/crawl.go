@@ -102,19 +102,6 @@ func (m *multiValue) Set(v string) error {
 	return nil
 }
 
-// mapValue collects --map URL=DIR (a comma may be in a path: no splitting).
-type mapValue []crawler.Mapping
-
-func (m *mapValue) String() string { return fmt.Sprint(len(*m)) }
-func (m *mapValue) Set(v string) error {
-	mp, err := crawler.ParseMapping(v)
-	if err != nil {
-		return err
-	}
-	*m = append(*m, mp)
-	return nil
-}
-
 // parseSample reads --sample: a count, all, or 0.
 func parseSample(s string) (int, error) {
 	if strings.EqualFold(s, "all") {
@@ -133,24 +120,16 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var rf reportFlags
 	rf.register(fset)
 	var opts crawler.Options
-	var hosts multiValue
+	var hf httpFlags
 	var maps mapValue
 	fset.IntVar(&opts.MaxDocuments, "max-documents", 1000, "fetch at most `N` ResourceSync documents")
 	fset.Int64Var(&opts.MaxBytes, "max-bytes", 1<<30, "download at most `BYTES` in all")
-	fset.IntVar(&opts.Concurrency, "concurrency", 4, "requests in flight at once")
-	fset.Float64Var(&opts.Rate, "rate", 10, "requests per second to one host (0: no limit)")
-	fset.DurationVar(&opts.Timeout, "timeout", 30*time.Second, "time-out of one request, body included")
+	hf.register(fset)
 	fset.DurationVar(&opts.Revisit, "revisit", 0, "read the lists, dumps and closed documents again after `DURATION` and check how they changed (0: no)")
-	retries := fset.Int("retries", 2, "retries of a request that failed on the network or got 429/500/502/503/504 (back-off, Retry-After honoured); a document's 404 is asked once more")
-	fset.IntVar(&opts.MaxRedirects, "max-redirects", 5, "redirects followed per request")
-	fset.DurationVar(&opts.MaxRetryWait, "max-retry-after", 30*time.Second, "longest wait before a retry; a Source whose Retry-After asks more is not asked again")
 	sample := fset.String("sample", "10", "resources fetched per Resource List or open Change List to check length, hash, type, lastmod: `N`, all or 0")
 	fset.BoolVar(&opts.Packages, "packages", false, "download dump packages (ZIP) and check them against their manifests")
 	registerPackageLimits(fset, &opts.PackageLimits)
-	fset.Var(&hosts, "allow-host", allowHostUsage)
-	var hf headerFlags
-	hf.register(fset)
-	fset.Var(&maps, "map", "serve the URLs under `URL=DIR` from a local folder (repeatable)")
+	fset.Var(&maps, "map", "serve the URLs under `URL=DIR` from a local folder (repeatable; the longest URL prefix of the URL's origin wins)")
 	fset.StringVar(&opts.State, "state", "", "record each fetch in `FILE` and resume from it: the same command run again after an interruption fetches nothing twice")
 	progress := fset.String("progress", "auto", "progress on standard error: auto (when it is a terminal), always, never")
 	mock := fset.Bool("mock", false, "crawl rsconform's own mock Source, started in-process on 127.0.0.1 (no URL needed)")
@@ -188,9 +167,9 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if !flagSet(fset, "rate") {
 			// The politeness rate is for real Sources; the mock Source
 			// runs in this process.
-			opts.Rate = 0
-		} else if opts.Rate > 0 {
-			limit = fmt.Sprintf("at most %g requests/s (--rate)", opts.Rate)
+			hf.cfg.Rate = 0
+		} else if hf.cfg.Rate > 0 {
+			limit = fmt.Sprintf("at most %g requests/s (--rate)", hf.cfg.Rate)
 		}
 		// Said from the options the crawl is given, so that what limits
 		// the mock's crawl shows (and is tested) without timing it.
@@ -214,19 +193,14 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	opts.SampleSet = true
-	opts.Retries = *retries
-	if *retries == 0 {
-		opts.Retries = -1
-	}
-	opts.AllowHosts = hosts
-	if opts.Header, err = hf.header(); err != nil {
+	if opts.HTTP, err = hf.config(); err != nil {
 		fmt.Fprintln(stderr, "rsconform crawl:", err)
 		return 2
 	}
+	opts.AllowHosts = hf.hosts
 	opts.Maps = maps
-	opts.UserAgent = "rsconform/" + toolVersion()
-	if opts.Concurrency <= 0 || opts.MaxDocuments <= 0 || opts.MaxBytes <= 0 || opts.Timeout <= 0 || opts.Rate < 0 || opts.Revisit < 0 {
-		fmt.Fprintln(stderr, "rsconform crawl: --concurrency, --max-documents, --max-bytes and --timeout must be positive, --rate and --revisit not negative")
+	if opts.MaxDocuments <= 0 || opts.MaxBytes <= 0 || opts.Revisit < 0 {
+		fmt.Fprintln(stderr, "rsconform crawl: --max-documents and --max-bytes must be positive, --revisit not negative")
 		return 2
 	}
 	sv, err := frontend.New()

@@ -228,9 +228,11 @@ func stringList(v *yaml.Node) ([]string, error) {
 // them (its defaults for the rest).
 func (s monitorSource) crawlOptions() crawler.Options {
 	return crawler.Options{
-		MaxDocuments: 1000, MaxBytes: 1 << 30, Concurrency: 4, Timeout: 30 * time.Second,
+		MaxDocuments: 1000, MaxBytes: 1 << 30,
 		Sample: s.Sample, SampleSet: true, Packages: s.Packages, Revisit: s.Revisit,
-		AllowHosts: s.AllowHost, Header: s.Header.Header(),
-		UserAgent: "rsconform/" + toolVersion(),
+		AllowHosts: s.AllowHost,
+		// The HTTP settings every command has (sourcehttp's defaults for
+		// time-out, retries, concurrency); the rate is the monitor's own.
+		HTTP: sourcehttp.Config{Header: s.Header.Header(), UserAgent: "rsconform/" + toolVersion()},
 	}
 }

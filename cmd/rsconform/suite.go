@@ -9,7 +9,6 @@ import (
 	"os"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
@@ -79,15 +78,15 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	verbose := fset.Bool("v", false, "list every spec, not only failures")
 	spec := fset.String("spec", "1.1", "spec version: 1.1 or 1.0")
 	failLevel := fset.String("fail-level", "warning", "source: least severe finding that fails its spec: error, warning or info\n(INFO findings are shown, failing nothing, unless info)")
-	var maps multiFlag
-	fset.Var(&maps, "map", "serve `URL=DIR` from a local folder (repeatable)")
+	var maps mapValue
+	fset.Var(&maps, "map", "source: serve `URL=DIR` from a local folder (repeatable; the longest URL prefix of the URL's origin wins)")
 	packages := fset.Bool("packages", false, "download dump packages and check them")
-	var hosts multiValue
-	fset.Var(&hosts, "allow-host", "source: "+allowHostUsage)
-	var hf headerFlags
+	var hf httpFlags
 	hf.register(fset)
+	// --timeout is the destination suite's too, with another meaning.
+	fset.Lookup("timeout").Usage = "source: time-out of one request, body included; destination: time-out of one run of the command (default 5m)"
+	fset.Lookup("allow-host").Usage = "source: " + allowHostUsage
 	sample := fset.String("sample", "10", "resources checked per list: a number, all, or 0")
-	timeout := fset.Duration("timeout", 30*time.Second, "source: timeout of one request (default 30s); destination: timeout of one run of the command (default 5m)")
 	scenarios := fset.String("scenario", "", "destination: scenario `NAMES` to play (comma-separated), all, or a YAML file (default: all, which is every built-in one but "+mocksource.VolumeScenario+")")
 	fset.StringVar(scenarios, "scenarios", "", "the same as --scenario (its former name)")
 	dir := fset.String("dir", "", "destination: keep the Destination's directories under `DIR` (default: a temporary one)")
@@ -157,9 +156,9 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintln(stderr, "rsconform suite source:", err)
 			return 2
 		}
-		cfg := source.Config{Entry: rest[0], Spec: sp, Packages: *packages, Timeout: *timeout,
-			UserAgent: "rsconform/" + toolVersion(), AllowHosts: hosts, FrontEnd: fe, FailLevel: engine.Severity(*failLevel)}
-		if cfg.Header, err = hf.header(); err != nil {
+		cfg := source.Config{Entry: rest[0], Spec: sp, Packages: *packages, AllowHosts: hf.hosts, Maps: maps, FrontEnd: fe,
+			FailLevel: engine.Severity(*failLevel)}
+		if cfg.HTTP, err = hf.config(); err != nil {
 			fmt.Fprintln(stderr, "rsconform suite source:", err)
 			return 2
 		}
@@ -173,14 +172,6 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 				return 2
 			}
 			cfg.Sample, cfg.SampleSet = n, true
-		}
-		for _, m := range maps {
-			mp, err := crawler.ParseMapping(m)
-			if err != nil {
-				fmt.Fprintln(stderr, "rsconform suite source:", err)
-				return 2
-			}
-			cfg.Maps = append(cfg.Maps, mp)
 		}
 		fmt.Fprintf(stderr, "rsconform suite source: crawling %s ...\n", cfg.Entry)
 		outcome, err := source.Crawl(ctx, cfg)
@@ -226,7 +217,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		cfg := destsuite.Config{Command: rest, Dir: *dir}
 		if timeoutSet(fset) {
-			cfg.Timeout = *timeout
+			cfg.Timeout = hf.cfg.Timeout
 		}
 		if *scenarios != "" && *scenarios != "all" {
 			cfg.Scenarios = strings.Split(*scenarios, ",")

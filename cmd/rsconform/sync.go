@@ -80,22 +80,15 @@ func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	audit := fset.Bool("audit", false, "compare DIR with the Source; change nothing")
 	fset.StringVar(&o.StateFile, "state", "", "keep the state in `FILE` (default DIR/"+destination.StateFileName+")")
 	fset.BoolVar(&o.PreferDumps, "dumps", false, "use Resource Dumps and Change Dumps when the Source offers them")
-	fset.IntVar(&o.Concurrency, "concurrency", destination.DefaultConcurrency, "downloads at once")
-	fset.Float64Var(&o.Rate, "rate", 20, "at most this many requests per second (0: no limit)")
-	fset.DurationVar(&o.Timeout, "timeout", destination.DefaultTimeout, "timeout of one request")
-	retries := fset.Int("retries", destination.DefaultRetries, "retries of a failed request (network errors, 5xx, 429, truncated bodies)")
-	fset.DurationVar(&o.MaxRetryAfter, "max-retry-after", destination.DefaultMaxRetryAfter, "longest Retry-After honoured; a Source asking more fails the request")
+	var hf httpFlags
+	hf.register(fset)
 	fset.Int64Var(&o.MaxResourceBytes, "max-resource-size", destination.DefaultMaxResourceBytes, "size limit of one resource in `BYTES`")
 	registerPackageLimits(fset, &o.PackageLimits)
 	fset.BoolVar(&o.KeepRejected, "keep-rejected", false, "keep downloads that fail fixity under DIR/.rsconform-rejected/")
 	fset.StringVar(&o.IndexName, "index-name", destination.DefaultIndexName, "file name of a URI whose path ends with a slash")
-	var hosts multiValue
-	fset.Var(&hosts, "allow-host", allowHostUsage)
-	var hf headerFlags
-	hf.register(fset)
 	format := fset.String("format", "text", "report format: text or json")
-	var maps multiFlag
-	fset.Var(&maps, "map", "keep the resources under `URL=SUBDIR` in DIR/SUBDIR (repeatable; default: SOURCE's origin in DIR)")
+	var maps mapValue
+	fset.Var(&maps, "map", "keep the resources under `URL=SUBDIR` in DIR/SUBDIR (repeatable; the longest URL prefix of the URL's origin wins; default: SOURCE's origin in DIR)")
 	usage := func(w io.Writer) {
 		fset.SetOutput(w)
 		fmt.Fprint(w, syncUsage)
@@ -118,13 +111,7 @@ func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return fail("SOURCE and DIR expected, %d arguments given (see --help)", len(args))
 	}
 	o.Source, o.Dir = args[0], args[1]
-	for _, m := range maps {
-		mp, err := destination.ParseMap(m)
-		if err != nil {
-			return fail("%v", err)
-		}
-		o.Maps = append(o.Maps, mp)
-	}
+	o.Maps = maps
 	modes := 0
 	for _, m := range []struct {
 		on   bool
@@ -141,18 +128,10 @@ func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *format != "text" && *format != "json" {
 		return fail("unknown format %q: text or json", *format)
 	}
-	if o.Concurrency <= 0 || o.Rate < 0 || *retries < 0 {
-		return fail("--concurrency must be positive, --rate and --retries not negative")
-	}
-	o.Retries = *retries
-	if o.Retries == 0 {
-		o.Retries = -1 // zero means the default to the library
-	}
-	o.UserAgent = "rsconform/" + toolVersion()
-	o.AllowHosts = hosts
-	if o.Header, err = hf.header(); err != nil {
+	if o.HTTP, err = hf.config(); err != nil {
 		return fail("%v", err)
 	}
+	o.AllowHosts = hf.hosts
 	// Warnings (a request retried, a document that did not parse and is
 	// fetched again, a download failing fixity) always go to standard
 	// error, each naming its URL: that is how a Destination reports what

@@ -15,7 +15,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/rsconform/rsconform/internal/suggest"
 	"github.com/rsconform/rsconform/reporter"
@@ -209,13 +208,9 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fset.SetOutput(stderr)
 	var rf reportFlags
 	rf.register(fset)
-	timeout := fset.Duration("timeout", 60*time.Second, "timeout for fetching a URL")
 	var exclude multiFlag
 	fset.Var(&exclude, "exclude", "in directories, skip files and folders matching `GLOB` (repeatable): a name (feed.xml, drafts, *.rss.xml) or a path under the directory (news/*.xml)")
-	retries := fset.Int("retries", 2, "retries of a URL that failed on the network or got 408/429/500/502/503/504 (back-off, Retry-After honoured)")
-	var hosts multiValue
-	fset.Var(&hosts, "allow-host", allowHostUsage)
-	var hf headerFlags
+	var hf httpFlags
 	hf.register(fset)
 	printUsage := func(w io.Writer) {
 		fset.SetOutput(w)
@@ -261,7 +256,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	v := rf.validator(cfg, sv)
 	// Before the report is opened: a usage error prints no report.
-	client, err := validateClient(inputs, hosts, hf, *timeout, *retries)
+	client, err := validateClient(inputs, &hf)
 	if err != nil {
 		fmt.Fprintln(stderr, "rsconform validate:", err)
 		return 2
@@ -308,13 +303,13 @@ type input struct {
 // validateClient is the Source client of a validate run: each URL given
 // is an entry point, so its origin is allowed and gets the --header values;
 // a redirect elsewhere needs --allow-host.
-func validateClient(inputs []input, hosts []string, hf headerFlags, timeout time.Duration, retries int) (*sourcehttp.Client, error) {
-	header, err := hf.header()
+func validateClient(inputs []input, hf *httpFlags) (*sourcehttp.Client, error) {
+	cfg, err := hf.config()
 	if err != nil {
 		return nil, err
 	}
 	var entry *url.URL
-	allow := append([]string(nil), hosts...)
+	allow := append([]string(nil), hf.hosts...)
 	for _, in := range inputs {
 		if !engine.IsURL(in.name) {
 			continue
@@ -331,12 +326,10 @@ func validateClient(inputs []input, hosts []string, hf headerFlags, timeout time
 	if entry == nil {
 		return nil, nil
 	}
-	origins, err := sourcehttp.NewOrigins(entry, allow)
-	if err != nil {
+	if cfg.Origins, err = sourcehttp.NewOrigins(entry, allow); err != nil {
 		return nil, err
 	}
-	return sourcehttp.New(sourcehttp.Config{UserAgent: "rsconform/" + toolVersion(), Timeout: timeout,
-		Retries: retries, Origins: origins, Header: header}), nil
+	return sourcehttp.New(cfg), nil
 }
 
 // expandInputs turns arguments into a list of documents: directories are

@@ -15,7 +15,6 @@ package source
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +24,7 @@ import (
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/rules"
 	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/sourcehttp"
 	"github.com/rsconform/rsconform/suite"
 )
 
@@ -33,7 +33,7 @@ type Config struct {
 	// Entry is the URL the crawl starts from.
 	Entry string
 	// Maps serve URL prefixes from local folders (crawl --map).
-	Maps []crawler.Mapping
+	Maps []sourcehttp.Map
 	Spec engine.Spec
 	// FrontEnd reads the documents (rules/frontend.New: libxml2); required.
 	FrontEnd engine.FrontEnd
@@ -41,12 +41,11 @@ type Config struct {
 	Sample    int
 	SampleSet bool
 	Packages  bool
-	Timeout   time.Duration
-	UserAgent string
-	// AllowHosts and Header are crawler.Options': other origins to fetch
-	// from, extra request headers for the Source's origins (a token).
+	// HTTP and AllowHosts are crawler.Options': the HTTP settings (extra
+	// request headers for the Source's origins, a token, included) and
+	// the other origins to fetch from.
+	HTTP       sourcehttp.Config
 	AllowHosts []string
-	Header     http.Header
 	// Setup, when set, runs before the crawl and may change the config
 	// (the self-test starts the mock Source there).
 	Setup func(*Config) error
@@ -82,8 +81,7 @@ func Crawl(ctx context.Context, cfg Config) (*Outcome, error) {
 	}
 	v := &engine.Validator{Config: engine.Config{Spec: cfg.Spec}, Schema: cfg.FrontEnd}
 	opts := crawler.Options{Validator: v, Maps: cfg.Maps, Sample: cfg.Sample, SampleSet: cfg.SampleSet,
-		Packages: cfg.Packages, Timeout: cfg.Timeout, UserAgent: cfg.UserAgent,
-		AllowHosts: cfg.AllowHosts, Header: cfg.Header}
+		Packages: cfg.Packages, HTTP: cfg.HTTP, AllowHosts: cfg.AllowHosts}
 	rep, err := crawler.Crawl(ctx, cfg.Entry, opts)
 	if err != nil {
 		return nil, err

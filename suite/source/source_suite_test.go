@@ -10,9 +10,9 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/mocksource"
 	"github.com/rsconform/rsconform/rules/frontend"
+	"github.com/rsconform/rsconform/sourcehttp"
 	"github.com/rsconform/rsconform/suite/source"
 )
 
@@ -30,7 +30,7 @@ var _ = func() bool {
 			c.Entry = os.Getenv("RSCONFORM_SOURCE")
 		}
 		if *mapFlag != "" {
-			m, err := crawler.ParseMapping(*mapFlag)
+			m, err := sourcehttp.ParseMap(*mapFlag)
 			if err != nil {
 				return err
 			}
