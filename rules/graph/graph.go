@@ -237,8 +237,12 @@ func (p *Pass) Reportf(url string, pos rs.Pos, format string, args ...any) {
 // ReportRelated reports a finding on the document at url with related
 // locations in other documents.
 func (p *Pass) ReportRelated(url string, pos rs.Pos, related []engine.Location, format string, args ...any) {
+	p.reportAt(p.Rule.Level.Severity(), url, pos, related, format, args...)
+}
+
+func (p *Pass) reportAt(sev engine.Severity, url string, pos rs.Pos, related []engine.Location, format string, args ...any) {
 	p.report(url, engine.Diagnostic{
-		Rule: p.Rule.ID, Severity: p.Rule.Level.Severity(), Section: p.Rule.Section,
+		Rule: p.Rule.ID, Severity: sev, Section: p.Rule.Section,
 		Message: fmt.Sprintf(format, args...), Location: engine.NewLocation(url, pos), Related: related,
 	})
 }
@@ -247,10 +251,7 @@ func (p *Pass) ReportRelated(url string, pos rs.Pos, related []engine.Location, 
 // severity below the rule's level: what the crawl saw is a hint, not the
 // evidence the rule's sentence asks for.
 func (p *Pass) ReportSeverity(sev engine.Severity, url string, pos rs.Pos, format string, args ...any) {
-	p.report(url, engine.Diagnostic{
-		Rule: p.Rule.ID, Severity: sev, Section: p.Rule.Section,
-		Message: fmt.Sprintf(format, args...), Location: engine.NewLocation(url, pos),
-	})
+	p.reportAt(sev, url, pos, nil, format, args...)
 }
 
 // Run applies the selected cross-document rules of the catalogue to a
