@@ -216,10 +216,12 @@ type crawl struct {
 	graph     *graph.Graph
 	results   map[string]*engine.Result
 	documents int
-	stats     Stats
-	wg        sync.WaitGroup
-	sem       chan struct{}
-	entryErr  error
+	// linked counts the describedby targets scheduled (maxLinked).
+	linked   int
+	stats    Stats
+	wg       sync.WaitGroup
+	sem      chan struct{}
+	entryErr error
 	// validating bounds the bytes of the documents being validated at
 	// once: validating a document takes several times its size, and a
 	// crawl's memory must stay bounded by its largest document.
@@ -341,6 +343,14 @@ func (c *crawl) enqueue(t task) bool {
 			return false
 		}
 	}
+	if t.role == graph.RoleLinked {
+		c.linked++
+		if c.linked > maxLinked {
+			n.Skipped = fmt.Sprintf("not fetched: the crawl asks for at most %d describedby targets", maxLinked)
+			c.stats.Skipped++
+			return false
+		}
+	}
 	if !c.f.BudgetLeft() {
 		n.Skipped = "not fetched: the crawl's byte budget (--max-bytes) is spent"
 		c.stats.Skipped++
@@ -417,6 +427,8 @@ func (c *crawl) process(t task) {
 		c.processResource(t)
 	case graph.RolePackage:
 		c.processPackage(t)
+	case graph.RoleLinked:
+		c.processLinked(t)
 	default:
 		c.processDocument(t)
 	}

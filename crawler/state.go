@@ -64,6 +64,7 @@ const (
 	opRevisit  = "revisit"  // a document read again by --revisit
 	opResource = "resource" // a sampled resource
 	opPackage  = "package"  // a dump package
+	opLinked   = "linked"   // the target of a describedby link (HEAD, or GET)
 	opPause    = "pause"    // the --revisit pause was waited
 	opFinished = "finished" // the crawl ran to its end
 )
@@ -122,6 +123,10 @@ type record struct {
 	MaxWait    time.Duration `json:"maxWait,omitempty"`
 	Requests   int64         `json:"requests,omitempty"`
 	Bytes      int64         `json:"bytes,omitempty"`
+	// Method is the method of a linked target's answer when not GET;
+	// Earlier the statuses answered before it (a HEAD's 405).
+	Method  string `json:"method,omitempty"`
+	Earlier []int  `json:"earlier,omitempty"`
 	// Body is what the crawl read of a document's body; BodyErr the error
 	// that ended the reading ("" for its end, or when the crawl stopped
 	// reading).
@@ -266,7 +271,7 @@ func (j *journal) load(want stateHeader) error {
 				return bad(line, "a damaged record (%v): the file was changed or damaged; start a new state file", err)
 			}
 			switch r.Op {
-			case opGet, opRefresh, opRevisit, opResource, opPackage, opPause:
+			case opGet, opRefresh, opRevisit, opResource, opPackage, opLinked, opPause:
 				if r.URL == "" && r.Op != opPause {
 					return bad(line, "a %s record without a URL", r.Op)
 				}

@@ -351,6 +351,7 @@ func (c *crawl) walk(u string, d *rs.Document) {
 			}
 		}
 	}
+	c.describedBy(u, d.Links)
 	k := d.Kind()
 	switch {
 	case k == rs.KindUnknown:
@@ -365,8 +366,12 @@ func (c *crawl) walk(u string, d *rs.Document) {
 			}
 			c.enqueue(task{url: resolve(e.Loc), role: graph.RoleDocument, edge: edge})
 		}
+		for _, e := range d.Entries {
+			c.describedBy(u, e.Links)
+		}
 	case k == rs.ResourceDump || k == rs.ChangeDump:
 		for _, e := range d.Entries {
+			c.describedBy(u, e.Links)
 			for _, l := range e.LinksByRel("contents") {
 				c.enqueue(task{url: resolve(l.Href), role: graph.RoleDocument, edge: graph.Edge{From: u, Rel: "contents", Pos: l.Pos}})
 			}

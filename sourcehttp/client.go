@@ -205,6 +205,9 @@ var ErrTooManyRedirects = errors.New("too many redirects")
 
 // Request says how to ask for a URL.
 type Request struct {
+	// Method is the request method; "" is GET. HEAD asks whether a URL
+	// answers without its body (Response.Body is then empty).
+	Method string
 	// Accept is sent when not empty.
 	Accept string
 	// Decode asks for gzip (Accept-Encoding: gzip) and hands the body
@@ -538,7 +541,11 @@ func (c *Client) setUserHeaders(h http.Header, u *url.URL) {
 func (c *Client) once(ctx context.Context, u *url.URL, req Request) *Response {
 	res := &Response{URL: u.String()}
 	actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-	hreq, err := http.NewRequestWithContext(actx, http.MethodGet, u.String(), nil)
+	method := req.Method
+	if method == "" {
+		method = http.MethodGet
+	}
+	hreq, err := http.NewRequestWithContext(actx, method, u.String(), nil)
 	if err != nil {
 		cancel()
 		res.Err = err

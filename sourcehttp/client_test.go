@@ -364,6 +364,33 @@ var _ = Describe("Bodies", func() {
 	})
 })
 
+var _ = Describe("The request method", func() {
+	It("is GET unless the Request names another, and a HEAD's answer has no body", func() {
+		var methods []string
+		var mu sync.Mutex
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			methods = append(methods, r.Method)
+			mu.Unlock()
+			w.Write([]byte("body"))
+		}))
+		defer srv.Close()
+		c := sourcehttp.New(sourcehttp.Config{Clock: newFakeClock()})
+		r := c.Get(context.Background(), srv.URL, sourcehttp.Request{Method: http.MethodHead})
+		Expect(r.Status).To(Equal(http.StatusOK))
+		b, err := io.ReadAll(r.Body)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(b).To(BeEmpty())
+		r.Close()
+		r = c.Get(context.Background(), srv.URL, sourcehttp.Request{})
+		b, err = io.ReadAll(r.Body)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(b)).To(Equal("body"))
+		r.Close()
+		Expect(methods).To(Equal([]string{http.MethodHead, http.MethodGet}))
+	})
+})
+
 var _ = Describe("The Link header", func() {
 	DescribeTable("is parsed once, by RFC 8288",
 		func(values []string, rel string, want []string) {

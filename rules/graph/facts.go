@@ -16,6 +16,7 @@ const (
 	RoleResource  Role = "resource"  // a resource listed by a list, sampled
 	RolePackage   Role = "package"   // a package of a Resource or Change Dump
 	RoleDiscovery Role = "discovery" // a site root, HTML page or robots.txt
+	RoleLinked    Role = "linked"    // the target of a describedby link, asked whether it answers
 )
 
 // Discovery is one way the crawl tried to find a Source's documents

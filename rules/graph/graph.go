@@ -140,7 +140,7 @@ type Edge struct {
 	From string
 	// Rel is how: "loc" (an entry of the parent), "up", "index",
 	// "contents", "archives", "discovery", "manifest" (the manifest.xml
-	// of a package), "entry" (the crawl's entry point).
+	// of a package), "describedby", "entry" (the crawl's entry point).
 	Rel string
 	// Pos is where in From the link stands.
 	Pos rs.Pos
@@ -170,6 +170,9 @@ type Node struct {
 	// HTTP facts; StatusCode 0 when the URL was not fetched over HTTP.
 	StatusCode int
 	Header     http.Header
+	// Method is the request method of the answer recorded, when it was
+	// not GET (HEAD for the target of a describedby link).
+	Method string `json:",omitempty"`
 	// FetchError says why the document could not be had.
 	FetchError string
 	// In lists how the crawl reached this URL (first one first).
@@ -234,10 +237,21 @@ func (p *Pass) Reportf(url string, pos rs.Pos, format string, args ...any) {
 // ReportRelated reports a finding on the document at url with related
 // locations in other documents.
 func (p *Pass) ReportRelated(url string, pos rs.Pos, related []engine.Location, format string, args ...any) {
+	p.reportAt(p.Rule.Level.Severity(), url, pos, related, format, args...)
+}
+
+func (p *Pass) reportAt(sev engine.Severity, url string, pos rs.Pos, related []engine.Location, format string, args ...any) {
 	p.report(url, engine.Diagnostic{
-		Rule: p.Rule.ID, Severity: p.Rule.Level.Severity(), Section: p.Rule.Section,
+		Rule: p.Rule.ID, Severity: sev, Section: p.Rule.Section,
 		Message: fmt.Sprintf(format, args...), Location: engine.NewLocation(url, pos), Related: related,
 	})
+}
+
+// ReportSeverity reports a finding on the document at url, at pos, at a
+// severity below the rule's level: what the crawl saw is a hint, not the
+// evidence the rule's sentence asks for.
+func (p *Pass) ReportSeverity(sev engine.Severity, url string, pos rs.Pos, format string, args ...any) {
+	p.reportAt(sev, url, pos, nil, format, args...)
 }
 
 // Run applies the selected cross-document rules of the catalogue to a
