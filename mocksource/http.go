@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rsconform/rsconform/sourcehttp"
 	"net"
 	"net/http"
 	"strconv"
@@ -146,19 +147,13 @@ func (s *Source) serveHTTP(rw http.ResponseWriter, r *http.Request) {
 	s.serveContent(w, r, own, hb, mod)
 }
 
-// sleep waits d on the mock's clock (Options.Sleep), or in real time.
+// sleep waits d on the mock's clock (Options.Sleep), or in real time as
+// the HTTP client's own clock does.
 func (s *Source) sleep(ctx context.Context, d time.Duration) error {
 	if s.opts.Sleep != nil {
 		return s.opts.Sleep(ctx, d)
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return sourcehttp.RealClock{}.Sleep(ctx, d)
 }
 
 // bodyMod is what transport faults do to a body.
