@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -106,6 +107,73 @@ var _ = Describe("Configs from flags", func() {
 			Expect(err).To(MatchError(ContainSubstring(`rsconform validate: --exclude "drafs" matches nothing`)))
 			_, err = validateConfigFromFlags(nil, io.Discard)
 			Expect(err).To(MatchError("rsconform validate: no PATH, URL or - given (see --help)"))
+		})
+	})
+	Context("suite", func() {
+		It("builds the source suite's config and Ginkgo's", func() {
+			c, err := suiteConfigFromFlags([]string{"source", "--sample", "all", "--fail-level", "error",
+				"--label-filter", "Level:MUST", "--junit-report", "j.xml", "--color", "never", "http://example.com/"}, io.Discard)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(c.which).To(Equal("source"))
+			Expect(c.source.Entry).To(Equal("http://example.com/"))
+			Expect(c.source.Sample).To(Equal(crawler.SampleAll))
+			Expect(c.source.FailLevel).To(Equal(engine.SeverityError))
+			Expect(c.source.HTTP.UserAgent).To(HavePrefix("rsconform/"))
+			Expect(c.specs.LabelFilter).To(Equal("Level:MUST"))
+			Expect(c.reporter.JUnitReport).To(Equal("j.xml"))
+			Expect(c.reporter.NoColor).To(BeTrue())
+		})
+
+		It("gives the destination suite --timeout only when it is given", func() {
+			c, err := suiteConfigFromFlags([]string{"destination", "--scenario", "wrong-hash,realtime", "--", "sync", "{source}", "{dir}"}, io.Discard)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(c.destination.Command).To(Equal([]string{"sync", "{source}", "{dir}"}))
+			Expect(c.destination.Scenarios).To(Equal([]string{"wrong-hash", "realtime"}))
+			Expect(c.destination.Timeout).To(BeZero(), "the suite's default")
+			c, err = suiteConfigFromFlags([]string{"destination", "--timeout", "2m", "--", "sync"}, io.Discard)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(c.destination.Timeout).To(Equal(2 * time.Minute))
+			Expect(c.destination.Scenarios).To(BeNil(), "all")
+		})
+
+		It("refuses a suite it does not have and a filter that selects nothing", func() {
+			_, err := suiteConfigFromFlags([]string{"sorce", "http://example.com/"}, io.Discard)
+			Expect(err).To(MatchError(`rsconform suite: unknown suite "sorce" (did you mean source?) (see --help)`))
+			_, err = suiteConfigFromFlags([]string{"source", "--label-filter", "Levl:MUST", "http://example.com/"}, io.Discard)
+			Expect(err).To(MatchError(HavePrefix(`rsconform suite source: --label-filter "Levl:MUST" selects no spec`)))
+			_, err = suiteConfigFromFlags([]string{"destination"}, io.Discard)
+			Expect(err).To(MatchError("rsconform suite destination: give the Destination command after -- (see --help)"))
+			_, err = suiteConfigFromFlags([]string{"help"}, io.Discard)
+			Expect(err).To(BeAssignableToTypeOf(helpText("")))
+		})
+	})
+
+	Context("test-destination", func() {
+		It("loads the scenarios and fills the harness config", func() {
+			c, err := testDestConfigFromFlags([]string{"--scenario", "wrong-hash, realtime", "--resources", "3", "--strict",
+				"--rules", "DEST-*,-DEST-RATE", "--", "sync", "{source}", "{dir}"}, io.Discard)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(c.scenarios).To(HaveLen(2))
+			Expect(c.scenarios[1].Name).To(Equal("realtime"))
+			h := c.harness
+			Expect(h.Command).To(Equal([]string{"sync", "{source}", "{dir}"}))
+			Expect(h.Source.Resources).To(Equal(3))
+			Expect(h.Timeout).To(Equal(5 * time.Minute))
+			Expect(h.MaxRate).To(Equal(50.0))
+			Expect(h.Select.Selects("DEST-FIXITY")).To(BeTrue())
+			Expect(h.Select.Selects("DEST-RATE")).To(BeFalse())
+			Expect(c.report.Strict).To(BeTrue())
+			Expect(c.report.Version).NotTo(BeEmpty())
+		})
+
+		It("says to put the command after -- when its flag was taken for ours", func() {
+			_, err := testDestConfigFromFlags([]string{"--scenario", "wrong-hash", "./harvester", "--out", "{dir}"}, io.Discard)
+			Expect(err).To(MatchError(And(HavePrefix("rsconform test-destination: flag provided but not defined: -out (see --help)\n"),
+				HaveSuffix("put the command after --: rsconform test-destination --scenario NAME -- CMD ARGS..."))))
+			_, err = testDestConfigFromFlags([]string{"--scenario", "no-such-scenario", "--", "true"}, io.Discard)
+			Expect(err).To(MatchError(HavePrefix(`rsconform test-destination: scenario "no-such-scenario" is neither`)))
+			_, err = testDestConfigFromFlags([]string{"--scenario", "wrong-hash", "--format", "xml", "--", "true"}, io.Discard)
+			Expect(err).To(MatchError(HavePrefix(`rsconform test-destination: unknown format "xml"`)))
 		})
 	})
 })
