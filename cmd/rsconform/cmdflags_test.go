@@ -11,6 +11,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/crawler"
+	"github.com/rsconform/rsconform/destination"
+	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
@@ -175,5 +177,101 @@ var _ = Describe("Configs from flags", func() {
 			_, err = testDestConfigFromFlags([]string{"--scenario", "wrong-hash", "--format", "xml", "--", "true"}, io.Discard)
 			Expect(err).To(MatchError(HavePrefix(`rsconform test-destination: unknown format "xml"`)))
 		})
+	})
+	Context("mock", func() {
+		It("loads the scenario, keeps an explicit --seed 0, and lists without loading one", func() {
+			c, err := mockConfigFromFlags([]string{"--scenario", "create-update-delete", "--seed", "0", "--resources", "7"}, io.Discard)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(c.source.Scenario.Name).To(Equal("create-update-delete"))
+			Expect(c.source.Scenario.Seed).To(BeZero(), "--seed 0 given: not the scenario's seed")
+			Expect(c.source.Resources).To(Equal(7))
+			Expect(c.addr).To(Equal("127.0.0.1:8080"))
+			c, err = mockConfigFromFlags([]string{"--scenario", "create-update-delete"}, io.Discard)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(c.source.Scenario.Seed).NotTo(BeZero(), "the scenario's seed")
+
+			c, err = mockConfigFromFlags([]string{"--list", "--scenario", "no-such-scenario"}, io.Discard)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(c.list).To(BeTrue())
+			Expect(c.source.Scenario).To(BeNil())
+
+			_, err = mockConfigFromFlags([]string{"--auto", "1s", "--realtime", "1s"}, io.Discard)
+			Expect(err).To(MatchError(HavePrefix("rsconform mock: --auto and --realtime exclude each other")))
+			_, err = mockConfigFromFlags([]string{"extra"}, io.Discard)
+			Expect(err).To(MatchError(`rsconform mock: unexpected argument "extra" (see --help)`))
+		})
+	})
+
+	Context("sync", func() {
+		It("fills the Destination's options, one mode at most", func() {
+			c, err := syncConfigFromFlags([]string{"http://example.com/", "mirror", "--audit", "--map", "http://cdn.example.com/=cdn"}, io.Discard)
+			Expect(err).NotTo(HaveOccurred())
+			o := c.options
+			Expect(o.Source).To(Equal("http://example.com/"))
+			Expect(o.Dir).To(Equal("mirror"))
+			Expect(o.Mode).To(Equal(destination.ModeAudit))
+			Expect(o.Maps).To(HaveLen(1))
+			Expect(o.IndexName).To(Equal(destination.DefaultIndexName))
+			Expect(o.PackageLimits.MaxBytes).To(Equal(int64(rs.DefaultMaxPackageBytes)))
+			Expect(o.HTTP.UserAgent).To(HavePrefix("rsconform/"))
+			Expect(c.format).To(Equal("text"))
+
+			_, err = syncConfigFromFlags([]string{"--baseline", "--incremental", "http://example.com/", "mirror"}, io.Discard)
+			Expect(err).To(MatchError("rsconform sync: --baseline, --incremental and --audit exclude each other"))
+			var flagErrs bytes.Buffer
+			_, err = syncConfigFromFlags([]string{"--baselin", "http://example.com/", "mirror"}, &flagErrs)
+			Expect(err).To(MatchError("rsconform sync: flag provided but not defined: -baselin (did you mean --baseline?) (see --help)"))
+			Expect(flagErrs.String()).To(BeEmpty(), "said once, in the usage error")
+		})
+	})
+
+	Context("monitor", func() {
+		It("reads the Sources file and refuses a dashboard with --once", func() {
+			dir := GinkgoT().TempDir()
+			file := write(dir, "sources.yaml", []byte("sources:\n  - name: demo\n    url: https://example.org/\n    sample: all\n"))
+			c, err := monitorConfigFromFlags([]string{"--sources", file, "--once", "--webhook", "https://hooks.example.org/x"}, io.Discard)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(c.sources).To(HaveLen(1))
+			Expect(c.sources[0].Sample).To(Equal(crawler.SampleAll))
+			Expect(c.sources[0].Every).To(Equal(6 * time.Hour))
+			Expect(c.monitor.MaxCrawls).To(Equal(4))
+			Expect(c.monitor.Grace).To(Equal(30 * time.Second))
+			Expect(c.webhook).To(Equal("https://hooks.example.org/x"))
+
+			_, err = monitorConfigFromFlags([]string{"--sources", file, "--once", "--addr", "127.0.0.1:0"}, io.Discard)
+			Expect(err).To(MatchError(HavePrefix("rsconform monitor: --addr serves the dashboard")))
+			_, err = monitorConfigFromFlags([]string{"--sources", file, "--webhook", "ftp://example.org/"}, io.Discard)
+			Expect(err).To(MatchError(HavePrefix("rsconform monitor: --webhook: ")))
+		})
+	})
+
+	It("serve: fills the web validator's options and refuses a limit that is not positive", func() {
+		c, err := serveConfigFromFlags([]string{"--max-jobs", "8"}, io.Discard)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.web.MaxJobs).To(Equal(8))
+		Expect(c.web.JobTimeout).To(Equal(time.Minute))
+		Expect(c.web.Version).NotTo(BeEmpty())
+		Expect(c.addr).To(Equal("127.0.0.1:8080"))
+		_, err = serveConfigFromFlags([]string{"--max-body", "0"}, io.Discard)
+		Expect(err).To(MatchError(HavePrefix("rsconform serve: --max-jobs, --max-body")))
+	})
+
+	It("explain and rules: find what to explain or list", func() {
+		c, err := explainConfigFromFlags([]string{"dest-fixity"}, io.Discard)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.rule).To(BeNil())
+		Expect(c.requirement.ID).To(Equal("DEST-FIXITY"))
+		c, err = explainConfigFromFlags([]string{"rs-cl-order"}, io.Discard)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.requirement).To(BeNil())
+		Expect(c.rule.ID).To(Equal("RS-CL-ORDER"))
+		_, err = explainConfigFromFlags([]string{"rs-cl-ordr"}, io.Discard)
+		Expect(err).To(MatchError(ContainSubstring("(did you mean RS-CL-ORDER?)")))
+
+		r, err := rulesConfigFromFlags([]string{"--spec", "1.0", "--rules", "RS-CL-*"}, io.Discard)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(r.spec).To(Equal(engine.Spec10))
+		Expect(r.selector.Selects("RS-CL-ORDER")).To(BeTrue())
+		Expect(r.selector.Selects("RS-RL-AT")).To(BeFalse())
 	})
 })
