@@ -17,7 +17,8 @@ import (
 // code. A FromFlags function that must end the command returns, instead
 // of a config, a helpText (--help: printed on standard output, exit 0) or
 // a usage error (printed on standard error, exit 2); the flag package
-// reports a flag it does not know on the stderr given, as it always has.
+// reports a flag it does not know on the stderr given (sync and
+// test-destination: in their usage error instead), as it always has.
 
 // helpText is a command's --help, returned by its FromFlags function in
 // place of a config.

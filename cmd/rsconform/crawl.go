@@ -167,15 +167,15 @@ func crawlConfigFromFlags(args []string, stderr io.Writer) (*crawlConfig, error)
 		// in this process.
 		hf.cfg.Rate = 0
 	}
-	if err := c.settle(fset, &hf, maps, *sample); err != nil {
+	if err := c.build(fset, &hf, maps, *sample); err != nil {
 		return nil, usageError("crawl", err)
 	}
 	return c, nil
 }
 
-// settle applies the configuration file and builds the engine's and the
+// build applies the configuration file and builds the engine's and the
 // crawl's settings from the flags.
-func (c *crawlConfig) settle(fset *flag.FlagSet, hf *httpFlags, maps mapValue, sample string) error {
+func (c *crawlConfig) build(fset *flag.FlagSet, hf *httpFlags, maps mapValue, sample string) error {
 	opts := &c.options
 	err := c.report.settle(fset)
 	if err == nil {
@@ -201,7 +201,7 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return flagsExit(err, stdout, stderr)
 	}
 	if c.mock {
-		stop, err := c.startMock(ctx, stderr)
+		stop, err := c.startMockSource(ctx, stderr)
 		if err != nil {
 			fmt.Fprintln(stderr, "rsconform crawl --mock:", err)
 			return 2
@@ -242,10 +242,10 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return c.outcome(ctx, report, tally.Summary(), stderr)
 }
 
-// startMock starts the mock Source the crawl is to crawl, and says what
-// limits the crawl's requests to it: from the options the crawl is given,
-// so that it shows (and is tested) without timing it.
-func (c *crawlConfig) startMock(ctx context.Context, stderr io.Writer) (stop func(), err error) {
+// startMockSource starts the mock Source the crawl is to crawl, and
+// says what limits the crawl's requests to it: from the options the crawl
+// is given, so that it shows (and is tested) without timing it.
+func (c *crawlConfig) startMockSource(ctx context.Context, stderr io.Writer) (stop func(), err error) {
 	c.entry, stop, err = startMock(ctx, c.scenario)
 	if err != nil {
 		return nil, err
