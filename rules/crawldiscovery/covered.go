@@ -53,15 +53,23 @@ var DiscoveryCovered = &engine.Rule{
 				link = "Link header"
 			}
 			related := []engine.Location{engine.NewLocation(cl.URL, cl.Doc.Pos)}
+			read := c.readSummary()
 			if len(c.unread) > 0 {
-				p.ReportSeverity(engine.SeverityInfo, d.From, rs.Pos{Line: d.Line},
-					"the crawl cannot tell whether %s is covered by the Capability List %s its %s points to: it is in none of the %s the crawl read, but the crawl did not read %s",
-					d.From, cl.URL, link, c.readSummary(), c.unreadSummary())
+				msg := fmt.Sprintf("the crawl cannot tell whether %s is covered by the Capability List %s its %s points to: it did not read %s",
+					d.From, cl.URL, link, c.unreadSummary())
+				if read != "" {
+					msg += "; " + d.From + " is in none of the " + read + " it read"
+				}
+				p.ReportSeverity(engine.SeverityInfo, d.From, rs.Pos{Line: d.Line}, "%s", msg)
 				continue
 			}
+			in := "it is in none of its " + read + ", all of which the crawl read"
+			if read == "" {
+				in = "the Capability List leads to no Resource List, Change List or dump manifest"
+			}
 			p.ReportRelated(d.From, rs.Pos{Line: d.Line}, related,
-				"%s is covered by none of the capabilities of the Capability List %s its %s points to: it is in none of its %s, all of which the crawl read; list it there, or link to the Capability List that covers it",
-				d.From, cl.URL, link, c.readSummary())
+				"%s is covered by none of the capabilities of the Capability List %s its %s points to: %s; list it there, or link to the Capability List that covers it",
+				d.From, cl.URL, link, in)
 		}
 		return nil
 	}),
@@ -193,28 +201,36 @@ func (c *coverage) covers(g *graph.Graph, uris []string) bool {
 	return false
 }
 
-// readSummary counts what was read: "2 Resource Lists, 3 Change Lists
-// and 1 dump manifest".
+// readSummary counts what was read ("2 Resource Lists, 3 Change Lists
+// and 1 dump manifest", leaving out what there is none of); "" for nothing.
 func (c *coverage) readSummary() string {
 	var rl, cl, m int
 	for _, n := range c.read {
-		switch {
-		case n.Kind == rs.ResourceList:
+		switch n.Kind {
+		case rs.ResourceList:
 			rl++
-		case n.Kind == rs.ChangeList:
+		case rs.ChangeList:
 			cl++
 		default:
 			m++
 		}
 	}
-	return plural(rl, "Resource List") + ", " + plural(cl, "Change List") + " and " + plural(m, "dump manifest")
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
+	var parts []string
+	for _, x := range []struct {
+		n    int
+		what string
+	}{{rl, "Resource List"}, {cl, "Change List"}, {m, "dump manifest"}} {
+		switch {
+		case x.n == 1:
+			parts = append(parts, "1 "+x.what)
+		case x.n > 1:
+			parts = append(parts, fmt.Sprintf("%d %ss", x.n, x.what))
+		}
 	}
-	return fmt.Sprintf("%d %ss", n, what)
+	if len(parts) > 1 {
+		return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	}
+	return strings.Join(parts, "")
 }
 
 // unreadSummary names the first few documents not read.
