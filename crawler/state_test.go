@@ -299,6 +299,34 @@ var _ = Describe("A crawl with a state file (--state)", func() {
 			Expect(stateErr(err).Error()).To(ContainSubstring("state format version 0, and this rsconform reads version 1"))
 		})
 
+		It("that is not a regular file", func() {
+			err, served := crawlWith(os.DevNull, nil)
+			Expect(served).To(BeZero())
+			Expect(stateErr(err).Error()).To(ContainSubstring(os.DevNull + ": the state file is a character device, not a regular file"))
+		})
+
+		It("with a line longer than any record of a crawl with its options, before reading it whole", func() {
+			state := filepath.Join(dir, "long.json")
+			small := func(o *crawler.Options) {
+				v := *o.Validator
+				v.Config.Limits.MaxBytes = 1 << 20 // a record holds at most ~2.7 MiB of body (an HTML page's 2 MiB)
+				o.Validator = &v
+			}
+			err, _ := crawlWith(state, small)
+			Expect(err).NotTo(HaveOccurred())
+			data, err := os.ReadFile(state)
+			Expect(err).NotTo(HaveOccurred())
+			lines := strings.SplitAfter(string(data), "\n")
+			long := `{"op":"get","url":"http://source.test/long","status":200,"body":"` + strings.Repeat("A", 12<<20) + `"}` + "\n"
+			lines = append(lines[:2], append([]string{long}, lines[2:]...)...)
+			Expect(os.WriteFile(state, []byte(strings.Join(lines, "")), 0o600)).To(Succeed())
+			err, served := crawlWith(state, small)
+			Expect(served).To(BeZero())
+			se := stateErr(err)
+			Expect(se.Line).To(Equal(3))
+			Expect(se.Msg).To(ContainSubstring("a line longer than 11184812 bytes"))
+		})
+
 		It("that is not a state file, or is damaged", func() {
 			for name, content := range map[string]string{
 				"not JSON":       "<urlset/>\n",
