@@ -17,6 +17,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/crawler"
+	"github.com/rsconform/rsconform/fixtures"
 	"github.com/rsconform/rsconform/mocksource"
 )
 
@@ -361,5 +362,61 @@ var _ = Describe("A crawl with a state file (--state)", func() {
 				}
 			}
 		})
+	})
+})
+
+var _ = Describe("A crawl with --revisit resumed from its state file", func() {
+	It("compares the second visit with what the first read before the interruption (RS-REVISIT-LASTMOD)", func() {
+		site := func() *fixtures.Site {
+			s, err := fixtures.LoadSite("RS-REVISIT-LASTMOD", "fail-lastmod-now")
+			Expect(err).NotTo(HaveOccurred())
+			return s
+		}
+		// Uninterrupted, the crawl finds the moves.
+		want, _ := crawlSite(site())
+		Expect(findingsOf(want, "RS-REVISIT-LASTMOD")).NotTo(BeEmpty())
+
+		s := site()
+		var mu sync.Mutex
+		gets := map[string]int{}
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			gets[r.URL.Path]++
+			mu.Unlock()
+			s.Handler().ServeHTTP(w, r)
+		}))
+		defer srv.Close()
+		opts := testOptions()
+		opts.Sample, opts.SampleSet = s.Sample, true
+		opts.Revisit = time.Hour
+		opts.State = filepath.Join(GinkgoT().TempDir(), "crawl.state")
+		// Interrupted at the end of the pause: every first visit is
+		// recorded, and the pause.
+		ctx, cancel := context.WithCancel(context.Background())
+		opts.Pause = func(context.Context, time.Duration) error { s.Revisit(); cancel(); return nil }
+		rep, err := crawler.Crawl(ctx, srv.URL+s.Entry, opts)
+		cancel()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.Stats.Revisited).To(BeZero())
+		Expect(findingsOf(rep, "RS-REVISIT-LASTMOD")).To(BeEmpty())
+		// Resumed: the first visits come from the file, the second from
+		// the Source, which has moved its <lastmod>s meanwhile.
+		Expect(gets["/dataset1/resourcelist2.xml"]).To(Equal(1))
+		opts.Pause = func(context.Context, time.Duration) error { return nil }
+		rep, err = crawler.Crawl(context.Background(), srv.URL+s.Entry, opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.State.Resumed).To(BeTrue())
+		Expect(gets["/dataset1/resourcelist2.xml"]).To(Equal(2), "the first visit read from the file, the second fetched")
+		Expect(rep.Stats.Revisited).To(BeNumerically(">", 0))
+		Expect(findingsOf(rep, "RS-REVISIT-LASTMOD")).To(HaveLen(len(findingsOf(want, "RS-REVISIT-LASTMOD"))))
+		// Run again once finished: both visits from the file, nothing
+		// fetched, the same findings.
+		mu.Lock()
+		clear(gets)
+		mu.Unlock()
+		again, err := crawler.Crawl(context.Background(), srv.URL+s.Entry, opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(gets).To(BeEmpty())
+		Expect(findingsOf(again, "RS-REVISIT-LASTMOD")).To(Equal(findingsOf(rep, "RS-REVISIT-LASTMOD")))
 	})
 })
