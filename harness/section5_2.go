@@ -134,15 +134,30 @@ var AllCurrent = &Requirement{
 func checkCurrent(st *Step) Outcome {
 	var stale, evidence []string
 	current := 0
+	var bySHA map[string]string // made on the first stale file
 	for _, p := range sortedKeys(st.Expected) {
 		e := st.Expected[p]
 		got, ok := st.After[p]
 		switch {
 		case !ok || st.WrongHash[p]:
 		case got != e.SHA256:
-			stale = append(stale, fmt.Sprintf("%s (%s, the Source's %s)", p, byteCount(st.AfterLength[p]), byteCount(int64(e.Length))))
-			evidence = append(evidence, fmt.Sprintf("%s: DIR holds %s, sha256 %s; the Source serves %s, sha256 %s; %s",
-				p, byteCount(st.AfterLength[p]), got, byteCount(int64(e.Length)), e.SHA256, st.wire(p)))
+			if bySHA == nil {
+				bySHA = map[string]string{}
+				for q, f := range st.Expected {
+					if old, dup := bySHA[f.SHA256]; !dup || q < old {
+						bySHA[f.SHA256] = q
+					}
+				}
+			}
+			// Another resource's content: names mixed up (two origins in
+			// one path, decoded escapes).
+			of := ""
+			if q := bySHA[got]; q != "" {
+				of = ", the content of " + q
+			}
+			stale = append(stale, fmt.Sprintf("%s (%s, the Source's %s%s)", p, byteCount(st.AfterLength[p]), byteCount(int64(e.Length)), of))
+			evidence = append(evidence, fmt.Sprintf("%s: DIR holds %s, sha256 %s%s; the Source serves %s, sha256 %s; %s",
+				p, byteCount(st.AfterLength[p]), got, of, byteCount(int64(e.Length)), e.SHA256, st.wire(p)))
 		default:
 			current++
 		}
