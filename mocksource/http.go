@@ -691,7 +691,7 @@ func (s *Source) control(w http.ResponseWriter, r *http.Request) {
 		}
 		in := s.Info()
 		base := *s.base.Load()
-		writeJSON(w, http.StatusOK, map[string]any{
+		status := map[string]any{
 			"scenario": s.sc.Name, "description": s.sc.Description,
 			"step": in.Step, "steps": in.Steps, "time": in.Time, "done": in.Done,
 			"base_url": base, "source_description": base + pathSourceDesc,
@@ -700,7 +700,11 @@ func (s *Source) control(w http.ResponseWriter, r *http.Request) {
 				"expected": "GET " + ControlPrefix + "expected",
 				"log":      "GET " + ControlPrefix + "log",
 			},
-		})
+		}
+		if b2 := s.Origin2URL(); b2 != "" {
+			status["origin2_url"] = b2
+		}
+		writeJSON(w, http.StatusOK, status)
 	default:
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": "unknown control endpoint " + r.URL.Path})
 	}

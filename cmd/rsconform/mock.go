@@ -59,6 +59,7 @@ func runMock(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	lastmodOnly := fset.Bool("lastmod-only", false, "serve Change Lists without datetime (only <lastmod>) and resources without Last-Modified, as most Sources do")
 	maxEntries := fset.Int("max-entries", 0, "entries per document before an index is used (default: the scenario's, else 50,000)")
 	baseURL := fset.String("base-url", "", "`URL` the documents' URIs start with (default: http://ADDR)")
+	addr2 := fset.String("addr2", "", "`HOST:PORT` of the second origin, where a scenario's resources under /origin2/ live (default: a free port of ADDR's host when the scenario has any)")
 	list := fset.Bool("list", false, "list the built-in scenarios and exit")
 	fset.Usage = func() {} // Parse reports bad flags; help goes to stdout, once
 	if err := fset.Parse(args); err != nil {
@@ -122,12 +123,29 @@ func runMock(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		base = "http://" + ln.Addr().String()
 	}
 	src.SetBaseURL(base)
+	var ln2 net.Listener
+	if *addr2 != "" || sc.UsesOrigin2() {
+		a := *addr2
+		if a == "" {
+			host, _, _ := net.SplitHostPort(ln.Addr().String())
+			a = net.JoinHostPort(host, "0")
+		}
+		if ln2, err = net.Listen("tcp", a); err != nil {
+			ln.Close()
+			fmt.Fprintf(stderr, "rsconform mock: %v\n", err)
+			return 2
+		}
+		src.SetOrigin2URL("http://" + ln2.Addr().String())
+	}
 
 	in := src.Info()
 	fmt.Fprintf(stdout, "rsconform mock: scenario %s, %d steps, virtual time %s\n", sc.Name, in.Steps, in.Time.Format(time.RFC3339))
 	fmt.Fprintf(stdout, "Serving %s\n", base)
 	fmt.Fprintf(stdout, "  Source Description  %s/.well-known/resourcesync\n", base)
 	fmt.Fprintf(stdout, "  Capability List     %s/dataset1/capabilitylist.xml\n", base)
+	if ln2 != nil {
+		fmt.Fprintf(stdout, "  Second origin       %s (the resources under /origin2/)\n", src.Origin2URL())
+	}
 	fmt.Fprintf(stdout, "Control:\n")
 	fmt.Fprintf(stdout, "  POST %s/_rsconform/step      play the next step\n", base)
 	fmt.Fprintf(stdout, "  GET  %s/_rsconform/expected  the expected Destination state\n", base)
@@ -152,9 +170,21 @@ func runMock(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			autoErr <- src.AutoAdvance(ctx, *auto)
 		}()
 	}
+	origin2Err := make(chan error, 1)
+	if ln2 != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			origin2Err <- src.ServeOrigin2(ctx, ln2)
+			cancel() // one origin down ends both
+		}()
+	}
 	err = src.Serve(ctx, ln)
 	cancel()
 	wg.Wait()
+	if err == nil && ln2 != nil {
+		err = <-origin2Err
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "rsconform mock: %v\n", err)
 		return 2
