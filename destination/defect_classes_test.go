@@ -86,7 +86,7 @@ if [ -d origin2 ]; then cp -R origin2/. "$RSCONFORM_DIR/"; fi`))
 		Expect(failingMust(res)).To(ConsistOf("step 1 DEST-PRESENT", "step 1 DEST-CURRENT", "step 1 DEST-EXTRA",
 			"step 2 DEST-PRESENT", "step 2 DEST-CURRENT", "step 2 DEST-EXTRA"))
 		Expect(verdict(res, 1, harness.AllPresent.ID).Actual).To(Equal("3 missing: /origin2/res/0000000.txt, /origin2/res/data/list.json, /origin2/res/only-here.html"))
-		Expect(verdict(res, 1, harness.AllPresent.ID).Evidence).To(ContainElement(MatchRegexp(`^/origin2/res/0000000.txt: the log: GET /res/0000000.txt 200, [0-9,]+ bytes sent$`)))
+		Expect(verdict(res, 1, harness.AllPresent.ID).Evidence).To(ContainElement(MatchRegexp(`^/origin2/res/0000000.txt: the log: GET \{origin2\}/res/0000000.txt 200, [0-9,]+ bytes sent$`)))
 		Expect(verdict(res, 1, harness.AllCurrent.ID).Actual).To(MatchRegexp(`^1 stale: /res/0000000.txt \([0-9,]+ bytes, the Source's [0-9,]+ bytes, the content of /origin2/res/0000000.txt\)$`))
 		Expect(verdict(res, 1, harness.NoExtraFiles.ID).Actual).To(Equal("2 extra: /res/data/list.json, /res/only-here.html"))
 	})
