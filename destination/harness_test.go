@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -107,7 +108,7 @@ var _ = Describe("rsconform sync against the mock Source [5.2]", Label("Section:
 		}
 	}
 
-	for _, flags := range [][]string{nil, {"--baseline"}} {
+	for _, flags := range [][]string{nil, {"--baseline"}, {"--dumps"}, {"--baseline", "--dumps"}} {
 		It(fmt.Sprintf("passes %s with %q, told where the second origin goes", mocksource.Origin2Scenario, strings.Join(flags, " ")), func() {
 			res := playScenario(mocksource.Origin2Scenario, time.Minute, syncCommand(append([]string{"--map", "{origin}=.", "--map", "{origin2}=origin2"}, flags...)...)...)
 			Expect(failures(res)).To(BeEmpty())
@@ -120,6 +121,10 @@ var _ = Describe("rsconform sync against the mock Source [5.2]", Label("Section:
 			Expect(verdict(res, 2, harness.DeletedRemoved.ID).Status).To(Equal(harness.Pass))
 			Expect(verdict(res, 2, harness.DeletedRemoved.ID).Evidence).To(ConsistOf("/origin2/res/only-here.html: removed in this run"))
 			Expect(verdict(res, 2, harness.AllCurrent.ID).Actual).To(Equal("9 current"))
+			if slices.Contains(flags, "--dumps") {
+				// The Change Dump's package holds the second origin's bitstreams.
+				Expect(res.Steps[2].Run.Output).To(ContainSubstring("1 packages unpacked"))
+			}
 		})
 	}
 
