@@ -115,9 +115,7 @@ func LoadState(file, source string) (*State, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return newState(source), nil
 	}
-	var limit *safefile.LimitError
-	var notRegular *safefile.NotRegularError
-	if errors.As(err, &limit) || errors.As(err, &notRegular) {
+	if safefile.Refused(err) {
 		return nil, err // they name the file
 	}
 	if err != nil {

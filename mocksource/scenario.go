@@ -273,9 +273,7 @@ func LoadScenario(name string) (*Scenario, error) {
 		return sc, err
 	}
 	data, err := safefile.ReadFile(name, "scenario file", MaxScenarioBytes, false)
-	var limit *safefile.LimitError
-	var notRegular *safefile.NotRegularError
-	if errors.As(err, &limit) || errors.As(err, &notRegular) {
+	if safefile.Refused(err) {
 		return nil, err // they name the file
 	}
 	if err != nil {

@@ -59,9 +59,7 @@ const maxSourcesFile = 16 << 20
 // the line and the key, as the configuration file's do.
 func readSourcesFile(path string) ([]monitorSource, error) {
 	data, err := safefile.ReadFile(path, "Sources file", maxSourcesFile, false)
-	var limit *safefile.LimitError
-	var notRegular *safefile.NotRegularError
-	if errors.As(err, &limit) || errors.As(err, &notRegular) {
+	if safefile.Refused(err) {
 		return nil, err // they name the file
 	}
 	if err != nil {
