@@ -19,6 +19,7 @@ import (
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/fixtures"
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 // countingTransport serves a handler in process and counts the requests
@@ -418,5 +419,33 @@ var _ = Describe("A crawl with --revisit resumed from its state file", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(gets).To(BeEmpty())
 		Expect(findingsOf(again, "RS-REVISIT-LASTMOD")).To(Equal(findingsOf(rep, "RS-REVISIT-LASTMOD")))
+	})
+})
+
+var _ = Describe("An interrupted crawl", func() {
+	It("reports no finding of the cross-document rules, which would judge part of the Source, and says so", func() {
+		s, err := fixtures.LoadSite("RS-HTTP-CONTENT-TYPE", "fail-text-plain")
+		Expect(err).NotTo(HaveOccurred())
+		want, _ := crawlSite(s)
+		Expect(findingsOf(want, "RS-HTTP-CONTENT-TYPE")).NotTo(BeEmpty(), "uninterrupted, the crawl finds it")
+
+		srv := serveSite(s)
+		defer srv.Close()
+		opts := testOptions()
+		opts.Sample, opts.SampleSet = s.Sample, true
+		// Interrupted once every document is read: in the --revisit pause.
+		opts.Revisit = time.Hour
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		opts.Pause = func(context.Context, time.Duration) error { cancel(); return context.Canceled }
+		rep, err := crawler.Crawl(ctx, srv.URL+s.Entry, opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.Stats.Documents).To(Equal(want.Stats.Documents))
+		for _, res := range rep.Results {
+			for _, d := range res.Diagnostics {
+				Expect(engine.Lookup(d.Rule).IsGraph()).To(BeFalse(), "%s on %s", d.Rule, res.Location)
+			}
+		}
+		Expect(rep.Notes).To(ContainElement(ContainSubstring("the cross-document rules were stopped: context canceled")))
 	})
 })
