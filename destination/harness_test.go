@@ -19,30 +19,23 @@ import (
 
 	"github.com/rsconform/rsconform/destination"
 	"github.com/rsconform/rsconform/harness"
+	"github.com/rsconform/rsconform/internal/testbin"
 	"github.com/rsconform/rsconform/mocksource"
 	"github.com/rsconform/rsconform/reporter"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
 
-// rsconformBin is the rsconform command, built once for the suite.
+// rsconformBin is the rsconform command, built once for the suite into
+// testbin's folder, where the go command finds it up to date from the
+// last run unless the sources changed, instead of linking it again.
 var rsconformBin string
 
 var _ = SynchronizedBeforeSuite(func() []byte {
-	dir, err := os.MkdirTemp("", "rsconform-bin-")
+	bin, err := testbin.Build("destination", "github.com/rsconform/rsconform/cmd/rsconform")
 	Expect(err).NotTo(HaveOccurred())
-	bin := filepath.Join(dir, "rsconform")
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/rsconform/rsconform/cmd/rsconform")
-	out, err := cmd.CombinedOutput()
-	Expect(err).NotTo(HaveOccurred(), "building rsconform: %s", out)
 	return []byte(bin)
 }, func(bin []byte) {
 	rsconformBin = string(bin)
-})
-
-var _ = SynchronizedAfterSuite(func() {}, func() {
-	if rsconformBin != "" {
-		os.RemoveAll(filepath.Dir(rsconformBin))
-	}
 })
 
 // playScenario runs a scenario against a command in-process.
