@@ -74,12 +74,6 @@ var _ = Describe("Destinations with one defect each are caught", Label("Kind:har
 		Expect(verdict(res, 1, harness.AllPresent.ID).Actual).To(Equal("3 missing: /res/names/Case.txt, /res/names/a%2Fb.txt, /res/names/caf%C3%A9.txt"))
 	})
 
-	It("takes its baseline from the Resource Dump published before step 0", func() {
-		res := playScenario("baseline-resourcedump", time.Minute, syncCommand("--baseline", "--dumps")...)
-		Expect(failures(res)).To(BeEmpty())
-		Expect(res.Steps[0].Run.Output).To(ContainSubstring("3 packages unpacked"))
-	})
-
 	It("removes its DIR after a failed run: judged, DEST-RUN fails and DIR is judged empty", func() {
 		res := playScenario("create-update-delete", time.Minute, writeScript(`if [ "$RSCONFORM_STEP" = 1 ]; then rm -rf "$RSCONFORM_DIR"; exit 0; fi
 exec "$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR" --rate 0`))

@@ -139,6 +139,11 @@ var _ = Describe("rsconform sync against the mock Source [5.2]", Label("Section:
 					}
 				}
 				Expect(ran).To(BeNumerically(">=", 2))
+				if name == "baseline-resourcedump" && slices.Contains(flags, "--dumps") {
+					// The baseline comes from the Resource Dump published
+					// before step 0.
+					Expect(res.Steps[0].Run.Output).To(ContainSubstring("3 packages unpacked"))
+				}
 			})
 		}
 	}
