@@ -148,6 +148,37 @@ var _ = Describe("rsconform sync against the mock Source [5.2]", Label("Section:
 		}
 	}
 
+	for _, flags := range [][]string{nil, {"--baseline"}, {"--dumps"}, {"--baseline", "--dumps"}} {
+		It(fmt.Sprintf("passes %s with %q, told where the second origin goes", mocksource.Origin2Scenario, strings.Join(flags, " ")), func() {
+			res := playScenario(mocksource.Origin2Scenario, time.Minute, syncCommand(append([]string{"--map", "{origin}=.", "--map", "{origin2}=origin2"}, flags...)...)...)
+			Expect(failures(res)).To(BeEmpty())
+			for _, st := range res.Steps {
+				Expect(st.Ran).To(BeTrue(), "step %d", st.Step)
+				Expect(st.Verdicts).To(HaveLen(len(harness.Requirements)))
+			}
+			Expect(verdict(res, 1, harness.AllPresent.ID).Actual).To(Equal("9 present"))
+			Expect(verdict(res, 1, harness.AllCurrent.ID).Actual).To(Equal("9 current"))
+			Expect(verdict(res, 2, harness.DeletedRemoved.ID).Status).To(Equal(harness.Pass))
+			Expect(verdict(res, 2, harness.DeletedRemoved.ID).Evidence).To(ConsistOf("/origin2/res/only-here.html: removed in this run"))
+			Expect(verdict(res, 2, harness.AllCurrent.ID).Actual).To(Equal("9 current"))
+			if slices.Contains(flags, "--dumps") {
+				// The Change Dump's package holds the second origin's bitstreams.
+				Expect(res.Steps[2].Run.Output).To(ContainSubstring("1 packages unpacked"))
+			}
+		})
+	}
+
+	It("fails "+mocksource.Origin2Scenario+" when not told where the second origin goes: it reports the URLs it cannot keep", func() {
+		res := playScenario(mocksource.Origin2Scenario, time.Minute, syncCommand()...)
+		Expect(failures(res)).To(ConsistOf(
+			"step 1 [5.2] MUST the Destination's run completes: expected finished within 1m0s with exit 0 (or non-zero after the Source served something broken), actual "+
+				verdict(res, 1, harness.RunCompletes.ID).Actual,
+			"step 2 [5.2] MUST the Destination's run completes: expected finished within 1m0s with exit 0 (or non-zero after the Source served something broken), actual "+
+				verdict(res, 2, harness.RunCompletes.ID).Actual))
+		Expect(verdict(res, 1, harness.RunCompletes.ID).Actual).To(MatchRegexp(`^exit 1 after .*nothing broken served`))
+		Expect(res.Steps[1].Run.Output).To(ContainSubstring("/res/only-here.html\": no mapping covers this URI"))
+	})
+
 	It("unpacks Resource Dumps into an empty directory at every step", func() {
 		script := writeScript(`rm -rf "$RSCONFORM_DIR"/* "$RSCONFORM_DIR"/.rsconform*
 exec "$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR" --rate 0 --baseline --dumps`)

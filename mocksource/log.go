@@ -17,8 +17,12 @@ type Request struct {
 	Received time.Time     `json:"received"`
 	Duration time.Duration `json:"duration_ns"`
 	Method   string        `json:"method"`
-	Path     string        `json:"path"`
-	Query    string        `json:"query,omitempty"`
+	// Origin is 2 for a request to the Source's second origin
+	// (Origin2Handler), whose Path is as asked there (/res/a.txt for the
+	// resource /origin2/res/a.txt); 0 for the first origin.
+	Origin int    `json:"origin,omitempty"`
+	Path   string `json:"path"`
+	Query  string `json:"query,omitempty"`
 	// Status is 0 when the connection was dropped before any response.
 	Status int   `json:"status"`
 	Bytes  int64 `json:"bytes"`

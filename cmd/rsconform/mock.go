@@ -51,8 +51,11 @@ type mockConfig struct {
 	list    bool // list the built-in scenarios; nothing else is set
 	source  mocksource.Options
 	addr    string
-	baseURL string        // "" http://ADDR
-	auto    time.Duration // a step every auto of real time (0: on POST only)
+	baseURL string // "" http://ADDR
+	// addr2 is the second origin's HOST:PORT ("": a free port of ADDR's
+	// host when the scenario has resources under /origin2/, else none).
+	addr2 string
+	auto  time.Duration // a step every auto of real time (0: on POST only)
 }
 
 // mockConfigFromFlags reads mock's flags and loads its scenario.
@@ -70,6 +73,7 @@ func mockConfigFromFlags(args []string, stderr io.Writer) (*mockConfig, error) {
 	fset.BoolVar(&o.LastmodOnly, "lastmod-only", false, "serve Change Lists without datetime (only <lastmod>) and resources without Last-Modified, as most Sources do")
 	fset.IntVar(&o.MaxEntries, "max-entries", 0, "entries per document before an index is used (default: the scenario's, else 50,000)")
 	fset.StringVar(&c.baseURL, "base-url", "", "`URL` the documents' URIs start with (default: http://ADDR)")
+	fset.StringVar(&c.addr2, "addr2", "", "`HOST:PORT` of the second origin, where a scenario's resources under /origin2/ live (default: a free port of ADDR's host when the scenario has any)")
 	fset.BoolVar(&c.list, "list", false, "list the built-in scenarios and exit")
 	args, err := parseCommandLine(fset, args, mockUsage, seeHelp("see 'rsconform mock --help'"))
 	switch {
@@ -141,7 +145,20 @@ func (c *mockConfig) serve(ctx context.Context, stdout io.Writer) error {
 		base = "http://" + ln.Addr().String()
 	}
 	src.SetBaseURL(base)
-	c.describe(stdout, src.Info(), base)
+	var ln2 net.Listener
+	if c.addr2 != "" || c.source.Scenario.UsesOrigin2() {
+		a := c.addr2
+		if a == "" {
+			host, _, _ := net.SplitHostPort(ln.Addr().String())
+			a = net.JoinHostPort(host, "0")
+		}
+		if ln2, err = net.Listen("tcp", a); err != nil {
+			ln.Close()
+			return err
+		}
+		src.SetOrigin2URL("http://" + ln2.Addr().String())
+	}
+	c.describe(stdout, src.Info(), base, src.Origin2URL())
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -153,9 +170,21 @@ func (c *mockConfig) serve(ctx context.Context, stdout io.Writer) error {
 			autoErr <- src.AutoAdvance(ctx, c.auto)
 		}()
 	}
+	origin2Err := make(chan error, 1)
+	if ln2 != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			origin2Err <- src.ServeOrigin2(ctx, ln2)
+			cancel() // one origin down ends both
+		}()
+	}
 	err = src.Serve(ctx, ln)
 	cancel()
 	wg.Wait()
+	if err == nil && ln2 != nil {
+		err = <-origin2Err
+	}
 	if err != nil {
 		return err
 	}
@@ -169,13 +198,16 @@ func (c *mockConfig) serve(ctx context.Context, stdout io.Writer) error {
 	return nil
 }
 
-// describe says on stdout what the mock serves at base and how to drive
-// it.
-func (c *mockConfig) describe(stdout io.Writer, in mocksource.StepInfo, base string) {
+// describe says on stdout what the mock serves at base (and base2, its
+// second origin, when not "") and how to drive it.
+func (c *mockConfig) describe(stdout io.Writer, in mocksource.StepInfo, base, base2 string) {
 	fmt.Fprintf(stdout, "rsconform mock: scenario %s, %d steps, virtual time %s\n", c.source.Scenario.Name, in.Steps, in.Time.Format(time.RFC3339))
 	fmt.Fprintf(stdout, "Serving %s\n", base)
 	fmt.Fprintf(stdout, "  Source Description  %s/.well-known/resourcesync\n", base)
 	fmt.Fprintf(stdout, "  Capability List     %s/dataset1/capabilitylist.xml\n", base)
+	if base2 != "" {
+		fmt.Fprintf(stdout, "  Second origin       %s (the resources under /origin2/)\n", base2)
+	}
 	fmt.Fprintf(stdout, "Control:\n")
 	fmt.Fprintf(stdout, "  POST %s/_rsconform/step      play the next step\n", base)
 	fmt.Fprintf(stdout, "  GET  %s/_rsconform/expected  the expected Destination state\n", base)

@@ -41,10 +41,10 @@ Destinations Scenario:NAME.
   source       crawls the Source once (any entry point: site root, Source
                Description, Capability List, capability document) and runs one
                spec per rule of the catalogue
-  destination  plays the built-in mock Source scenarios (all but the volume
-               one, large-source, unless --scenario names it) against the
-               Destination command (placeholders {source} and {dir}), one spec
-               per step requirement
+  destination  plays the built-in mock Source scenarios (all but large-source,
+               bearer-token and second-origin, unless --scenario names them)
+               against the Destination command (placeholders {source}, {dir},
+               {token}, {origin}, {origin2}), one spec per step requirement
 
 Examples:
   rsconform suite source https://example.com/.well-known/resourcesync

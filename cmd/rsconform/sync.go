@@ -42,9 +42,12 @@ DIR/res/%73hared.txt (not DIR/res/shared.txt); a path ending with a slash gets
 --index-name, a query is added to the file name after "?". URLs on any other
 origin (another host, port or scheme, even an alias of the same server) are
 not kept, unless --map URL=SUBDIR maps them; with --map, only the URLs the maps
-cover are kept, each map to its SUBDIR of DIR (. for DIR itself). Maps whose
-files could share a name are refused before anything is written, and so is a
-URL whose file is already the copy of another URL.
+cover are kept, each map to its SUBDIR of DIR (. for DIR itself), and the maps'
+origins may be fetched. Two maps to one SUBDIR are refused before anything is
+written. A SUBDIR inside another map's is its own: a URL of the outer map whose
+file would fall in it is not kept (--map http://h/=. --map http://h:8081/=o2
+keeps http://h:8081/a in DIR/o2/a, refuses http://h/o2/a), and neither is a URL
+whose file is already the copy of another URL.
 
 Modes (at most one):
   --baseline      make a new baseline, then apply the changes since it
@@ -60,9 +63,10 @@ Examples:
   rsconform sync --header-file token.txt --allow-host cdn.example.com https://example.com/ ./mirror
 
 Origins: only the Source's origin (scheme, host and port; an http Source also
-its https upgrade) is fetched; resources elsewhere need --allow-host HOST
-(ports 80 and 443) or HOST:PORT. --header values go to those origins only,
-redirects included, and are never printed.
+its https upgrade) and those of --map are fetched; resources elsewhere need
+--allow-host HOST (ports 80 and 443) or HOST:PORT. --header values go to the
+Source's origin and --allow-host's only (not to --map's), redirects included,
+and are never printed.
 
 Exit codes: 0 synchronised (audit: in sync); 1 problems (resources that could
 not be fetched or failed fixity; audit: out of sync); 2 rsconform could not do

@@ -27,14 +27,17 @@ Plays a scenario of the mock Source on 127.0.0.1 and runs the Destination
 command CMD ARGS... once before the first step and after every checkpoint
 step. In ARGS, {source} is replaced by the URI of the Source Description,
 {dir} by the directory the Destination keeps in step, {step} by the step
-number and {token} by the bearer token of a scenario whose Source wants one
-(also in the environment: RSCONFORM_SOURCE, RSCONFORM_DIR, RSCONFORM_STEP,
-RSCONFORM_TOKEN). A run longer than --timeout is killed with its process
-group. After each run the directory is compared with the Source (every
-resource present with its current content by sha256, deleted ones removed,
-no other file; the URI path mirrored under DIR as written, escapes kept and
-a query after ? at the end of the name, top-level names starting with
-.rsconform ignored) and the mock's request log is read for behaviour
+number, {token} by the bearer token of a scenario whose Source wants one,
+{origin} and {origin2} by the base URLs of the Source's two origins, two
+ports of 127.0.0.1 (only scenario second-origin has resources on the
+second); the environment has them too: RSCONFORM_SOURCE, RSCONFORM_DIR,
+RSCONFORM_STEP, RSCONFORM_TOKEN, RSCONFORM_ORIGIN, RSCONFORM_ORIGIN2. A run
+longer than --timeout is killed with its process group. After each run the
+directory is compared with the Source (every resource present with its
+current content by sha256, deleted ones removed, no other file; the URI
+path mirrored under DIR as written, escapes kept and a query after ? at the
+end of the name, the second origin's under DIR/origin2, top-level names
+starting with .rsconform ignored) and the mock's request log is read for behaviour
 (Retry-After honoured, broken documents reported, unchanged resources
 downloaded again, deleted ones requested, the request rate). One verdict
 per step and requirement, with its level and the evidence it rests on:
@@ -59,9 +62,11 @@ non-zero exit or a line on standard error naming its URL.
 Scenarios (--scenario NAME, several separated by commas, all, or a YAML file;
 all is every one but %s, whose 100,000 resources take a Destination
 polite enough for 20 requests a second over 80 minutes to copy: it is
-played when named, with a --timeout to match; and but %s, whose Source
+played when named, with a --timeout to match; but %s, whose Source
 answers 401 without the bearer token the command must pass on from
-{token} or RSCONFORM_TOKEN):
+{token} or RSCONFORM_TOKEN; and but %s, whose second origin's
+resources go in DIR/origin2, as the command must tell the Destination with
+{origin2}):
   %s
 
 Examples:
@@ -72,6 +77,8 @@ Examples:
       rsconform sync {source} {dir}
   rsconform test-destination --scenario bearer-token -- \
       rsconform sync --header 'Authorization: Bearer {token}' {source} {dir}
+  rsconform test-destination --scenario second-origin -- \
+      rsconform sync --map {origin}=. --map {origin2}=origin2 {source} {dir}
 
 Requirements (--rules 'DEST-*,-DEST-RATE' selects):
   %s
@@ -161,7 +168,7 @@ func testDestHelp() string {
 	for _, r := range harness.Requirements {
 		reqs = append(reqs, fmt.Sprintf("%-22s %-6s [%s] %s", r.ID, r.Level, r.Section, r.Title))
 	}
-	return fmt.Sprintf(testDestUsage, mocksource.VolumeScenario, mocksource.TokenScenario, strings.Join(mocksource.BuiltinScenarios(), "\n  "), strings.Join(reqs, "\n  "))
+	return fmt.Sprintf(testDestUsage, mocksource.VolumeScenario, mocksource.TokenScenario, mocksource.Origin2Scenario, strings.Join(mocksource.BuiltinScenarios(), "\n  "), strings.Join(reqs, "\n  "))
 }
 
 // loadScenarios loads the scenarios of --scenario: names separated by
