@@ -227,11 +227,11 @@ void rsc_result_free(rsc_result *res) {
 // (xmlSchemaSAXPlug): no tree is built and the document is never whole in
 // memory. Our SAX callbacks write the element events the Go side builds the
 // ResourceSync model from:
-//   'S' u32 line, u32 column, ns, str local, u32 nattrs, nattrs x (ns, str local, str value), str tag
+//   'S' u32 line, u32 column, ns, name local, u32 nattrs, nattrs x (ns, name local, str value), str tag
 //   'T' str text   (only for elements without element children)
 //   'E'
 // where str is a u32 length and that many bytes, ns is written by
-// rsc_put_ns, and tag is the start tag as written, from its '<' to its
+// rsc_put_ns, name by rsc_put_name, and tag is the start tag as written, from its '<' to its
 // closing '>' or '/>' excluded, for an element of the ResourceSync
 // namespace with attributes (empty otherwise, or when it is not known):
 // the Go side finds the attributes' positions in it.
@@ -362,6 +362,10 @@ typedef struct {
 	// URI: each is written once, then referred to by its number.
 	const xmlChar *ns[32];
 	int nns;
+	// Local names of elements and attributes, likewise (rsc_put_name):
+	// the dictionary's own strings only, so that a pointer is one name.
+	const xmlChar *names[64];
+	int nnames;
 	// win holds the input from absolute offset win_off to the end of what
 	// was fed: what rsc_locate still needs (from at on) and the start tag
 	// being read. Bytes before at are dropped as the pass goes.
@@ -494,6 +498,28 @@ static void rsc_put_ns(rsc_stream *st, rsc_buf *b, const xmlChar *uri) {
 	}
 	rsc_put_u32(b, 0xffffffffu);
 	rsc_put_str(b, uri);
+}
+
+// rsc_put_name writes a local name as rsc_put_ns writes a URI, numbered
+// in a table of its own: a document uses a few dozen names, written once
+// each instead of at every element and attribute. Only names the parser's
+// dictionary owns are numbered (each of its strings is one name for the
+// life of the pass); any other is written inline.
+static void rsc_put_name(rsc_stream *st, rsc_buf *b, const xmlChar *name) {
+	for (int i = 0; i < st->nnames; i++) {
+		if (st->names[i] == name) {
+			rsc_put_u32(b, (uint32_t)(i + 1));
+			return;
+		}
+	}
+	if (name != NULL && st->nnames < 64 && st->ctxt->dict != NULL && xmlDictOwns(st->ctxt->dict, name) == 1) {
+		st->names[st->nnames++] = name;
+		rsc_put_u32(b, 0x80000000u | (uint32_t)st->nnames);
+		rsc_put_str(b, name);
+		return;
+	}
+	rsc_put_u32(b, 0xffffffffu);
+	rsc_put_str(b, name);
 }
 
 // rsc_locate gives the line and column (1-based, in bytes, as the Go
@@ -661,12 +687,12 @@ static void rsc_s_start(void *ud, const xmlChar *localname, const xmlChar *prefi
 	rsc_put_u32(b, line < 0 ? 0 : (uint32_t)line);
 	rsc_put_u32(b, col < 0 ? 0 : (uint32_t)col);
 	rsc_put_ns(st, b, URI);
-	rsc_put_str(b, localname);
+	rsc_put_name(st, b, localname);
 	rsc_put_u32(b, (uint32_t)nb_attributes);
 	for (int i = 0; i < nb_attributes; i++) {
 		const xmlChar **a = attributes + 5 * i; // localname, prefix, URI, value, end
 		rsc_put_ns(st, b, a[2]);
-		rsc_put_str(b, a[0]);
+		rsc_put_name(st, b, a[0]);
 		rsc_put_bytes(b, a[3], (size_t)(a[4] - a[3]));
 	}
 	// The start tag as written, for the attributes' positions: the parser
