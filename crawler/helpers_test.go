@@ -103,6 +103,19 @@ func judged(rep *crawler.Report, base string) []fixtures.SiteWant {
 	return out
 }
 
+// findingsOf are the findings of rule in a report.
+func findingsOf(rep *crawler.Report, rule string) []engine.Diagnostic {
+	var out []engine.Diagnostic
+	for _, res := range rep.Results {
+		for _, d := range res.Diagnostics {
+			if d.Rule == rule {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
 // count is the number of findings of rule in a report.
 func count(rep *crawler.Report, rule string) int {
 	n := 0

@@ -150,8 +150,8 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 		// Lists and manifests are kept without their entries.
 		n := rep.Graph.Node(base + "/dataset1/resourcelist1.xml")
 		Expect(n.Doc.Entries).To(BeEmpty())
-		Expect(n.Entries).To(Equal(2))
-		Expect(n.LocFingerprints).To(HaveLen(2))
+		Expect(n.Entries).To(Equal(3))
+		Expect(n.LocFingerprints).To(HaveLen(3))
 		Expect(rep.Graph.Node(base + "/dataset1/capabilitylist.xml").Doc.Entries).To(HaveLen(4))
 	})
 

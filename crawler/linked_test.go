@@ -15,19 +15,6 @@ import (
 	"github.com/rsconform/rsconform/rules/engine"
 )
 
-// describedByFindings are the RS-DESCRIBEDBY-TARGET findings of a report.
-func describedByFindings(rep *crawler.Report) []engine.Diagnostic {
-	var out []engine.Diagnostic
-	for _, res := range rep.Results {
-		for _, d := range res.Diagnostics {
-			if d.Rule == "RS-DESCRIBEDBY-TARGET" {
-				out = append(out, d)
-			}
-		}
-	}
-	return out
-}
-
 var _ = Describe("describedby targets", func() {
 	// crawlCounting crawls the site through wrap, counting the requests
 	// per method and path.
@@ -60,7 +47,7 @@ var _ = Describe("describedby targets", func() {
 		Expect(seen).To(HaveKeyWithValue("HEAD /about-dataset1.html", 1))
 		Expect(seen).To(HaveKeyWithValue("HEAD /about.html", 1))
 		Expect(seen).NotTo(HaveKey("GET /about-dataset1.html"))
-		ds := describedByFindings(rep)
+		ds := findingsOf(rep, "RS-DESCRIBEDBY-TARGET")
 		Expect(ds).To(HaveLen(2))
 		for _, d := range ds {
 			Expect(d.Severity).To(Equal(engine.SeverityWarning))
@@ -72,14 +59,14 @@ var _ = Describe("describedby targets", func() {
 		rep, seen := crawlCounting("fail-no-head-then-gone", same)
 		Expect(seen).To(HaveKeyWithValue("HEAD /about.html", 1))
 		Expect(seen).To(HaveKeyWithValue("GET /about.html", 1))
-		ds := describedByFindings(rep)
+		ds := findingsOf(rep, "RS-DESCRIBEDBY-TARGET")
 		Expect(ds).To(HaveLen(1))
 		Expect(ds[0].Severity).To(Equal(engine.SeverityWarning))
 		Expect(ds[0].Message).To(ContainSubstring("answered HTTP 410 Gone to GET (earlier answers: 405)"))
 
 		rep, seen = crawlCounting("pass-no-head", same)
 		Expect(seen).To(HaveKeyWithValue("GET /about-dataset1.html", 1))
-		Expect(describedByFindings(rep)).To(BeEmpty())
+		Expect(findingsOf(rep, "RS-DESCRIBEDBY-TARGET")).To(BeEmpty())
 	})
 
 	It("that give no answer are info, not a warning: that is no evidence the document is missing", func() {
@@ -95,7 +82,7 @@ var _ = Describe("describedby targets", func() {
 				h.ServeHTTP(w, r)
 			})
 		})
-		ds := describedByFindings(rep)
+		ds := findingsOf(rep, "RS-DESCRIBEDBY-TARGET")
 		Expect(ds).To(HaveLen(1))
 		Expect(ds[0].Severity).To(Equal(engine.SeverityInfo))
 		Expect(ds[0].Message).To(ContainSubstring("gave no answer"))
@@ -103,7 +90,7 @@ var _ = Describe("describedby targets", func() {
 
 	It("on an origin the crawl does not leave for are neither asked nor judged", func() {
 		rep, _ := crawlCounting("pass-other-origin", same)
-		Expect(describedByFindings(rep)).To(BeEmpty())
+		Expect(findingsOf(rep, "RS-DESCRIBEDBY-TARGET")).To(BeEmpty())
 		n := rep.Graph.Node("http://other.invalid/about.html")
 		Expect(n).NotTo(BeNil())
 		Expect(n.Skipped).NotTo(BeEmpty())

@@ -98,6 +98,14 @@ func (c *crawl) sampling() *graph.Sampling {
 	}
 	for _, n := range c.graph.Sorted() {
 		if n.Role != graph.RoleResource {
+			// A listed URL the crawl read as something else (its entry
+			// page: a Source may list its home page; a document; a
+			// describedby target): not judged against the list's claim.
+			for _, e := range n.In {
+				if sl := byList[e.From]; sl != nil && e.Rel == "loc" {
+					sl.Skipped[graph.SkipPage]++
+				}
+			}
 			continue
 		}
 		if n.Skipped == "" {

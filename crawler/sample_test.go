@@ -33,17 +33,38 @@ var _ = Describe("What a crawl sampled", func() {
 	It("counts every entry of every list as sampled or skipped, with the reason", func() {
 		lists, s := crawlGood(-1)
 		Expect(s.Resources).To(Equal(3))
+		// resourcelist1.xml lists the home page /, the crawl's entry
+		// point, read for discovery and not judged as a resource.
 		rl := lists["/dataset1/resourcelist1.xml"]
-		Expect([]int{rl.Entries, rl.Sampled, len(rl.Skipped)}).To(Equal([]int{2, 2, 0}))
+		Expect([]int{rl.Entries, rl.Sampled}).To(Equal([]int{3, 2}))
+		Expect(rl.Skipped).To(Equal(map[string]int{graph.SkipPage: 1}))
 		Expect(lists["/dataset1/changelist1.xml"].Skipped).To(Equal(map[string]int{graph.SkipClosed: 1}))
 		Expect(lists["/dataset1/changelist2.xml"].Sampled).To(Equal(1))
 		Expect(s.Skipped[graph.SkipClosed]).To(BeNumerically(">=", 1))
 	})
 
+	It("skips both entries of a resource created then deleted in the open Change List, and fetches nothing of it", func() {
+		s, err := fixtures.LoadSite("RS-REP-GONE", "pass-created-then-deleted")
+		Expect(err).NotTo(HaveOccurred())
+		rep, base := crawlSite(s)
+		Expect(rep.Sampling).NotTo(BeNil())
+		var cl *graph.SampledList
+		for i, l := range rep.Sampling.Lists {
+			if l.Location == base+"/dataset1/changelist2.xml" {
+				cl = &rep.Sampling.Lists[i]
+			}
+		}
+		Expect(cl).NotTo(BeNil())
+		Expect([]int{cl.Entries, cl.Sampled}).To(Equal([]int{3, 1}))
+		Expect(cl.Skipped).To(Equal(map[string]int{graph.SkipEarlier: 1, graph.SkipDeleted: 1}))
+		Expect(rep.Graph.Node(base + "/res/res4.txt")).To(BeNil())
+		Expect(rep.Graph.History.Latest(base + "/res/res4.txt").Series).To(HaveLen(2))
+	})
+
 	It("says how many entries --sample N left", func() {
 		lists, _ := crawlGood(1)
 		Expect(lists["/dataset1/resourcelist1.xml"].Sampled).To(Equal(1))
-		Expect(lists["/dataset1/resourcelist1.xml"].Skipped).To(Equal(map[string]int{graph.SkipLimit: 1}))
+		Expect(lists["/dataset1/resourcelist1.xml"].Skipped).To(Equal(map[string]int{graph.SkipLimit: 2}))
 	})
 })
 

@@ -65,6 +65,7 @@ var skipWords = map[string]string{
 	graph.SkipLimit:    "beyond --sample",
 	graph.SkipBudget:   "beyond the crawl's budget",
 	graph.SkipHost:     "on hosts not allowed",
+	graph.SkipPage:     "read as the entry page or a document, not as resources",
 	graph.SkipOther:    "not fetched otherwise",
 }
 

@@ -17,17 +17,23 @@
 //	                the documents and HTTP observations the crawler
 //	                records, the Source's history, sampling) and the
 //	                cross-document rules.
+//	rules/crawldiscovery  the crawl rules of discovery (section 6.3): the
+//	                well-known URI, and what a rel="resourcesync" link leads
+//	                to and must pertain to; they read the graph's exported
+//	                facts like the rules of rules/graph.
 //	rules/frontend  the libxml2 front end (package schema, cgo) wired into
 //	                the engine: the one package of rules that needs cgo.
 //
 // Imports run one way: engine imports neither of the others; document
 // imports engine; graph imports engine and document (it compares Change
-// List times as RS-CL-ORDER does); rules imports document and graph;
+// List times as RS-CL-ORDER does); crawldiscovery imports engine and graph;
+// rules imports document, graph and crawldiscovery;
 // frontend imports rules, engine and schema. Nothing below imports
 // anything above it.
 package rules
 
 import (
-	_ "github.com/rsconform/rsconform/rules/document" // the document rules
-	_ "github.com/rsconform/rsconform/rules/graph"    // the crawl rules
+	_ "github.com/rsconform/rsconform/rules/crawldiscovery" // the crawl rules of discovery (6.3)
+	_ "github.com/rsconform/rsconform/rules/document"       // the document rules
+	_ "github.com/rsconform/rsconform/rules/graph"          // the crawl rules
 )

@@ -22,7 +22,7 @@ var Sections = []SectionInfo{
 	{ID: "6.3", Title: "Discovery", Note: "Discovery is checked by crawling a site (rsconform crawl)."},
 	{ID: "6.3.1", Title: "Discovery: Overview", Note: "Informative: introduces 6.3.2 to 6.3.4."},
 	{ID: "6.3.2", Title: "ResourceSync Well-Known URI", Note: "Checked by crawling: whether /.well-known/resourcesync serves the Source Description."},
-	{ID: "6.3.3", Title: "Links", Note: "HTML and HTTP Link discovery are checked by crawling a site root."},
+	{ID: "6.3.3", Title: "Links", Note: "HTML and HTTP Link discovery are checked by crawling from a page: a site root, an HTML page, or a resource of any type with a Link header."},
 	{ID: "6.3.4", Title: "robots.txt", Note: "robots.txt Sitemap directives are checked by crawling a site root."},
 	{ID: "7", Title: "Sitemap Document Formats"},
 	{ID: "8", Title: "Describing the Source"},

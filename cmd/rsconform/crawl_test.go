@@ -73,7 +73,7 @@ var _ = Describe("rsconform crawl --packages, exit code", func() {
 	})
 
 	It("is 1 when a package cannot be checked, as for a document that is not well-formed", func() {
-		// The good package has 4 members: over this limit it is refused
+		// The good package has 5 members: over this limit it is refused
 		// unchecked, as a ZIP bomb is, and nothing else is wrong.
 		code, out, errs := cli("crawl", "--packages", "--max-package-entries", "2", "--format", "json", serve())
 		Expect(code).To(Equal(1), errs)

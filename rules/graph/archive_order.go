@@ -30,7 +30,7 @@ var ArchiveListOrder = &engine.Rule{
 					continue
 				}
 				u := e.Loc
-				if n := p.Graph.target(a.URL, e.Loc); n != nil {
+				if n := p.Graph.Target(a.URL, e.Loc); n != nil {
 					u = n.URL
 				}
 				if !prev.IsZero() && t.Before(prev) && (fetched || prevFetched) {
@@ -53,8 +53,8 @@ func archivedFrom(g *Graph, a *Node, e *rs.Entry) (time.Time, bool, bool) {
 			return d.Time.UTC(), false, true
 		}
 	}
-	t := g.target(a.URL, e.Loc)
-	if !parsed(t) || t.Doc.Md == nil {
+	t := g.Target(a.URL, e.Loc)
+	if !t.Parsed() || t.Doc.Md == nil {
 		return time.Time{}, false, false
 	}
 	if d, ok, err := t.Doc.Md.Time("from"); ok && err == nil {

@@ -35,12 +35,12 @@ var ArchivesLink = &engine.Rule{
 			}
 			want := rs.Kind(string(base) + "-archive")
 			for _, l := range n.Doc.LinksByRel("archives") {
-				t := p.Graph.target(n.URL, l.Href)
+				t := p.Graph.Target(n.URL, l.Href)
 				if unknownTarget(t) {
 					continue
 				}
-				if !parsed(t) || t.Kind.Base() != want {
-					p.Reportf(n.URL, l.Pos, "the archives link leads to %s, which is %s, not a %s", t.URL, kindName(t), want.Title())
+				if !t.Parsed() || t.Kind.Base() != want {
+					p.Reportf(n.URL, l.Pos, "the archives link leads to %s, which is %s, not a %s", t.URL, t.KindName(), want.Title())
 				}
 			}
 		}
@@ -67,12 +67,12 @@ var ArchiveTarget = &engine.Rule{
 				if e.Loc == "" {
 					continue
 				}
-				t := p.Graph.target(n.URL, e.Loc)
+				t := p.Graph.Target(n.URL, e.Loc)
 				if unknownTarget(t) {
 					continue
 				}
-				if !parsed(t) || t.Kind.Capability() != want {
-					p.Reportf(n.URL, entryLocPos(e), "%s is %s; a %s lists %ss", t.URL, kindName(t), n.Kind.Title(), rs.Kind(want).Title())
+				if !t.Parsed() || t.Kind.Capability() != want {
+					p.Reportf(n.URL, entryLocPos(e), "%s is %s; a %s lists %ss", t.URL, t.KindName(), n.Kind.Title(), rs.Kind(want).Title())
 				}
 			}
 		}

@@ -140,12 +140,12 @@ var RepChanged = &engine.Rule{
 			}
 			for _, e := range n.In {
 				from := p.Graph.Node(e.From)
-				if !parsed(from) {
+				if !from.Parsed() {
 					continue
 				}
 				var what []string
 				switch {
-				case httpFailed(n):
+				case n.HTTPFailed():
 					what = append(what, "it answers HTTP "+strconv.Itoa(n.StatusCode)+" "+http.StatusText(n.StatusCode))
 				case httpOK(n) && e.Md != nil:
 					if n.Body != nil && !n.Body.Truncated {

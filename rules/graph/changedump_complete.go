@@ -21,7 +21,7 @@ var ChangeDumpComplete = &engine.Rule{
 		g := p.Graph
 		isChangeList := func(u string) bool {
 			n := g.Node(u)
-			return parsed(n) && n.Kind == rs.ChangeList
+			return n.Parsed() && n.Kind == rs.ChangeList
 		}
 		var out []snapshotFinding
 		for _, cd := range g.docs() {
@@ -34,7 +34,7 @@ var ChangeDumpComplete = &engine.Rule{
 				}
 				from, ok1, err1 := e.Md.Time("from")
 				until, ok2, err2 := e.Md.Time("until")
-				m := manifestOf(g, cd, e)
+				m := ManifestOf(g, cd, e)
 				if !ok1 || !ok2 || err1 != nil || err2 != nil || m == nil || m.LocFingerprints == nil {
 					continue
 				}

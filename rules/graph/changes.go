@@ -31,7 +31,7 @@ func childIntervals(g *Graph, n *Node) []interval {
 		}
 		iv := interval{entry: e, url: targetURL(n.URL, e.Loc), fromPos: entryLocPos(e)}
 		md := e.Md
-		if t := g.Node(iv.url); parsed(t) && t.Doc.Md != nil {
+		if t := g.Node(iv.url); t.Parsed() && t.Doc.Md != nil {
 			md = t.Doc.Md
 		}
 		if md != nil {
@@ -113,7 +113,7 @@ var ChangeIndexOpen = &engine.Rule{
 			for _, iv := range ivs {
 				e := iv.entry
 				t := p.Graph.Node(iv.url)
-				if parsed(t) && t.Doc.Md != nil && e.Md != nil {
+				if t.Parsed() && t.Doc.Md != nil && e.Md != nil {
 					_, entryUntil := e.Md.Get("until")
 					_, ownUntil := t.Doc.Md.Get("until")
 					switch {
@@ -151,12 +151,12 @@ var CapabilityCoverage = &engine.Rule{
 				}
 				switch rs.Capability(e.Md.Capability) {
 				case rs.CapResourceList:
-					rl = p.Graph.target(cl.URL, e.Loc)
+					rl = p.Graph.Target(cl.URL, e.Loc)
 				case rs.CapResourceDump:
-					rd, rdEntry = p.Graph.target(cl.URL, e.Loc), e
+					rd, rdEntry = p.Graph.Target(cl.URL, e.Loc), e
 				}
 			}
-			if !parsed(rl) || !parsed(rd) || rdEntry == nil {
+			if !rl.Parsed() || !rd.Parsed() || rdEntry == nil {
 				continue
 			}
 			lists := documentsOf(p.Graph, rl, rs.ResourceList)
@@ -168,7 +168,7 @@ var CapabilityCoverage = &engine.Rule{
 			complete := true
 			for _, d := range dumps {
 				for _, e := range d.Doc.Entries {
-					m := manifestOf(p.Graph, d, e)
+					m := ManifestOf(p.Graph, d, e)
 					if m == nil {
 						complete = false
 						break
@@ -209,8 +209,8 @@ func documentsOf(g *Graph, n *Node, base rs.Kind) []*Node {
 	}
 	var out []*Node
 	for _, e := range n.Doc.Entries {
-		t := g.target(n.URL, e.Loc)
-		if !parsed(t) || t.Kind != base {
+		t := g.Target(n.URL, e.Loc)
+		if !t.Parsed() || t.Kind != base {
 			return nil
 		}
 		out = append(out, t)
@@ -218,16 +218,16 @@ func documentsOf(g *Graph, n *Node, base rs.Kind) []*Node {
 	return out
 }
 
-// manifestOf is the manifest of a dump entry's package: the copy its
+// ManifestOf is the manifest of a dump entry's package: the copy its
 // contents link gives, or the manifest.xml of the package.
-func manifestOf(g *Graph, dump *Node, e *rs.Entry) *Node {
+func ManifestOf(g *Graph, dump *Node, e *rs.Entry) *Node {
 	for _, l := range e.LinksByRel("contents") {
-		if t := g.target(dump.URL, l.Href); parsed(t) && t.Kind.IsManifest() {
+		if t := g.Target(dump.URL, l.Href); t.Parsed() && t.Kind.IsManifest() {
 			return t
 		}
 	}
-	if pkg := g.target(dump.URL, e.Loc); pkg != nil && pkg.Package != nil && pkg.Package.Manifest != "" {
-		if m := g.Node(pkg.Package.Manifest); parsed(m) && m.Kind.IsManifest() {
+	if pkg := g.Target(dump.URL, e.Loc); pkg != nil && pkg.Package != nil && pkg.Package.Manifest != "" {
+		if m := g.Node(pkg.Package.Manifest); m.Parsed() && m.Kind.IsManifest() {
 			return m
 		}
 	}

@@ -9,9 +9,10 @@
 // facts of its fetch, and the graph computes what the rules compare
 // (record.go). A cross-document rule is an engine.Rule whose CheckGraph is
 // a Check, in the file of its subject (nav.go: up and index links, http.go:
-// HTTP and discovery, resources.go: sampled resources, packages.go: dump
+// HTTP, resources.go: sampled resources, packages.go: dump
 // packages, revisit.go: --revisit, history.go and snapshot.go: the
-// Source's history); its fixture Source is a folder of
+// Source's history; the rules of discovery, section 6.3, are in
+// rules/crawldiscovery, on the exported facts); its fixture Source is a folder of
 // fixtures/sites/RULE-ID/ (pass-*, fail-*), crawled by crawler/sites_test.go.
 package graph
 

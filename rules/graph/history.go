@@ -519,7 +519,7 @@ func changeListCoverage(g *Graph, t time.Time) (covered bool, intervals []string
 	}
 	var spans []span
 	for _, n := range g.Sorted() {
-		if !parsed(n) || n.Kind != rs.ChangeList || n.Doc.Md == nil {
+		if !n.Parsed() || n.Kind != rs.ChangeList || n.Doc.Md == nil {
 			continue
 		}
 		from, ok := instant(n.Doc.Md.From)

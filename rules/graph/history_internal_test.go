@@ -137,3 +137,45 @@ func TestHistoryAgainstChangeListEntry(t *testing.T) {
 		})
 	}
 }
+
+// A resource created and deleted again inside the open Change List, which
+// answers 404 (fixtures/sites/RS-REP-GONE/pass-created-then-deleted): the
+// crawl does not sample it (its last entry is a deletion), so that site
+// shows the sampler's choice; this judges the 404 itself, as if the
+// creation's entry had been sampled. The deletion recorded after it is a
+// later change: no RS-REP-GONE, no RS-REP-STATUS, an RS-REP-CHANGED info.
+// Without the deletion the same 404 is an RS-REP-GONE error.
+func TestCreatedThenDeletedAnswers404(t *testing.T) {
+	const r = "http://example.com/res/res4.txt"
+	created := entry(r, "created", "2013-01-03T10:00:00Z", "")
+	deleted := entry(r, "deleted", "2013-01-03T10:30:00Z", "")
+	judge := func(list string) map[string][]engine.Severity {
+		g := New()
+		d, err := rs.ParseBytes([]byte(list))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.History.Record("cl", d, func(loc string) string { return loc })
+		g.Add(&Node{URL: "cl", Kind: rs.ChangeList, Doc: d.Detached(false), Role: RoleDocument, StatusCode: 200})
+		g.Add(&Node{URL: r, Role: RoleResource, StatusCode: 404,
+			In: []Edge{{From: "cl", Rel: "loc", Pos: entryLocPos(d.Entries[0]), Md: d.Entries[0].Md}}})
+		got := map[string][]engine.Severity{}
+		for _, rule := range []*engine.Rule{RepGone, RepStatus, RepChanged} {
+			p := &Pass{Rule: rule, Graph: g, Spec: engine.Spec11, report: func(_ string, d engine.Diagnostic) {
+				got[d.Rule] = append(got[d.Rule], d.Severity)
+			}}
+			if err := safeCheck(rule, p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return got
+	}
+	got := judge(changeList("2013-01-02T00:00:00Z", "", created, deleted))
+	if len(got["RS-REP-GONE"]) > 0 || len(got["RS-REP-STATUS"]) > 0 || len(got["RS-REP-CHANGED"]) != 1 || got["RS-REP-CHANGED"][0] != engine.SeverityInfo {
+		t.Errorf("created then deleted, 404: got %v, want one RS-REP-CHANGED info and nothing else", got)
+	}
+	got = judge(changeList("2013-01-02T00:00:00Z", "", created))
+	if len(got["RS-REP-GONE"]) != 1 || got["RS-REP-GONE"][0] != engine.SeverityError {
+		t.Errorf("created, no deletion, 404: got %v, want an RS-REP-GONE error", got)
+	}
+}

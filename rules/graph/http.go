@@ -8,7 +8,8 @@ import (
 	"github.com/rsconform/rsconform/rules/engine"
 )
 
-// HTTP facts of the documents of a crawl, and discovery (section 6.3).
+// HTTP facts of the documents of a crawl, and whether the crawl got beyond
+// its entry point (discovery itself, section 6.3, is rules/crawldiscovery).
 
 // 6.2: "A link for downward navigation is provided by the content of a
 // <url> element: the URI of the document that sits lower in the hierarchy
@@ -21,7 +22,7 @@ var HTTPStatus = &engine.Rule{
 		"A network failure or a time-out is not reported here (the Source may be fine and the network not): the document then has status error. Sampled resources have their own rule, RS-REP-STATUS.",
 	CheckGraph: Check(func(p *Pass) error {
 		for _, n := range p.Graph.Sorted() {
-			if !httpFailed(n) || n.Role == RoleResource {
+			if !n.HTTPFailed() || n.Role == RoleResource {
 				continue
 			}
 			for _, e := range n.In {
@@ -87,83 +88,6 @@ var HTTPRedirects = &engine.Rule{
 	}),
 }
 
-// 6.3.2: "A Source must publish a Source Description, such as the one
-// shown in Example 7, and it should be published at the well-known URI
-// [RFC 5785] /.well-known/resourcesync, as defined here."
-var DiscoveryWellKnown = &engine.Rule{
-	ID: "RS-DISCOVERY-WELLKNOWN", Section: "6.3.2", Level: engine.Should,
-	Title: "The Source Description is published at /.well-known/resourcesync",
-	Quote: "A Source must publish a Source Description, such as the one shown in Example 7, and it should be published at the well-known URI [RFC 5785] /.well-known/resourcesync, as defined here.",
-	Doc: "The crawl probes /.well-known/resourcesync of the entry point's host whatever the entry point. The finding is reported on the entry point (the document or page the crawl started from). " +
-		"A redirect from the well-known URI to the Source Description is fine.",
-	CheckGraph: Check(func(p *Pass) error {
-		for _, d := range p.Graph.Discovery {
-			if d.Method != "well-known" {
-				continue
-			}
-			n := p.Graph.Node(d.Target)
-			if n == nil || n.Skipped != "" {
-				continue
-			}
-			switch {
-			case parsed(n) && n.Kind.Base() == rs.SourceDescription:
-			case n.StatusCode == 0 && n.FetchError != "":
-				// A network failure says nothing about the Source.
-			case httpFailed(n):
-				p.Reportf(p.Graph.Entry, rs.Pos{}, "no Source Description at %s: it answers HTTP %d %s", d.Target, n.StatusCode, http.StatusText(n.StatusCode))
-			case parsed(n):
-				p.Reportf(p.Graph.Entry, rs.Pos{}, "%s is %s, not the Source Description", d.Target, kindName(n))
-			default:
-				p.Reportf(p.Graph.Entry, rs.Pos{}, "no Source Description at %s: %s", d.Target, orElse(n.FetchError, "not a ResourceSync document"))
-			}
-			return nil
-		}
-		return nil
-	}),
-}
-
-func orElse(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
-// 6.3.3: "This <link> must have a rel attribute with a value of
-// resourcesync." ... "The target of this link is the URI of a Capability
-// List and the value of its rel attribute is resourcesync."
-var DiscoveryLink = &engine.Rule{
-	ID: "RS-DISCOVERY-LINK", Section: "6.3.3", Level: engine.Must,
-	Title: "An HTML <link> or HTTP Link with rel=\"resourcesync\" points to a Capability List",
-	Quote: "In order to include a discovery link in an HTML document, a <link> element is introduced in the <head> of the document that points to a Capability List. This <link> must have a rel attribute with a value of resourcesync.",
-	Doc: "Section 6.3.3 says the same of the HTTP Link header: \"The target of this link is the URI of a Capability List and the value of its rel attribute is resourcesync.\" " +
-		"Reported on the page, at the line of the <link> element (HTML) or without a line (HTTP header), when the target answers an error or is not a Capability List.",
-	CheckGraph: Check(func(p *Pass) error {
-		for _, d := range p.Graph.Discovery {
-			if d.Method != "html-link" && d.Method != "http-link" {
-				continue
-			}
-			n := p.Graph.Node(d.Target)
-			if n == nil || n.Skipped != "" {
-				continue
-			}
-			what := "<link rel=\"resourcesync\">"
-			if d.Method == "http-link" {
-				what = "the Link header's rel=\"resourcesync\""
-			}
-			pos := rs.Pos{Line: d.Line}
-			switch {
-			case httpFailed(n):
-				p.Reportf(d.From, pos, "%s points to %s, which answers HTTP %d %s", what, d.Target, n.StatusCode, http.StatusText(n.StatusCode))
-			case n.FetchError != "":
-			case n.Kind.Base() != rs.CapabilityList:
-				p.Reportf(d.From, pos, "%s points to %s, which is %s: it must point to a Capability List", what, d.Target, kindName(n))
-			}
-		}
-		return nil
-	}),
-}
-
 // 6.2: "A link for downward navigation is provided by the content of a
 // <url> element: the URI of the document that sits lower in the hierarchy
 // is provided as the value of its <loc> child element"
@@ -183,7 +107,7 @@ var CrawlReach = &engine.Rule{
 			if n.URL == g.Entry || n.Role != RoleDocument {
 				continue
 			}
-			if parsed(n) {
+			if n.Parsed() {
 				return nil
 			}
 			if n.AllowHost != "" {
@@ -204,5 +128,5 @@ var CrawlReach = &engine.Rule{
 }
 
 func init() {
-	engine.Register(HTTPStatus, HTTPContentType, HTTPRedirects, DiscoveryWellKnown, DiscoveryLink, CrawlReach)
+	engine.Register(HTTPStatus, HTTPContentType, HTTPRedirects, CrawlReach)
 }

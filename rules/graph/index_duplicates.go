@@ -22,8 +22,8 @@ var IndexDuplicate = &engine.Rule{
 			first := map[uint64]*Node{}
 			seen := map[string]bool{}
 			for _, e := range idx.Doc.Entries {
-				t := p.Graph.target(idx.URL, e.Loc)
-				if !parsed(t) || t.Kind != rs.ResourceList || seen[t.URL] {
+				t := p.Graph.Target(idx.URL, e.Loc)
+				if !t.Parsed() || t.Kind != rs.ResourceList || seen[t.URL] {
 					continue
 				}
 				seen[t.URL] = true

@@ -56,7 +56,7 @@ var ListOfLists = &engine.Rule{
 			}
 			for _, e := range n.In {
 				from := p.Graph.Node(e.From)
-				if e.Rel != "loc" || !parsed(from) || from.Doc.Root != rs.RootURLSet {
+				if e.Rel != "loc" || !from.Parsed() || from.Doc.Root != rs.RootURLSet {
 					continue
 				}
 				capability := string(from.Doc.Capability())

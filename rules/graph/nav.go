@@ -34,19 +34,19 @@ var UpTarget = &engine.Rule{
 			if base == rs.CapabilityList {
 				want = rs.SourceDescription
 			}
-			t := p.Graph.target(n.URL, up.Href)
+			t := p.Graph.Target(n.URL, up.Href)
 			if unknownTarget(t) {
 				continue
 			}
-			if !parsed(t) || t.Kind.Base() != want {
-				p.Reportf(n.URL, up.Pos, "the up link leads to %s, which is %s: the up link of a %s leads to its %s", t.URL, kindName(t), n.Kind.Title(), want.Title())
+			if !t.Parsed() || t.Kind.Base() != want {
+				p.Reportf(n.URL, up.Pos, "the up link leads to %s, which is %s: the up link of a %s leads to its %s", t.URL, t.KindName(), n.Kind.Title(), want.Title())
 				continue
 			}
 			// The document above that lists this one.
 			reported := false
 			for _, e := range n.In {
 				from := p.Graph.Node(e.From)
-				if e.Rel != "loc" || !parsed(from) || from.Kind != want || from.URL == t.URL {
+				if e.Rel != "loc" || !from.Parsed() || from.Kind != want || from.URL == t.URL {
 					continue
 				}
 				p.ReportRelated(n.URL, up.Pos, []engine.Location{loc(from.URL, e.Pos)}, "the up link leads to %s, but the document is listed by the %s %s", t.URL, want.Title(), from.URL)
@@ -74,13 +74,13 @@ var IndexTarget = &engine.Rule{
 				if l.Href == "" {
 					continue
 				}
-				t := p.Graph.target(n.URL, l.Href)
+				t := p.Graph.Target(n.URL, l.Href)
 				if unknownTarget(t) {
 					continue
 				}
 				want := n.Kind.Base().Index()
-				if !parsed(t) || t.Kind != want {
-					p.Reportf(n.URL, l.Pos, "the index link leads to %s, which is %s, not a %s", t.URL, kindName(t), want.Title())
+				if !t.Parsed() || t.Kind != want {
+					p.Reportf(n.URL, l.Pos, "the index link leads to %s, which is %s, not a %s", t.URL, t.KindName(), want.Title())
 					continue
 				}
 				if !lists(t, n.URL) {
@@ -130,7 +130,7 @@ func (g *Graph) leadsDown(top *Node, u string, aliases map[string][]string) bool
 			}
 			from := g.Node(pu)
 			between := from != nil && (from.Role == RolePackage ||
-				parsed(from) && (from.Kind.IsIndex() || from.Kind.IsArchive() || from.Kind == rs.ResourceDump || from.Kind == rs.ChangeDump))
+				from.Parsed() && (from.Kind.IsIndex() || from.Kind.IsArchive() || from.Kind == rs.ResourceDump || from.Kind == rs.ChangeDump))
 			if between && under(pu, depth+1) {
 				return true
 			}
@@ -160,7 +160,7 @@ func (g *Graph) sawBelow(top *Node) bool {
 		if e.Loc == "" {
 			continue
 		}
-		if t := g.target(top.URL, e.Loc); t == nil || t.Skipped != "" {
+		if t := g.Target(top.URL, e.Loc); t == nil || t.Skipped != "" {
 			return false
 		}
 	}
@@ -190,7 +190,7 @@ var IndexLink = &engine.Rule{
 			}
 			for _, e := range n.In {
 				from := p.Graph.Node(e.From)
-				if e.Rel != "loc" || !parsed(from) || from.Kind != n.Kind.Index() {
+				if e.Rel != "loc" || !from.Parsed() || from.Kind != n.Kind.Index() {
 					continue
 				}
 				p.ReportRelated(n.URL, n.Doc.Pos, []engine.Location{loc(from.URL, e.Pos)}, "the %s %s lists this %s, which has no <rs:ln rel=\"index\"> to it (recommended)", from.Kind.Title(), from.URL, n.Kind.Title())
@@ -228,7 +228,7 @@ var ListedKind = &engine.Rule{
 				if e.Loc == "" {
 					continue
 				}
-				t := p.Graph.target(n.URL, e.Loc)
+				t := p.Graph.Target(n.URL, e.Loc)
 				if unknownTarget(t) {
 					continue
 				}
@@ -252,7 +252,7 @@ var ListedKind = &engine.Rule{
 					continue
 				}
 				if !ok {
-					p.Reportf(n.URL, entryLocPos(e), "%s is %s; the %s announces %s", t.URL, kindName(t), k.Title(), want)
+					p.Reportf(n.URL, entryLocPos(e), "%s is %s; the %s announces %s", t.URL, t.KindName(), k.Title(), want)
 				}
 			}
 		}
@@ -279,8 +279,8 @@ var IndexTimes = &engine.Rule{
 				if e.Loc == "" || e.Md == nil {
 					continue
 				}
-				t := p.Graph.target(n.URL, e.Loc)
-				if !parsed(t) || t.Doc.Md == nil {
+				t := p.Graph.Target(n.URL, e.Loc)
+				if !t.Parsed() || t.Doc.Md == nil {
 					continue
 				}
 				for _, attr := range []string{"at", "completed", "from", "until"} {

@@ -16,7 +16,7 @@ type clInterval struct {
 }
 
 func intervalOf(n *Node) (clInterval, bool) {
-	if !parsed(n) || n.Kind != rs.ChangeList || n.Doc.Md == nil {
+	if !n.Parsed() || n.Kind != rs.ChangeList || n.Doc.Md == nil {
 		return clInterval{}, false
 	}
 	from, ok, err := n.Doc.Md.Time("from")

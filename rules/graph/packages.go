@@ -35,20 +35,20 @@ var DumpContents = &engine.Rule{
 			want := manifestKindOf(n.Kind)
 			for _, e := range n.Doc.Entries {
 				for _, l := range e.LinksByRel("contents") {
-					c := p.Graph.target(n.URL, l.Href)
+					c := p.Graph.Target(n.URL, l.Href)
 					if unknownTarget(c) {
 						continue
 					}
-					if !parsed(c) || c.Kind != want {
-						p.Reportf(n.URL, l.Pos, "the contents link leads to %s, which is %s, not a %s", c.URL, kindName(c), want.Title())
+					if !c.Parsed() || c.Kind != want {
+						p.Reportf(n.URL, l.Pos, "the contents link leads to %s, which is %s, not a %s", c.URL, c.KindName(), want.Title())
 						continue
 					}
-					pkg := p.Graph.target(n.URL, e.Loc)
+					pkg := p.Graph.Target(n.URL, e.Loc)
 					if pkg == nil || pkg.Package == nil || pkg.Package.Manifest == "" {
 						continue
 					}
 					m := p.Graph.Node(pkg.Package.Manifest)
-					if parsed(m) && m.Canonical != "" && c.Canonical != "" && m.Canonical != c.Canonical {
+					if m.Parsed() && m.Canonical != "" && c.Canonical != "" && m.Canonical != c.Canonical {
 						p.ReportRelated(n.URL, l.Pos, []engine.Location{loc(c.URL, c.Doc.Pos), loc(m.URL, m.Doc.Pos)},
 							"the manifest at %s does not match the manifest.xml in the package %s", c.URL, pkg.URL)
 					}
@@ -81,16 +81,16 @@ var PackageManifest = &engine.Rule{
 				continue
 			}
 			m := p.Graph.Node(pf.Manifest)
-			if !parsed(m) {
+			if !m.Parsed() {
 				continue
 			}
 			for _, e := range n.In {
 				d := p.Graph.Node(e.From)
-				if e.Rel != "loc" || !parsed(d) || (d.Kind != rs.ResourceDump && d.Kind != rs.ChangeDump) {
+				if e.Rel != "loc" || !d.Parsed() || (d.Kind != rs.ResourceDump && d.Kind != rs.ChangeDump) {
 					continue
 				}
 				if want := manifestKindOf(d.Kind); m.Kind != want {
-					p.Reportf(m.URL, m.Doc.Pos, "manifest.xml is %s; the package of a %s holds a %s", kindName(m), d.Kind.Title(), want.Title())
+					p.Reportf(m.URL, m.Doc.Pos, "manifest.xml is %s; the package of a %s holds a %s", m.KindName(), d.Kind.Title(), want.Title())
 				}
 				break
 			}

@@ -27,7 +27,7 @@ func claims(g *Graph, fn func(n *Node, e Edge, from *Node)) {
 		}
 		for _, e := range n.In {
 			from := g.Node(e.From)
-			if e.Md == nil && e.Lastmod == "" || !parsed(from) {
+			if e.Md == nil && e.Lastmod == "" || !from.Parsed() {
 				continue
 			}
 			fn(n, e, from)
@@ -46,12 +46,12 @@ func claims(g *Graph, fn func(n *Node, e Edge, from *Node)) {
 // they cover.
 func unretrievable(g *Graph, fn func(n *Node, e Edge, from *Node, covered bool, note string)) {
 	for _, n := range g.Sorted() {
-		if n.Role != RoleResource || !httpFailed(n) {
+		if n.Role != RoleResource || !n.HTTPFailed() {
 			continue
 		}
 		for _, e := range n.In {
 			from := g.Node(e.From)
-			if !parsed(from) || laterChange(g, n, e, from) != "" {
+			if !from.Parsed() || laterChange(g, n, e, from) != "" {
 				continue
 			}
 			t, ok := claimTime(g, n, e, from)

@@ -41,11 +41,12 @@ const (
 	SkipLimit    = "limit"    // beyond --sample N
 	SkipBudget   = "budget"   // the byte or document budget was spent first
 	SkipHost     = "host"     // a host the crawl may not fetch from
+	SkipPage     = "page"     // read as something else (the entry page, a document), not judged as a resource
 	SkipOther    = "other"    // not fetched for another reason (the crawl was cancelled)
 )
 
 // SkipReasons lists the reasons in the order reports give them.
-var SkipReasons = []string{SkipClosed, SkipArchived, SkipEarlier, SkipDeleted, SkipLimit, SkipBudget, SkipHost, SkipOther}
+var SkipReasons = []string{SkipClosed, SkipArchived, SkipEarlier, SkipDeleted, SkipLimit, SkipBudget, SkipHost, SkipPage, SkipOther}
 
 // SkipTotal adds up a map of counts by reason, and names the reasons
 // present, in SkipReasons order (others after, sorted).

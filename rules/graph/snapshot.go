@@ -93,7 +93,7 @@ func changeListsOf(g *Graph, cap *Node) map[string]bool {
 		}
 		belongs := upIsCap(n)
 		for _, e := range n.In {
-			if f := g.Node(e.From); isCap(e.From) || parsed(f) && f.Kind != rs.CapabilityList && upIsCap(f) {
+			if f := g.Node(e.From); isCap(e.From) || f.Parsed() && f.Kind != rs.CapabilityList && upIsCap(f) {
 				belongs = true
 			}
 		}
@@ -154,10 +154,10 @@ func checkSnapshots(g *Graph, cap *Node) []snapshotFinding {
 	var top *Node
 	for _, e := range cap.Doc.Entries {
 		if e.Md != nil && rs.Capability(e.Md.Capability) == rs.CapResourceList {
-			top = g.target(cap.URL, e.Loc)
+			top = g.Target(cap.URL, e.Loc)
 		}
 	}
-	if !parsed(top) || top.Kind.Base() != rs.ResourceList {
+	if !top.Parsed() || top.Kind.Base() != rs.ResourceList {
 		return nil
 	}
 	lists := changeListsOf(g, cap)
@@ -171,7 +171,7 @@ func checkSnapshots(g *Graph, cap *Node) []snapshotFinding {
 		index = top
 		if !complete {
 			for _, e := range top.Doc.Entries {
-				if t := g.target(top.URL, e.Loc); parsed(t) && t.Kind == rs.ResourceList {
+				if t := g.Target(top.URL, e.Loc); t.Parsed() && t.Kind == rs.ResourceList {
 					members = append(members, t)
 				}
 			}

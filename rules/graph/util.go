@@ -12,9 +12,9 @@ import (
 
 // Helpers of the cross-document rules.
 
-// parsed reports whether a node yielded a ResourceSync document of a
-// known kind.
-func parsed(n *Node) bool {
+// Parsed reports whether a node yielded a ResourceSync document of a
+// known kind (false for a nil node).
+func (n *Node) Parsed() bool {
 	return n != nil && n.Skipped == "" && n.FetchError == "" && n.Doc != nil && n.Kind != rs.KindUnknown
 }
 
@@ -25,8 +25,9 @@ func unknownTarget(t *Node) bool {
 	return t == nil || t.Skipped != "" || t.Doc == nil
 }
 
-// target is the node a link or <loc> of the document at from points to.
-func (g *Graph) target(from, href string) *Node {
+// Target is the node a link or <loc> of the document at from points to,
+// or nil when the crawl has none.
+func (g *Graph) Target(from, href string) *Node {
 	return g.Node(rs.Resolve(from, href))
 }
 
@@ -39,16 +40,16 @@ func targetURL(from, href string) string {
 func (g *Graph) docs() []*Node {
 	var out []*Node
 	for _, n := range g.Sorted() {
-		if parsed(n) {
+		if n.Parsed() {
 			out = append(out, n)
 		}
 	}
 	return out
 }
 
-// httpFailed reports whether the node was answered with an HTTP status
+// HTTPFailed reports whether the node was answered with an HTTP status
 // other than 2xx.
-func httpFailed(n *Node) bool {
+func (n *Node) HTTPFailed() bool {
 	return n != nil && n.Skipped == "" && n.StatusCode != 0 && (n.StatusCode < 200 || n.StatusCode > 299)
 }
 
@@ -68,8 +69,9 @@ func headerMediaType(h http.Header) string {
 	return strings.ToLower(mt)
 }
 
-// kindName names a node's kind for messages.
-func kindName(n *Node) string {
+// KindName names a node's kind for messages ("a Resource List", "not a
+// ResourceSync document").
+func (n *Node) KindName() string {
 	if n.Kind == rs.KindUnknown {
 		return "not a ResourceSync document"
 	}
