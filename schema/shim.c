@@ -231,8 +231,8 @@ void rsc_result_free(rsc_result *res) {
 //   'T' str text   (only for elements without element children)
 //   'E'
 // where str is a u32 length and that many bytes, ns is written by
-// rsc_put_ns, name by rsc_put_name, and tag is the start tag as written, from its '<' to its
-// closing '>' or '/>' excluded, for an element of the ResourceSync
+// rsc_put_ns, name by rsc_put_name, and tag is the start tag as written,
+// from its '<' to its closing '>' or '/>' excluded, for an element of the ResourceSync
 // namespace with attributes (empty otherwise, or when it is not known):
 // the Go side finds the attributes' positions in it.
 
@@ -476,50 +476,46 @@ static void rsc_flush(rsc_stream *st, int force) {
 	}
 }
 
-// rsc_put_ns writes a namespace URI as u32 id: 0 for none, n for the n-th
-// URI, written as id with its bytes the first time (ids above 0x7fffffff
-// flag a definition), or inline as a plain string when the table is full.
+// rsc_put_numbered writes s as u32 id: n for the n-th string of table
+// (pointers compared: each must be one string for the life of the pass),
+// written as id with its bytes the first time (ids above 0x7fffffff flag a
+// definition), or inline as a plain string (id 0xffffffff) when the table
+// is full or s may not be numbered.
+static void rsc_put_numbered(rsc_buf *b, const xmlChar **table, int *n, int cap, const xmlChar *s,
+                             int numbered) {
+	for (int i = 0; i < *n; i++) {
+		if (table[i] == s) {
+			rsc_put_u32(b, (uint32_t)(i + 1));
+			return;
+		}
+	}
+	if (numbered && *n < cap) {
+		table[(*n)++] = s;
+		rsc_put_u32(b, 0x80000000u | (uint32_t)*n);
+		rsc_put_str(b, s);
+		return;
+	}
+	rsc_put_u32(b, 0xffffffffu);
+	rsc_put_str(b, s);
+}
+
+// rsc_put_ns writes a namespace URI, numbered (they come from the parser's
+// dictionary), 0 for none.
 static void rsc_put_ns(rsc_stream *st, rsc_buf *b, const xmlChar *uri) {
 	if (uri == NULL) {
 		rsc_put_u32(b, 0);
 		return;
 	}
-	for (int i = 0; i < st->nns; i++) {
-		if (st->ns[i] == uri) {
-			rsc_put_u32(b, (uint32_t)(i + 1));
-			return;
-		}
-	}
-	if (st->nns < 32) {
-		st->ns[st->nns++] = uri;
-		rsc_put_u32(b, 0x80000000u | (uint32_t)st->nns);
-		rsc_put_str(b, uri);
-		return;
-	}
-	rsc_put_u32(b, 0xffffffffu);
-	rsc_put_str(b, uri);
+	rsc_put_numbered(b, st->ns, &st->nns, 32, uri, 1);
 }
 
-// rsc_put_name writes a local name as rsc_put_ns writes a URI, numbered
-// in a table of its own: a document uses a few dozen names, written once
-// each instead of at every element and attribute. Only names the parser's
-// dictionary owns are numbered (each of its strings is one name for the
-// life of the pass); any other is written inline.
+// rsc_put_name writes a local name, numbered in a table of its own: a
+// document uses a few dozen names, written once each instead of at every
+// element and attribute. Only names the parser's dictionary owns are
+// numbered; any other is written inline.
 static void rsc_put_name(rsc_stream *st, rsc_buf *b, const xmlChar *name) {
-	for (int i = 0; i < st->nnames; i++) {
-		if (st->names[i] == name) {
-			rsc_put_u32(b, (uint32_t)(i + 1));
-			return;
-		}
-	}
-	if (name != NULL && st->nnames < 64 && st->ctxt->dict != NULL && xmlDictOwns(st->ctxt->dict, name) == 1) {
-		st->names[st->nnames++] = name;
-		rsc_put_u32(b, 0x80000000u | (uint32_t)st->nnames);
-		rsc_put_str(b, name);
-		return;
-	}
-	rsc_put_u32(b, 0xffffffffu);
-	rsc_put_str(b, name);
+	rsc_put_numbered(b, st->names, &st->nnames, 64, name,
+	                 name != NULL && st->ctxt->dict != NULL && xmlDictOwns(st->ctxt->dict, name) == 1);
 }
 
 // rsc_locate gives the line and column (1-based, in bytes, as the Go
