@@ -310,6 +310,9 @@ type task struct {
 	probe bool
 }
 
+// isEntry reports whether t fetches the entry point.
+func (t task) isEntry() bool { return t.edge.Rel == "entry" }
+
 // enqueue schedules t unless its URL was seen; either way it records the
 // edge. It returns whether the task was scheduled.
 func (c *crawl) enqueue(t task) bool {

@@ -89,7 +89,6 @@ func mediaType(h http.Header) string {
 // processDocument fetches a document (or a discovery probe), validates it
 // and schedules what it leads to.
 func (c *crawl) processDocument(t task) {
-	isEntry := t.edge.Rel == "entry"
 	// A document's 404 is asked once more (a probe's is an answer): a
 	// Change List just published may not be served yet (RS-HTTP-FLAKY).
 	r := c.get(opGet, t.url, sourcehttp.Request{Accept: acceptDocument, Decode: true, RetryNotFound: !t.probe})
@@ -98,56 +97,87 @@ func (c *crawl) processDocument(t task) {
 		n.StatusCode, n.Header, n.Redirects, n.EarlierStatus = r.Status, r.Header, r.Redirects, r.Earlier
 	}
 	if fail := r.Failure(); fail != "" {
-		c.update(func() {
-			n := c.graph.Node(t.url)
-			facts(n)
-			n.FetchError = strings.TrimPrefix(fail, "fetch failed: ")
-			if t.probe {
-				n.Role = graph.RoleDiscovery
-				return
-			}
-			c.stats.Documents++
-			if isEntry {
-				if r.Err != nil {
-					c.entryErr = fmt.Errorf("%s: %v", t.url, r.Err)
-				} else if !c.isSiteRoot() {
-					c.entryErr = fmt.Errorf("%s: HTTP %d %s", t.url, r.Status, http.StatusText(r.Status))
-				}
-				if c.isSiteRoot() && r.Err == nil {
-					n.Role = graph.RoleDiscovery
-					c.setResult(&engine.Result{Location: t.url, Kind: rs.KindUnknown, Status: engine.StatusSkipped,
-						Error: fmt.Sprintf("the site root answers HTTP %d; looked for ResourceSync by discovery only", r.Status)})
-					return
-				}
-			}
-			c.setResult(ptr(engine.ErrorResult(t.url, fail)))
-		})
-		if isEntry && c.isSiteRoot() && r.Err == nil {
-			c.discoverFromPage(t.url, r.Header, nil)
-		}
+		c.fetchFailed(t, r, facts, fail)
 		return
 	}
+	if t.isEntry() && c.entryIsPage(t, r, facts) {
+		return
+	}
+	res, doc, ok := c.readDocument(t, r, facts)
+	if !ok || !c.recordDocument(t, r.Header, facts, res, doc) {
+		return
+	}
+	if t.isEntry() && doc != nil && doc.Kind() != rs.KindUnknown && t.url != c.wellKnown() {
+		// Whatever the entry point, the Source Description should be at
+		// the well-known URI (6.3.2): probe it, and walk it if it is one.
+		c.probeWellKnown("")
+	}
+	if doc != nil {
+		c.walk(t.url, doc)
+	}
+}
 
-	limits := c.v.Config.Limits.WithDefaults()
-	body := r.Body // gzip decoded by the client
+// fetchFailed records a document that could not be fetched (fail says
+// why). A site root that answers an HTTP error is looked at for discovery
+// only.
+func (c *crawl) fetchFailed(t task, r *sourcehttp.Response, facts func(*graph.Node), fail string) {
+	isEntry := t.isEntry()
+	c.update(func() {
+		n := c.graph.Node(t.url)
+		facts(n)
+		n.FetchError = strings.TrimPrefix(fail, "fetch failed: ")
+		if t.probe {
+			n.Role = graph.RoleDiscovery
+			return
+		}
+		c.stats.Documents++
+		if isEntry {
+			if r.Err != nil {
+				c.entryErr = fmt.Errorf("%s: %v", t.url, r.Err)
+			} else if !c.isSiteRoot() {
+				c.entryErr = fmt.Errorf("%s: HTTP %d %s", t.url, r.Status, http.StatusText(r.Status))
+			}
+			if c.isSiteRoot() && r.Err == nil {
+				n.Role = graph.RoleDiscovery
+				c.setResult(&engine.Result{Location: t.url, Kind: rs.KindUnknown, Status: engine.StatusSkipped,
+					Error: fmt.Sprintf("the site root answers HTTP %d; looked for ResourceSync by discovery only", r.Status)})
+				return
+			}
+		}
+		c.setResult(ptr(engine.ErrorResult(t.url, fail)))
+	})
+	if isEntry && c.isSiteRoot() && r.Err == nil {
+		c.discoverFromPage(t.url, r.Header, nil)
+	}
+}
+
+// entryIsPage reads an entry point that is a page rather than a document
+// for discovery, and reports whether it was one.
+func (c *crawl) entryIsPage(t task, r *sourcehttp.Response, facts func(*graph.Node)) bool {
 	// An HTML page at the entry point is read for discovery links.
 	mt := mediaType(r.Header)
-	if isEntry && (mt == "text/html" || mt == "application/xhtml+xml") {
-		page, _ := io.ReadAll(io.LimitReader(body, discovery.MaxPageBytes))
+	if mt == "text/html" || mt == "application/xhtml+xml" {
+		page, _ := io.ReadAll(io.LimitReader(r.Body, discovery.MaxPageBytes))
 		c.discoveryPage(t, facts, r.Header, page)
-		return
+		return true
 	}
 	// 6.3.3: a Link header "may be included with a representation of a
 	// resource of any content-type". An entry point that is neither XML
 	// nor HTML (JSON, plain text...) and links to ResourceSync by its Link
 	// header is read for discovery, not parsed as a document.
-	if isEntry && mt != "" && !xmlMediaType(mt) && linksResourceSync(t.url, r.Header) {
-		io.Copy(io.Discard, io.LimitReader(body, discovery.MaxPageBytes))
+	if mt != "" && !xmlMediaType(mt) && linksResourceSync(t.url, r.Header) {
+		io.Copy(io.Discard, io.LimitReader(r.Body, discovery.MaxPageBytes))
 		c.discoveryPage(t, facts, r.Header, nil)
-		return
+		return true
 	}
-	// The body is read within the validation budget: reading and
-	// validating a document both hold it in memory.
+	return false
+}
+
+// readDocument reads the body (gzip decoded by the client) and validates
+// it, within the validation budget: reading and validating a document
+// both hold it in memory. It reports false when it recorded the document
+// itself: unreadable, or an entry point that is an HTML page after all.
+func (c *crawl) readDocument(t task, r *sourcehttp.Response, facts func(*graph.Node)) (engine.Result, *rs.Document, bool) {
 	length := int64(-1)
 	if n, err := strconv.ParseInt(r.Header.Get("Content-Length"), 10, 64); err == nil {
 		length = n
@@ -158,9 +188,9 @@ func (c *crawl) processDocument(t task) {
 	}
 	if err := c.validating.Acquire(c.ctx, w); err != nil {
 		c.docError(t, facts, err.Error())
-		return
+		return engine.Result{}, nil, false
 	}
-	data, err := rs.ReadAll(body, limits.MaxBytes)
+	data, err := rs.ReadAll(r.Body, c.v.Config.Limits.WithDefaults().MaxBytes)
 	var res engine.Result
 	var doc *rs.Document
 	var le *rs.LimitError
@@ -170,17 +200,24 @@ func (c *crawl) processDocument(t task) {
 	case err != nil:
 		c.validating.Release(w)
 		c.docError(t, facts, fmt.Sprintf("reading the body: %v", err))
-		return
-	case isEntry && discovery.LooksHTML(data):
+		return res, nil, false
+	case t.isEntry() && discovery.LooksHTML(data):
 		c.validating.Release(w)
 		c.discoveryPage(t, facts, r.Header, data)
-		return
+		return res, nil, false
 	default:
 		// The walk reads the model the Validator built: one parse.
 		res, doc = c.v.ValidateDoc(c.ctx, t.url, data)
 	}
-	data = nil
 	c.validating.Release(w)
+	return res, doc, true
+}
+
+// recordDocument records a document read and validated in the graph and
+// the results, and reports whether the walk goes on from it: a probe
+// that found no ResourceSync document, a plain Sitemap of robots.txt and
+// a site root that is neither HTML nor XML stop there.
+func (c *crawl) recordDocument(t task, h http.Header, facts func(*graph.Node), res engine.Result, doc *rs.Document) bool {
 	kind := rs.KindUnknown
 	if doc != nil {
 		kind = doc.Kind()
@@ -192,7 +229,7 @@ func (c *crawl) processDocument(t task) {
 			n.Role = graph.RoleDiscovery
 			n.FetchError = "not a ResourceSync document"
 		})
-		return
+		return false
 	}
 	c.mu.Lock()
 	plain := c.plain[t.url]
@@ -205,12 +242,12 @@ func (c *crawl) processDocument(t task) {
 			c.setResult(&engine.Result{Location: t.url, Kind: rs.KindUnknown, Status: engine.StatusSkipped,
 				Error: "a plain Sitemap named by robots.txt, not a ResourceSync document (section 6.3.4 lets them stand side by side)"})
 		})
-		return
+		return false
 	}
-	if isEntry && kind == rs.KindUnknown && doc == nil && res.Status == engine.StatusError && c.isSiteRoot() {
+	if t.isEntry() && kind == rs.KindUnknown && doc == nil && res.Status == engine.StatusError && c.isSiteRoot() {
 		// A site root that is neither HTML nor XML: discovery only.
-		c.discoveryPage(t, facts, r.Header, nil)
-		return
+		c.discoveryPage(t, facts, h, nil)
+		return false
 	}
 	c.update(func() {
 		n := c.graph.Node(t.url)
@@ -225,14 +262,7 @@ func (c *crawl) processDocument(t task) {
 		c.stats.Findings += e + w + i
 		c.setResult(&res)
 	})
-	if isEntry && kind != rs.KindUnknown && t.url != c.wellKnown() {
-		// Whatever the entry point, the Source Description should be at
-		// the well-known URI (6.3.2): probe it, and walk it if it is one.
-		c.probeWellKnown("")
-	}
-	if doc != nil {
-		c.walk(t.url, doc)
-	}
+	return true
 }
 
 func ptr[T any](v T) *T { return &v }

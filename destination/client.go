@@ -40,6 +40,11 @@ func newFetcher(o *Options) (*fetcher, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A --map names an origin whose resources are to be kept: they may be
+	// fetched (the user's headers still go only where --allow-host says).
+	for _, m := range o.Maps {
+		origins.AddOrigin(m.Prefix.Origin)
+	}
 	hc := o.HTTP
 	hc.Origins = origins
 	hc.OnRetry = func(url, why string) { o.logf("retrying %s: %s", url, why) }

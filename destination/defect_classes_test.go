@@ -8,6 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/harness"
+	"github.com/rsconform/rsconform/mocksource"
 )
 
 // shadowCopy is a broken Destination: rsconform sync keeps a shadow copy,
@@ -74,10 +75,26 @@ var _ = Describe("Destinations with one defect each are caught", Label("Kind:har
 		Expect(verdict(res, 1, harness.AllPresent.ID).Actual).To(Equal("3 missing: /res/names/Case.txt, /res/names/a%2Fb.txt, /res/names/caf%C3%A9.txt"))
 	})
 
-	It("takes its baseline from the Resource Dump published before step 0", func() {
-		res := playScenario("baseline-resourcedump", time.Minute, syncCommand("--baseline", "--dumps")...)
-		Expect(failures(res)).To(BeEmpty())
-		Expect(res.Steps[0].Run.Output).To(ContainSubstring("3 packages unpacked"))
+	// The shadow copy of both origins, the second one in origin2/.
+	const bothOrigins = `"$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR.shadow" --rate 0 --map "$RSCONFORM_ORIGIN=." --map "$RSCONFORM_ORIGIN2=origin2" >/dev/null || exit 1
+rm -rf "$RSCONFORM_DIR" && mkdir -p "$RSCONFORM_DIR" && cd "$RSCONFORM_DIR.shadow" || exit 1
+`
+
+	It("mixes two origins into one path: the second origin's /res/0000000.txt takes the first's file", func() {
+		res := playScenario(mocksource.Origin2Scenario, time.Minute, writeScript(bothOrigins+`cp -R res "$RSCONFORM_DIR/" || exit 1
+if [ -d origin2 ]; then cp -R origin2/. "$RSCONFORM_DIR/"; fi`))
+		Expect(failingMust(res)).To(ConsistOf("step 1 DEST-PRESENT", "step 1 DEST-CURRENT", "step 1 DEST-EXTRA",
+			"step 2 DEST-PRESENT", "step 2 DEST-CURRENT", "step 2 DEST-EXTRA"))
+		Expect(verdict(res, 1, harness.AllPresent.ID).Actual).To(Equal("3 missing: /origin2/res/0000000.txt, /origin2/res/data/list.json, /origin2/res/only-here.html"))
+		Expect(verdict(res, 1, harness.AllPresent.ID).Evidence).To(ContainElement(MatchRegexp(`^/origin2/res/0000000.txt: the log: GET \{origin2\}/res/0000000.txt 200, [0-9,]+ bytes sent$`)))
+		Expect(verdict(res, 1, harness.AllCurrent.ID).Actual).To(MatchRegexp(`^1 stale: /res/0000000.txt \([0-9,]+ bytes, the Source's [0-9,]+ bytes, the content of /origin2/res/0000000.txt\)$`))
+		Expect(verdict(res, 1, harness.NoExtraFiles.ID).Actual).To(Equal("2 extra: /res/data/list.json, /res/only-here.html"))
+	})
+
+	It("drops the second origin", func() {
+		res := playScenario(mocksource.Origin2Scenario, time.Minute, writeScript(bothOrigins+`cp -R res "$RSCONFORM_DIR/"`))
+		Expect(failingMust(res)).To(ConsistOf("step 1 DEST-PRESENT", "step 2 DEST-PRESENT"))
+		Expect(verdict(res, 2, harness.AllPresent.ID).Actual).To(Equal("3 missing: /origin2/res/0000000.txt, /origin2/res/data/list.json, /origin2/res/new.txt"))
 	})
 
 	It("removes its DIR after a failed run: judged, DEST-RUN fails and DIR is judged empty", func() {

@@ -41,20 +41,27 @@ func (e *PathError) Error() string { return fmt.Sprintf("%q: %s", e.Name, e.Reas
 //     (sourcehttp.Longest); a URL that no Map covers is refused,
 //     so two hosts (127.0.0.1 and localhost) never share a file. Without
 //     --map, the one Map is the origin of SOURCE to DIR itself.
+//
 //   - The rest of the URL's path is kept as it is written, escapes and
 //     all, never decoded: /res/%73hared.txt is the file res/%73hared.txt,
 //     another than res/shared.txt. An empty last segment (a path ending
 //     with a slash) gets indexName; a query goes at the end of the last
 //     segment after "?", with "%" written "%25" and "/" written "%2F".
+//
 //   - Segments "." and "..", empty segments (//), segments longer than
 //     255 bytes, and a first segment starting with .rsconform (the
 //     Destination's own names) are refused: the file is always inside DIR.
 //
+//   - A Map's directory is its own: when it lies inside another Map's
+//     (--map http://h/=. --map http://h:8081/=origin2, a second origin in
+//     a subdirectory), a URL of the outer Map whose file would fall in it
+//     (http://h/origin2/a) is refused, so the two origins never share a
+//     file. Two Maps to one directory could share any name: NewMapper
+//     refuses them.
+//
 // Distinct URLs thus get distinct files, but for the index name
 // (http://h/a/ and http://h/a/index.html): the syncer refuses the second
-// URL that claims a file, before writing anything. Two Maps whose
-// directories nest without their URLs nesting the same way could share
-// files: NewMapper refuses them.
+// URL that claims a file, before writing anything.
 type Mapper struct {
 	maps  []sourcehttp.Map // Dir relative to DIR, slash-separated, "" for DIR
 	index string
@@ -99,30 +106,22 @@ func NewMapper(source string, maps []sourcehttp.Map, indexName string) (*Mapper,
 }
 
 // overlap refuses two Maps whose files could share a name: the same URL
-// prefix twice, or one directory inside the other (or the same) without
-// the URL prefixes nesting in the same way.
+// prefix twice, or two prefixes to one directory. A directory inside the
+// other's is kept apart by Path.
 func overlap(a, b sourcehttp.Map) error {
 	if a.Prefix == b.Prefix {
 		return fmt.Errorf("--map %s and %s: the same URL mapped twice", a, b)
 	}
-	outer, inner := a, b
-	if len(b.Dir) < len(a.Dir) {
-		outer, inner = b, a
+	if a.Dir == b.Dir {
+		return fmt.Errorf("--map %s and %s: the files of one could take the names of the other's; map them to separate directories", a, b)
 	}
-	var rest string
-	switch {
-	case outer.Dir == inner.Dir:
-	case outer.Dir == "":
-		rest = inner.Dir + "/"
-	case strings.HasPrefix(inner.Dir, outer.Dir+"/"):
-		rest = inner.Dir[len(outer.Dir)+1:] + "/"
-	default:
-		return nil // separate directories
-	}
-	if outer.Dir != inner.Dir && inner.Prefix.Origin == outer.Prefix.Origin && inner.Prefix.Path == outer.Prefix.Path+rest {
-		return nil // the inner one maps exactly as the outer would
-	}
-	return fmt.Errorf("--map %s and %s: the files of one could take the names of the other's; map them to separate directories", a, b)
+	return nil
+}
+
+// inside reports whether the slash path rel is dir or below it ("" is
+// DIR, which holds everything).
+func inside(rel, dir string) bool {
+	return dir == "" || rel == dir || strings.HasPrefix(rel, dir+"/")
 }
 
 // Path is where the resource with URI rawURL is kept, relative to DIR,
@@ -177,6 +176,11 @@ func (m *Mapper) Path(rawURL string) (string, error) {
 	rel := strings.Join(segs, "/")
 	if !filepath.IsLocal(filepath.FromSlash(rel)) {
 		return "", &PathError{rawURL, "does not name a file inside the directory"}
+	}
+	for _, other := range m.maps {
+		if other.Dir != mp.Dir && inside(other.Dir, mp.Dir) && inside(rel, other.Dir) {
+			return "", &PathError{rawURL, "maps to " + rel + ", in " + other.Dir + "/, which --map " + other.String() + " keeps for its own URLs: not kept"}
+		}
 	}
 	return rel, nil
 }

@@ -6,14 +6,18 @@
 //
 // The Destination is any program: its arguments may hold {source} (the
 // Source Description's URI), {dir} (the directory to keep in step),
-// {step}, and {token} (the bearer token of a scenario whose Source wants
-// one, else empty); the same values are in the environment as
-// RSCONFORM_SOURCE, RSCONFORM_DIR, RSCONFORM_STEP and RSCONFORM_TOKEN. It
-// is expected to mirror each resource's URI path, as written, under DIR
-// (http://host/a/b.html in DIR/a/b.html, as rsconform sync does for the
-// Source's origin; escapes kept, a query at the end of the name:
-// names.go); names at the top of DIR starting with ".rsconform" are its
-// own and are not looked at. A run that dies by a signal is a crash; a
+// {step}, {token} (the bearer token of a scenario whose Source wants
+// one, else empty), {origin} and {origin2} (the base URLs of the Source's
+// two origins, http://127.0.0.1:PORT, both listening on 127.0.0.1 only);
+// the same values are in the environment as RSCONFORM_SOURCE,
+// RSCONFORM_DIR, RSCONFORM_STEP, RSCONFORM_TOKEN, RSCONFORM_ORIGIN and
+// RSCONFORM_ORIGIN2. It is expected to mirror each resource's URI path,
+// as written, under DIR (http://host/a/b.html in DIR/a/b.html, as
+// rsconform sync does for the Source's origin; escapes kept, a query at
+// the end of the name: names.go), and the resources of the second origin
+// under DIR/origin2 ({origin2}/a/b.html in DIR/origin2/a/b.html; only
+// scenario second-origin has any); names at the top of DIR starting with
+// ".rsconform" are its own and are not looked at. A run that dies by a signal is a crash; a
 // run that leaves no DIR fails, and DIR is judged as empty.
 //
 // The harness drives the mock through Go calls (Source.Step,
@@ -279,17 +283,31 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The second origin: another port of 127.0.0.1, where the resources
+	// under mocksource.Origin2Prefix live ({origin2}).
+	ln2, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
 	base := "http://" + ln.Addr().String()
+	origins := [2]string{base, "http://" + ln2.Addr().String()}
 	src.SetBaseURL(base)
-	srv := &http.Server{Handler: src.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(ln)
-	defer func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		if srv.Shutdown(sctx) != nil {
-			srv.Close()
-		}
-	}()
+	src.SetOrigin2URL(origins[1])
+	for _, s := range []struct {
+		ln net.Listener
+		h  http.Handler
+	}{{ln, src.Handler()}, {ln2, src.Origin2Handler()}} {
+		srv := &http.Server{Handler: s.h, ReadHeaderTimeout: 10 * time.Second}
+		go srv.Serve(s.ln)
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			if srv.Shutdown(sctx) != nil {
+				srv.Close()
+			}
+		}()
+	}
 	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -332,7 +350,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		if cfg.Progress != nil {
 			cfg.Progress(Progress{Scenario: res.Scenario, Step: step, Steps: len(cfg.Scenario.Steps), Name: sr.Name})
 		}
-		info, err := runCommand(ctx, &cfg, res.Source, dir, step)
+		info, err := runCommand(ctx, &cfg, res.Source, origins, dir, step)
 		if err != nil {
 			return res, err
 		}
@@ -423,18 +441,21 @@ func snapshot(dir string) (dirState, error) {
 	return ds, err
 }
 
-// runCommand runs the Destination once, within the timeout.
-func runCommand(ctx context.Context, cfg *Config, source, dir string, step int) (*RunInfo, error) {
+// runCommand runs the Destination once, within the timeout; origins are
+// the base URLs of the Source's two origins.
+func runCommand(ctx context.Context, cfg *Config, source string, origins [2]string, dir string, step int) (*RunInfo, error) {
 	argv := make([]string, len(cfg.Command))
 	token := cfg.Scenario.BearerToken
-	r := strings.NewReplacer("{source}", source, "{dir}", dir, "{step}", strconv.Itoa(step), "{token}", token)
+	r := strings.NewReplacer("{source}", source, "{dir}", dir, "{step}", strconv.Itoa(step), "{token}", token,
+		"{origin}", origins[0], "{origin2}", origins[1])
 	for i, a := range cfg.Command {
 		argv[i] = r.Replace(a)
 	}
 	rctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
 	cmd := exec.CommandContext(rctx, argv[0], argv[1:]...)
-	cmd.Env = append(os.Environ(), "RSCONFORM_SOURCE="+source, "RSCONFORM_DIR="+dir, "RSCONFORM_STEP="+strconv.Itoa(step))
+	cmd.Env = append(os.Environ(), "RSCONFORM_SOURCE="+source, "RSCONFORM_DIR="+dir, "RSCONFORM_STEP="+strconv.Itoa(step),
+		"RSCONFORM_ORIGIN="+origins[0], "RSCONFORM_ORIGIN2="+origins[1])
 	if token != "" {
 		cmd.Env = append(cmd.Env, "RSCONFORM_TOKEN="+token)
 	}

@@ -20,6 +20,20 @@ import (
 // differing only in case are different names. rsconform sync names its
 // files so (destination.Mapper); the harness keys the Source's resources,
 // the requests of its log and the files of DIR by this name.
+//
+// A resource on the Source's second origin ({origin2}: another port of
+// the same host, scenario second-origin) is kept under DIR/origin2: the
+// URI {origin2}/res/a.txt is the file origin2/res/a.txt, whatever the
+// first origin holds at /res/a.txt (another resource, other content). The
+// Destination is told so on its command line (rsconform sync --map
+// {origin}=. --map {origin2}=origin2); the first origin has no resource
+// under /origin2/, so the two never claim one name. A Destination that
+// keeps both origins' /res/a.txt in one file, or drops the second origin,
+// loses a resource (DEST-PRESENT, DEST-CURRENT).
+
+// origin2Dir is the top directory of DIR for the second origin's
+// resources: mocksource.Origin2Prefix without its last slash.
+var origin2Dir = strings.TrimSuffix(mocksource.Origin2Prefix, "/")
 
 // queryFileName writes a query into a file name, one to one.
 var queryFileName = strings.NewReplacer("%", "%25", "/", "%2F")
@@ -58,11 +72,15 @@ func dirKey(rel string) string {
 const movedPrefix = "/moved/"
 
 // requestKey is the DIR name of the resource a request of the log asked
-// for (the target of a redirect fault is its resource).
+// for (the target of a redirect fault is its resource; on the second
+// origin, under origin2).
 func requestKey(r mocksource.Request) string {
 	p := r.Path
 	if strings.HasPrefix(p, movedPrefix) {
 		p = p[len(movedPrefix)-1:]
+	}
+	if r.Origin == 2 {
+		p = origin2Dir + p
 	}
 	if r.Query != "" {
 		p += "?" + r.Query

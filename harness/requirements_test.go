@@ -50,6 +50,14 @@ func TestRequirementsOnHandBuiltSteps(t *testing.T) {
 		{"present: a resource missing", AllPresent, func(st *Step) { delete(st.After, "/a.txt") }, Fail, "absent"},
 		{"current: the Source's content", AllCurrent, nil, Pass, "1 current"},
 		{"current: other content", AllCurrent, func(st *Step) { st.After["/a.txt"] = hashB }, Fail, "1 stale"},
+		{"current: the content of the second origin's resource of the same path", AllCurrent, func(st *Step) {
+			st.Expected["/origin2/a.txt"] = mocksource.ExpectedResource{SHA256: hashB, Length: 12}
+			st.After["/origin2/a.txt"], st.After["/a.txt"] = hashB, hashB
+		}, Fail, "1 stale: /a.txt (0 bytes, the Source's 10 bytes, the content of /origin2/a.txt)"},
+		{"present: the second origin's resource missing", AllPresent, func(st *Step) {
+			st.Expected["/origin2/a.txt"] = mocksource.ExpectedResource{SHA256: hashB, Length: 12}
+			st.Requests = []mocksource.Request{{Method: "GET", Origin: 2, Path: "/a.txt", Status: 200, Bytes: 12}}
+		}, Fail, "absent; the log: GET {origin2}/a.txt 200, 12 bytes sent"},
 		{"extra: none", NoExtraFiles, nil, Pass, "none"},
 		{"extra: a file the Source never had", NoExtraFiles, func(st *Step) { st.After["/x.txt"] = hashB }, Fail, "1 extra: /x.txt"},
 		{"deleted: nothing deleted", DeletedRemoved, nil, Skip, "the Source has deleted nothing so far"},

@@ -89,7 +89,15 @@ var AllPresent = &Requirement{
 	Passes:  "Every resource the Source lists has a file in DIR at the name its URI maps to.",
 	Fails:   "A resource the Source lists has no file there (the verdict cites the run's requests for it).",
 	Doc: "Each resource the Source lists now (Source.Expected) has a file in DIR at the path the " +
-		"URI maps to. Resources served under a wrong hash are left to DEST-FIXITY.",
+		"URI maps to; those on the Source's second origin (scenario second-origin, {origin2}) under DIR/origin2. " +
+		"Resources served under a wrong hash are left to DEST-FIXITY. A resource on another origin is one of " +
+		"the Source's: the specification ties a Source's resources to what it lists, not to the origin of its " +
+		"documents (10.1: \"A Resource List is introduced to list and describe the resources that a Source makes " +
+		"available for synchronization\"), and takes from the Sitemap protocol its document formats (section 7: " +
+		"\"the Sitemap (root element <urlset>) and Sitemap index (root element <sitemapindex>) document formats " +
+		"introduced by the Sitemap protocol are used\"), not its rule that a Sitemap lists URLs of its own host " +
+		"only. A copy that drops them, or keeps two origins' resources of one path in one file, fails coverage " +
+		"(and DEST-CURRENT names the resource whose content the file holds).",
 	Check: checkPresent,
 }
 
@@ -126,7 +134,7 @@ var AllCurrent = &Requirement{
 	Quote:   AllPresent.Quote,
 	Reading: auditReading,
 	Passes:  "Every file of a listed resource has the length and SHA-256 of what the Source serves now.",
-	Fails:   "A file holds other content (the verdict gives both lengths, both hashes and the run's requests).",
+	Fails:   "A file holds other content (the verdict gives both lengths, both hashes, the run's requests, and the resource whose content it holds when it is another's).",
 	Doc:     "Each file of a resource the Source lists has the SHA-256 of the content the Source serves now.",
 	Check:   checkCurrent,
 }
@@ -134,15 +142,30 @@ var AllCurrent = &Requirement{
 func checkCurrent(st *Step) Outcome {
 	var stale, evidence []string
 	current := 0
+	var bySHA map[string]string // made on the first stale file
 	for _, p := range sortedKeys(st.Expected) {
 		e := st.Expected[p]
 		got, ok := st.After[p]
 		switch {
 		case !ok || st.WrongHash[p]:
 		case got != e.SHA256:
-			stale = append(stale, fmt.Sprintf("%s (%s, the Source's %s)", p, byteCount(st.AfterLength[p]), byteCount(int64(e.Length))))
-			evidence = append(evidence, fmt.Sprintf("%s: DIR holds %s, sha256 %s; the Source serves %s, sha256 %s; %s",
-				p, byteCount(st.AfterLength[p]), got, byteCount(int64(e.Length)), e.SHA256, st.wire(p)))
+			if bySHA == nil {
+				bySHA = map[string]string{}
+				for q, f := range st.Expected {
+					if old, dup := bySHA[f.SHA256]; !dup || q < old {
+						bySHA[f.SHA256] = q
+					}
+				}
+			}
+			// Another resource's content: names mixed up (two origins in
+			// one path, decoded escapes).
+			of := ""
+			if q := bySHA[got]; q != "" {
+				of = ", the content of " + q
+			}
+			stale = append(stale, fmt.Sprintf("%s (%s, the Source's %s%s)", p, byteCount(st.AfterLength[p]), byteCount(int64(e.Length)), of))
+			evidence = append(evidence, fmt.Sprintf("%s: DIR holds %s, sha256 %s%s; the Source serves %s, sha256 %s; %s",
+				p, byteCount(st.AfterLength[p]), got, of, byteCount(int64(e.Length)), e.SHA256, st.wire(p)))
 		default:
 			current++
 		}

@@ -178,9 +178,13 @@ func (j *judge) verdicts(st *Step) []Verdict {
 	return vs
 }
 
-// requestLine is a request as evidence: "GET /res/1.txt 200 (malformed)".
+// requestLine is a request as evidence: "GET /res/1.txt 200 (malformed)";
+// "GET {origin2}/res/1.txt 200" on the second origin.
 func requestLine(r mocksource.Request) string {
 	target := r.Path
+	if r.Origin == 2 {
+		target = "{origin2}" + target
+	}
 	if r.Query != "" {
 		target += "?" + r.Query
 	}

@@ -37,6 +37,7 @@
 //	/dataset1/changedump-pkg/J.zip            Change Dump package J, and J-manifest.xml
 //	/dataset1/{resourcelist,resourcedump,changelist,changedump}-archive.xml   the Archives
 //	/res/NNNNNNN.ext                          resources; created ones at the scenario's paths
+//	ORIGIN2/PATH                              the resources of scenario path /origin2/PATH (below)
 //	/moved/...                                where redirect faults point: the same content
 //	/robots.txt, /info/*.html                 Sitemap directive (6.3.4) and describedby targets
 //
@@ -122,6 +123,19 @@
 // /res/caf%C3%A9.txt, /res/names/a%2Fb.txt (not /res/names/a/b.txt) and
 // /res/q.txt?page=2; see scenarios resource-names and large-bodies.
 //
+// # A second origin
+//
+// A scenario path under /origin2/ (create: /origin2/res/a.txt) is a
+// resource on the Source's second origin, another port of the same host
+// (scenario second-origin): with SetOrigin2URL (rsconform mock --addr2;
+// the harness's {origin2}) the documents list it as ORIGIN2/res/a.txt,
+// Origin2Handler serves it there, and the first origin has nothing under
+// /origin2/. The second origin serves only those resources (no document,
+// no control API); its requests are in the one log with "origin": 2 and
+// the path as asked there (/res/a.txt). The expected state, faults
+// (match: /origin2/res/*) and expect name it by its scenario path. Without
+// a second origin, the first serves it at /origin2/res/a.txt.
+//
 // expect marks a checkpoint: the expected Destination state is computed
 // from the resource state (Expected, GET /_rsconform/expected); the counts
 // and paths given are checked when the Source is built (New plays the
@@ -134,7 +148,7 @@
 //	GET  /_rsconform/expected  {"/res/0000001.html": {"sha256":"…","length":812,"type":"text/html"}, …}
 //	                           (listed_sha256 too where a wrong-hash fault makes the lists give another)
 //	GET  /_rsconform/log       the request log (?since=SEQ): method, path, status, virtual time, faults, headers
-//	GET  /_rsconform/status    scenario, step, virtual time, base URL
+//	GET  /_rsconform/status    scenario, step, virtual time, base URL (and origin2_url)
 //
 // AutoAdvance plays steps on a real-time cadence.
 //

@@ -28,7 +28,17 @@ const ControlPrefix = "/_rsconform/"
 //	                           {"/path": {"sha256": "…", "length": n, "type": "…"}, …}
 //	GET  /_rsconform/log       the request log as a JSON array (?since=SEQ)
 //	GET  /_rsconform/status    scenario, step, virtual time
-func (s *Source) Handler() http.Handler { return http.HandlerFunc(s.serveHTTP) }
+func (s *Source) Handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.serveHTTP(w, r, 1) })
+}
+
+// Origin2Handler serves the Source's second origin (SetOrigin2URL): the
+// resources under Origin2Prefix at the rest of their paths, and nothing
+// else (documents and the control API are the first origin's). Its
+// requests are in the one log, with Origin 2.
+func (s *Source) Origin2Handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.serveHTTP(w, r, 2) })
+}
 
 // recorder captures the status and size of a response for the log.
 type recorder struct {
@@ -100,10 +110,11 @@ func linkHeader(base string) string {
 	return "<" + base + pathCapList + `>; rel="resourcesync"`
 }
 
-func (s *Source) serveHTTP(rw http.ResponseWriter, r *http.Request) {
+// serveHTTP serves a request to origin 1 (Handler) or 2 (Origin2Handler).
+func (s *Source) serveHTTP(rw http.ResponseWriter, r *http.Request, origin int) {
 	s.catchUp()
 	p := r.URL.Path
-	if strings.HasPrefix(p, ControlPrefix) || p == strings.TrimSuffix(ControlPrefix, "/") {
+	if origin == 1 && (strings.HasPrefix(p, ControlPrefix) || p == strings.TrimSuffix(ControlPrefix, "/")) {
 		s.control(rw, r)
 		return
 	}
@@ -113,9 +124,13 @@ func (s *Source) serveHTTP(rw http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	w := &recorder{ResponseWriter: rw}
 	var fired []string
+	logOrigin := 0
+	if origin == 2 {
+		logOrigin = 2
+	}
 	defer func() {
 		s.log.add(Request{Time: s.Now(), Received: start, Duration: time.Since(start), Method: r.Method,
-			Path: p, Query: r.URL.RawQuery, Status: w.status, Bytes: w.bytes,
+			Origin: logOrigin, Path: p, Query: r.URL.RawQuery, Status: w.status, Bytes: w.bytes,
 			Fault: strings.Join(fired, ","), Headers: requestHeaders(r.Header), RetryAfter: w.Header().Get("Retry-After")})
 	}()
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -129,15 +144,33 @@ func (s *Source) serveHTTP(rw http.ResponseWriter, r *http.Request) {
 	// own is the Source's name for what is asked (document-names); the
 	// log keeps the name asked for.
 	own, ok := s.sc.ownPath(p)
+	if origin == 2 {
+		// The second origin's resources are the Source's under /origin2/.
+		own, ok = origin2Own(p), true
+	}
 	if !ok {
 		http.NotFound(w, r)
 		return
 	}
 	hb := s.baseFor(r)
 	var mod bodyMod
-	if moved, ok := strings.CutPrefix(own, movedPrefix); ok && strings.HasPrefix(moved, "/") {
-		// The target of redirect faults: the same content, no faults.
-		p, own = moved, moved
+	moved, isMoved := strings.CutPrefix(own, movedPrefix)
+	isMoved = isMoved && strings.HasPrefix(moved, "/")
+	if isMoved {
+		own = moved
+	}
+	if origin == 1 && strings.HasPrefix(own, Origin2Prefix) && s.Origin2URL() != "" {
+		// On the second origin, not here.
+		http.NotFound(w, r)
+		return
+	}
+	if isMoved {
+		// The target of redirect faults: the same content, no faults. The
+		// log names it as the origin it was asked of names it.
+		p = moved
+		if origin == 2 {
+			p = moved[len(Origin2Prefix)-1:]
+		}
 	} else if !s.opts.IgnoreFaults {
 		var done bool
 		if mod, fired, done = s.applyFaults(w, r, own, hb); done {
@@ -145,6 +178,16 @@ func (s *Source) serveHTTP(rw http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.serveContent(w, r, own, hb, mod)
+}
+
+// origin2Own is the Source's own path of a path asked of the second
+// origin: /res/a.txt is /origin2/res/a.txt, and the target of a redirect
+// fault there, /moved/res/a.txt, is /moved/origin2/res/a.txt.
+func origin2Own(p string) string {
+	if rest, ok := strings.CutPrefix(p, movedPrefix); ok && strings.HasPrefix(rest, "/") {
+		return movedPrefix + Origin2Prefix[:len(Origin2Prefix)-1] + rest
+	}
+	return Origin2Prefix[:len(Origin2Prefix)-1] + p
 }
 
 // sleep waits d on the mock's clock (Options.Sleep), or in real time as
@@ -209,7 +252,9 @@ func (s *Source) applyFaults(w *recorder, r *http.Request, p string, hb *hostBas
 		case f.Redirect != 0:
 			fired = append(fired, "redirect="+strconv.Itoa(f.Redirect))
 			loc := f.Location
-			if loc == "" {
+			if rest, ok := strings.CutPrefix(p, Origin2Prefix); ok && loc == "" && s.Origin2URL() != "" {
+				loc = s.Origin2URL() + movedPrefix + "/" + rest
+			} else if loc == "" {
 				loc = hb.base + movedPrefix + p
 			} else if strings.HasPrefix(loc, "/") {
 				loc = hb.base + loc
@@ -490,12 +535,16 @@ func parseRoute(p string) (route, bool) {
 // document returns the rendered document (or package) of a route from
 // the cache, rendering it when needed. The caller holds the read lock.
 func (s *Source) document(w *world, base string, rt route, p string) *cacheEntry {
+	base2 := s.Origin2URL()
 	key := cacheKey{base: base, path: p, ver: w.fam[rt.fam]}
+	if base2 != "" {
+		key.base += " " + base2
+	}
 	return s.cache.get(key, func() ([]byte, string, bool) {
 		if rt.kind == 0 {
 			return nil, "", false
 		}
-		r := &renderer{s: s, w: w, base: base, path: p}
+		r := &renderer{s: s, w: w, base: base, base2: base2, path: p}
 		return r.render(rt)
 	})
 }
@@ -642,7 +691,7 @@ func (s *Source) control(w http.ResponseWriter, r *http.Request) {
 		}
 		in := s.Info()
 		base := *s.base.Load()
-		writeJSON(w, http.StatusOK, map[string]any{
+		status := map[string]any{
 			"scenario": s.sc.Name, "description": s.sc.Description,
 			"step": in.Step, "steps": in.Steps, "time": in.Time, "done": in.Done,
 			"base_url": base, "source_description": base + pathSourceDesc,
@@ -651,7 +700,11 @@ func (s *Source) control(w http.ResponseWriter, r *http.Request) {
 				"expected": "GET " + ControlPrefix + "expected",
 				"log":      "GET " + ControlPrefix + "log",
 			},
-		})
+		}
+		if b2 := s.Origin2URL(); b2 != "" {
+			status["origin2_url"] = b2
+		}
+		writeJSON(w, http.StatusOK, status)
 	default:
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": "unknown control endpoint " + r.URL.Path})
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/md5"
 	"crypto/sha256"
 	"strconv"
+	"strings"
 	"time"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -69,10 +70,19 @@ type renderer struct {
 	s    *Source
 	w    *world
 	base string
-	path string // of the document being rendered
+	// base2 is the second origin's base URL, "" when there is none.
+	base2 string
+	path  string // of the document being rendered
 }
 
-func (r *renderer) url(p string) string { return r.base + p }
+// url is the URI of the Source's path p: on the second origin for a
+// resource under Origin2Prefix when there is one.
+func (r *renderer) url(p string) string {
+	if r.base2 != "" && strings.HasPrefix(p, Origin2Prefix) {
+		return r.base2 + p[len(Origin2Prefix)-1:]
+	}
+	return r.base + p
+}
 
 func (r *renderer) encode(d *rs.Document) []byte {
 	withOffsets(d, r.s.sc.offsetSeconds())

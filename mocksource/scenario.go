@@ -240,13 +240,18 @@ const VolumeScenario = "large-source"
 // pass it, so it is played when asked for by name.
 const TokenScenario = "bearer-token"
 
+// Origin2Scenario is the built-in scenario with resources on a second
+// origin of the Source: only a command that tells the Destination where
+// they go ({origin2}) can pass it, so it is played when asked for by name.
+const Origin2Scenario = "second-origin"
+
 // DefaultScenarios returns the built-in scenarios a Destination is tested
 // on when none is named (test-destination --scenario all, the destination
-// suite): all but VolumeScenario and TokenScenario, sorted.
+// suite): all but VolumeScenario, TokenScenario and Origin2Scenario, sorted.
 func DefaultScenarios() []string {
 	var out []string
 	for _, n := range BuiltinScenarios() {
-		if n != VolumeScenario && n != TokenScenario {
+		if n != VolumeScenario && n != TokenScenario && n != Origin2Scenario {
 			out = append(out, n)
 		}
 	}

@@ -13,8 +13,18 @@ import (
 // shutdown caused by ctx, or the server's error. When no base URL was set
 // it is taken from each request's Host.
 func (s *Source) Serve(ctx context.Context, ln net.Listener) error {
+	return serve(ctx, ln, s.Handler())
+}
+
+// ServeOrigin2 serves the Source's second origin (Origin2Handler) on ln
+// as Serve serves the first.
+func (s *Source) ServeOrigin2(ctx context.Context, ln net.Listener) error {
+	return serve(ctx, ln, s.Origin2Handler())
+}
+
+func serve(ctx context.Context, ln net.Listener, h http.Handler) error {
 	srv := &http.Server{
-		Handler:           s.Handler(),
+		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}

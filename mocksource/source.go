@@ -65,11 +65,14 @@ type Options struct {
 // Source is a ResourceSync Source played from a scenario. It is safe for
 // concurrent use: steps take a write lock, requests a read lock.
 type Source struct {
-	opts  Options
-	sc    *Scenario
-	mu    sync.RWMutex
-	w     *world
-	base  atomic.Pointer[string]
+	opts Options
+	sc   *Scenario
+	mu   sync.RWMutex
+	w    *world
+	base atomic.Pointer[string]
+	// base2 is the second origin's base URL (SetOrigin2URL), "" when the
+	// Source has one origin.
+	base2 atomic.Pointer[string]
 	clock atomic.Int64 // virtual now, Unix nanoseconds, for the log
 	cache *docCache
 	log   *requestLog
@@ -183,6 +186,7 @@ func New(opts Options) (*Source, error) {
 	}
 	s.log = newRequestLog(opts.LogSize)
 	s.SetBaseURL(opts.BaseURL)
+	s.SetOrigin2URL("")
 	if err := s.startRealtime(); err != nil {
 		return nil, err
 	}
@@ -198,6 +202,39 @@ func (s *Source) Scenario() *Scenario { return s.sc }
 func (s *Source) SetBaseURL(u string) {
 	u = strings.TrimRight(u, "/")
 	s.base.Store(&u)
+}
+
+// Origin2Prefix starts the paths of the resources on the Source's second
+// origin: in a scenario, in the expected state and in the harness's DIR
+// names, /origin2/res/a.txt is the resource http://ORIGIN2/res/a.txt.
+// With a second origin set (SetOrigin2URL), the documents list these
+// resources there, Origin2Handler serves them, and the first origin has
+// nothing under /origin2/; without one, the first origin serves them at
+// their paths, /origin2/ included.
+const Origin2Prefix = "/origin2/"
+
+// SetOrigin2URL sets the base URL of the Source's second origin (a
+// second listener, another port of the same host), where the resources
+// under Origin2Prefix are served; "" for none.
+func (s *Source) SetOrigin2URL(u string) {
+	u = strings.TrimRight(u, "/")
+	s.base2.Store(&u)
+}
+
+// Origin2URL is the second origin's base URL, "" when there is none.
+func (s *Source) Origin2URL() string { return *s.base2.Load() }
+
+// UsesOrigin2 reports whether the scenario puts resources on the second
+// origin (paths under Origin2Prefix).
+func (sc *Scenario) UsesOrigin2() bool {
+	for _, st := range sc.Steps {
+		for _, a := range st.Actions {
+			if strings.HasPrefix(a.Path, Origin2Prefix) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Now is the virtual time.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/reporter"
+	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/rules/frontend"
 )
 
@@ -114,143 +115,169 @@ func parseSample(s string) (int, error) {
 	return n, nil
 }
 
-func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// crawlConfig is what 'rsconform crawl' was asked to do.
+type crawlConfig struct {
+	report reportFlags // settled: the configuration file applied
+	engine engine.Config
+	// options are the crawl's, all but the Validator and Progress, which
+	// runCrawl wires.
+	options  crawler.Options
+	entry    string // the entry point; with --mock, set when the mock starts
+	mock     bool
+	scenario string // the mock's
+	progress string // --progress: auto, always or never
+}
+
+// crawlConfigFromFlags reads crawl's flags and the configuration file.
+func crawlConfigFromFlags(args []string, stderr io.Writer) (*crawlConfig, error) {
+	c := &crawlConfig{}
+	opts := &c.options
 	fset := flag.NewFlagSet("crawl", flag.ContinueOnError)
 	fset.SetOutput(stderr)
-	var rf reportFlags
-	rf.register(fset)
-	var opts crawler.Options
+	c.report.register(fset)
 	var hf httpFlags
+	hf.register(fset)
 	var maps mapValue
 	fset.IntVar(&opts.MaxDocuments, "max-documents", 1000, "fetch at most `N` ResourceSync documents")
 	fset.Int64Var(&opts.MaxBytes, "max-bytes", 1<<30, "download at most `BYTES` in all")
-	hf.register(fset)
 	fset.DurationVar(&opts.Revisit, "revisit", 0, "read the lists, dumps and closed documents again after `DURATION` and check how they changed (0: no)")
 	sample := fset.String("sample", "10", "resources fetched per Resource List or open Change List to check length, hash, type, lastmod: `N`, all or 0")
 	fset.BoolVar(&opts.Packages, "packages", false, "download dump packages (ZIP) and check them against their manifests")
 	registerPackageLimits(fset, &opts.PackageLimits)
 	fset.Var(&maps, "map", "serve the URLs under `URL=DIR` from a local folder (repeatable; the longest URL prefix of the URL's origin wins)")
 	fset.StringVar(&opts.State, "state", "", "record each fetch in `FILE` and resume from it: the same command run again after an interruption fetches nothing twice")
-	progress := fset.String("progress", "auto", "progress on standard error: auto (when it is a terminal), always, never")
-	mock := fset.Bool("mock", false, "crawl rsconform's own mock Source, started in-process on 127.0.0.1 (no URL needed)")
-	scenario := fset.String("scenario", "showcase", "with --mock: the scenario `NAME|FILE` to play to its end before the crawl (see 'rsconform mock --list')")
-	// Parse reports a bad flag on stderr; --help goes to stdout, once.
-	fset.Usage = func() {}
-	args, err := parseFlags(fset, args)
+	fset.StringVar(&c.progress, "progress", "auto", "progress on standard error: auto (when it is a terminal), always, never")
+	fset.BoolVar(&c.mock, "mock", false, "crawl rsconform's own mock Source, started in-process on 127.0.0.1 (no URL needed)")
+	fset.StringVar(&c.scenario, "scenario", "showcase", "with --mock: the scenario `NAME|FILE` to play to its end before the crawl (see 'rsconform mock --list')")
+	args, err := parseCommandLine(fset, args, crawlUsage, seeHelp("rsconform crawl: see --help"))
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fset.SetOutput(stdout)
-			fmt.Fprint(stdout, crawlUsage)
-			printFlags(stdout, fset)
-			return 0
-		}
-		fmt.Fprintln(stderr, "rsconform crawl: see --help")
-		return 2
+		return nil, err
 	}
-	if *mock {
-		if opts.State != "" {
-			fmt.Fprintln(stderr, "rsconform crawl: --state resumes the crawl of one Source, and --mock starts a new one on another port each run: run 'rsconform mock' and crawl its URL")
-			return 2
-		}
-		if len(args) != 0 {
-			fmt.Fprintln(stderr, "rsconform crawl: --mock crawls the mock Source: give no URL")
-			return 2
-		}
-		entry, stop, err := startMock(ctx, *scenario)
+	switch {
+	case c.mock && opts.State != "":
+		return nil, errors.New("rsconform crawl: --state resumes the crawl of one Source, and --mock starts a new one on another port each run: run 'rsconform mock' and crawl its URL")
+	case c.mock && len(args) != 0:
+		return nil, errors.New("rsconform crawl: --mock crawls the mock Source: give no URL")
+	case !c.mock && len(args) != 1:
+		return nil, errors.New("rsconform crawl: give one entry point URL, or --mock (see --help)")
+	case !c.mock:
+		c.entry = args[0]
+	case !flagSet(fset, "rate"):
+		// The politeness rate is for real Sources; the mock Source runs
+		// in this process.
+		hf.cfg.Rate = 0
+	}
+	if err := c.build(fset, &hf, maps, *sample); err != nil {
+		return nil, usageError("crawl", err)
+	}
+	return c, nil
+}
+
+// build applies the configuration file and builds the engine's and the
+// crawl's settings from the flags.
+func (c *crawlConfig) build(fset *flag.FlagSet, hf *httpFlags, maps mapValue, sample string) error {
+	opts := &c.options
+	err := c.report.settle(fset)
+	if err == nil {
+		c.engine, err = c.report.config()
+	}
+	if err == nil {
+		opts.Sample, err = parseSample(sample)
+		opts.SampleSet = true
+	}
+	if err == nil {
+		opts.HTTP, err = hf.config()
+		opts.AllowHosts, opts.Maps = hf.hosts, maps
+	}
+	if err == nil && (opts.MaxDocuments <= 0 || opts.MaxBytes <= 0 || opts.Revisit < 0) {
+		err = errors.New("--max-documents and --max-bytes must be positive, --revisit not negative")
+	}
+	return err
+}
+
+func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	c, err := crawlConfigFromFlags(args, stderr)
+	if err != nil {
+		return flagsExit(err, stdout, stderr)
+	}
+	if c.mock {
+		stop, err := c.startMockSource(ctx, stderr)
 		if err != nil {
 			fmt.Fprintln(stderr, "rsconform crawl --mock:", err)
 			return 2
 		}
 		defer stop()
-		args = []string{entry}
-		limit := "not rate-limited (--rate N limits them)"
-		if !flagSet(fset, "rate") {
-			// The politeness rate is for real Sources; the mock Source
-			// runs in this process.
-			hf.cfg.Rate = 0
-		} else if hf.cfg.Rate > 0 {
-			limit = fmt.Sprintf("at most %g requests/s (--rate)", hf.cfg.Rate)
-		}
-		// Said from the options the crawl is given, so that what limits
-		// the mock's crawl shows (and is tested) without timing it.
-		fmt.Fprintf(stderr, "rsconform crawl: mock Source (scenario %s, played to its end) at %s, requests %s\n", *scenario, entry, limit)
-	}
-	if len(args) != 1 {
-		fmt.Fprintln(stderr, "rsconform crawl: give one entry point URL, or --mock (see --help)")
-		return 2
-	}
-	if err := rf.settle(fset); err != nil {
-		fmt.Fprintln(stderr, "rsconform crawl:", err)
-		return 2
-	}
-	cfg, err := rf.config()
-	if err != nil {
-		fmt.Fprintln(stderr, "rsconform crawl:", err)
-		return 2
-	}
-	if opts.Sample, err = parseSample(*sample); err != nil {
-		fmt.Fprintln(stderr, "rsconform crawl:", err)
-		return 2
-	}
-	opts.SampleSet = true
-	if opts.HTTP, err = hf.config(); err != nil {
-		fmt.Fprintln(stderr, "rsconform crawl:", err)
-		return 2
-	}
-	opts.AllowHosts = hf.hosts
-	opts.Maps = maps
-	if opts.MaxDocuments <= 0 || opts.MaxBytes <= 0 || opts.Revisit < 0 {
-		fmt.Fprintln(stderr, "rsconform crawl: --max-documents and --max-bytes must be positive, --revisit not negative")
-		return 2
 	}
 	sv, err := frontend.New()
 	if err != nil {
 		fmt.Fprintln(stderr, "rsconform crawl: the XML Schemas failed to load:", err)
 		return 2
 	}
-	opts.Validator = rf.validator(cfg, sv)
-	var bar *progressbar.ProgressBar
-	if showProgress(*progress, stderr) {
-		bar = newCrawlBar(stderr)
+	c.options.Validator = c.report.validator(c.engine, sv)
+	rep, tally, closeReport, err := c.report.openReport(stdout)
+	if err != nil {
+		fmt.Fprintln(stderr, "rsconform crawl:", err)
+		return 2
+	}
+	report, err := c.crawl(ctx, stderr)
+	if err == nil {
+		err = c.report.applyBaseline(report.Results, stderr, "crawl")
+	}
+	if err != nil {
+		closeReport()
+		fmt.Fprintln(stderr, "rsconform crawl:", err)
+		return 2
+	}
+	err = writeResults(rep, tally, report.Results)
+	if sr, ok := rep.(reporter.SamplingReporter); ok && err == nil && report.Sampling != nil {
+		sr.SetSampling(report.Sampling)
+	}
+	if err == nil {
+		err = closeReport()
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "rsconform crawl: writing the report:", err)
+		return 2
+	}
+	return c.outcome(ctx, report, tally.Summary(), stderr)
+}
+
+// startMockSource starts the mock Source the crawl is to crawl, and
+// says what limits the crawl's requests to it: from the options the crawl
+// is given, so that it shows (and is tested) without timing it.
+func (c *crawlConfig) startMockSource(ctx context.Context, stderr io.Writer) (stop func(), err error) {
+	c.entry, stop, err = startMock(ctx, c.scenario)
+	if err != nil {
+		return nil, err
+	}
+	limit := "not rate-limited (--rate N limits them)"
+	if rate := c.options.HTTP.Rate; rate > 0 {
+		limit = fmt.Sprintf("at most %g requests/s (--rate)", rate)
+	}
+	fmt.Fprintf(stderr, "rsconform crawl: mock Source (scenario %s, played to its end) at %s, requests %s\n", c.scenario, c.entry, limit)
+	return stop, nil
+}
+
+// crawl crawls the entry point, with a progress bar on stderr when asked
+// for.
+func (c *crawlConfig) crawl(ctx context.Context, stderr io.Writer) (*crawler.Report, error) {
+	opts := c.options
+	if showProgress(c.progress, stderr) {
+		bar := newCrawlBar(stderr)
+		defer bar.Finish()
 		width := terminalWidth(stderr)
 		opts.Progress = func(s crawler.Stats) {
 			bar.Describe(progressLine(s, width))
 			bar.Set64(s.Bytes)
 		}
 	}
-	rep, tally, closeReport, err := rf.openReport(stdout)
-	if err != nil {
-		fmt.Fprintln(stderr, "rsconform crawl:", err)
-		return 2
-	}
-	report, err := crawler.Crawl(ctx, args[0], opts)
-	if bar != nil {
-		bar.Finish()
-	}
-	if err != nil {
-		closeReport()
-		fmt.Fprintln(stderr, "rsconform crawl:", err)
-		return 2
-	}
-	if err := rf.applyBaseline(report.Results, stderr, "crawl"); err != nil {
-		closeReport()
-		fmt.Fprintln(stderr, "rsconform crawl:", err)
-		return 2
-	}
-	for _, res := range report.Results {
-		tally.Add(res)
-		if err := rep.Write(res); err != nil {
-			fmt.Fprintln(stderr, "rsconform crawl: writing the report:", err)
-			return 2
-		}
-	}
-	if sr, ok := rep.(reporter.SamplingReporter); ok && report.Sampling != nil {
-		sr.SetSampling(report.Sampling)
-	}
-	if err := closeReport(); err != nil {
-		fmt.Fprintln(stderr, "rsconform crawl: writing the report:", err)
-		return 2
-	}
+	return crawler.Crawl(ctx, c.entry, opts)
+}
+
+// outcome says on stderr what the report does not (notes, rules that
+// could not run, the state file, an interruption, an unusable entry point,
+// what discovery found), and returns the exit code.
+func (c *crawlConfig) outcome(ctx context.Context, report *crawler.Report, s reporter.Summary, stderr io.Writer) int {
 	for _, n := range report.Notes {
 		fmt.Fprintln(stderr, "rsconform crawl: note:", n)
 	}
@@ -274,16 +301,15 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "rsconform crawl: the entry point is unusable:", report.EntryError)
 		return reporter.ExitNoVerdict
 	}
-	if found := report.Discovered(); len(found) > 0 && (rf.verbose || isTerminal(stderr)) {
+	if found := report.Discovered(); len(found) > 0 && (c.report.verbose || isTerminal(stderr)) {
 		fmt.Fprintf(stderr, "discovery: %s\n", strings.Join(found, "; "))
 	}
 	// Documents that could not be fetched are in the report; only the
 	// entry point decides exit code 2. A package that could not be
 	// checked (a ZIP bomb, not a ZIP file) fails the crawl, as a document
 	// that is not well-formed does.
-	s := tally.Summary()
 	s.Errors = 0
-	code := rf.exitCode(s)
+	code := c.report.exitCode(s)
 	if n := len(report.UncheckedPackages); n > 0 {
 		fmt.Fprintf(stderr, "rsconform crawl: %d package(s) could not be checked, e.g. %s (see the report)\n", n, report.UncheckedPackages[0])
 		code = max(code, reporter.ExitFailures)

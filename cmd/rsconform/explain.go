@@ -33,34 +33,30 @@ func init() {
 	register("explain", "explain a rule, with a failing and a passing example", runExplain)
 }
 
-func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// explainConfig is what 'rsconform explain' was asked to explain: a
+// rule of the catalogue or a Destination requirement.
+type explainConfig struct {
+	rule        *engine.Rule
+	requirement *harness.Requirement
+}
+
+// explainConfigFromFlags reads the ID to explain and finds its rule or
+// requirement.
+func explainConfigFromFlags(args []string, stderr io.Writer) (*explainConfig, error) {
 	fset := flag.NewFlagSet("explain", flag.ContinueOnError)
 	fset.SetOutput(stderr)
-	printUsage := func(w io.Writer) {
-		fset.SetOutput(w)
-		fmt.Fprint(fset.Output(), explainUsage)
-	}
-	fset.Usage = func() {} // Parse reports bad flags; help goes to stdout, once
-	args, err := parseFlags(fset, args)
+	args, err := parseCommandLine(fset, args, explainUsage, seeHelp("see 'rsconform explain --help'"))
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			printUsage(stdout)
-			return 0
-		}
-		fmt.Fprintf(stderr, "see 'rsconform %s --help'\n", fset.Name())
-		return 2
+		return nil, err
 	}
 	if len(args) != 1 {
-		fmt.Fprintln(stderr, "rsconform explain: give one rule ID (see 'rsconform rules')")
-		return 2
+		return nil, errors.New("rsconform explain: give one rule ID (see 'rsconform rules')")
 	}
 	id := strings.ToUpper(args[0])
-	if dr := harness.RequirementByID(id); dr != nil {
-		explainRequirement(stdout, dr)
-		return 0
-	}
-	r := engine.Lookup(id)
-	if r == nil {
+	c := &explainConfig{requirement: harness.RequirementByID(id), rule: engine.Lookup(id)}
+	if c.requirement != nil {
+		c.rule = nil
+	} else if c.rule == nil {
 		var ids []string
 		for _, r := range engine.All() {
 			ids = append(ids, r.ID)
@@ -68,51 +64,67 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		for _, r := range harness.Requirements {
 			ids = append(ids, r.ID)
 		}
-		fmt.Fprintf(stderr, "rsconform explain: no rule %q%s (see 'rsconform rules')\n", args[0], suggest.DidYouMean(strings.ToUpper(args[0]), ids))
-		return 2
+		return nil, fmt.Errorf("rsconform explain: no rule %q%s (see 'rsconform rules')", args[0], suggest.DidYouMean(id, ids))
 	}
-	fmt.Fprintf(stdout, "%s: %s\n\n", r.ID, r.Title)
-	fmt.Fprintf(stdout, "Level:    %s (findings are %ss)\n", r.Level, r.Level.Severity())
+	return c, nil
+}
+
+func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	c, err := explainConfigFromFlags(args, stderr)
+	if err != nil {
+		return flagsExit(err, stdout, stderr)
+	}
+	if c.requirement != nil {
+		explainRequirement(stdout, c.requirement)
+	} else {
+		explainRule(stdout, c.rule)
+	}
+	return 0
+}
+
+// explainRule prints a rule of the catalogue.
+func explainRule(w io.Writer, r *engine.Rule) {
+	fmt.Fprintf(w, "%s: %s\n\n", r.ID, r.Title)
+	fmt.Fprintf(w, "Level:    %s (findings are %ss)\n", r.Level, r.Level.Severity())
 	sec := r.Section
 	if s := rules.Section(r.Section); s != nil {
 		sec += " " + s.Title
 	}
-	fmt.Fprintf(stdout, "Section:  %s\n", sec)
+	fmt.Fprintf(w, "Section:  %s\n", sec)
 	if len(r.Applies) > 0 {
 		var ks []string
 		for _, k := range r.Applies {
 			ks = append(ks, string(k))
 		}
-		fmt.Fprintf(stdout, "Applies:  %s\n", strings.Join(ks, ", "))
+		fmt.Fprintf(w, "Applies:  %s\n", strings.Join(ks, ", "))
 	}
 	if len(r.Specs) > 0 {
 		var ss []string
 		for _, s := range r.Specs {
 			ss = append(ss, string(s))
 		}
-		fmt.Fprintf(stdout, "Specs:    %s\n", strings.Join(ss, ", "))
+		fmt.Fprintf(w, "Specs:    %s\n", strings.Join(ss, ", "))
 	}
 	if r.IsGraph() {
-		fmt.Fprintln(stdout, "Scope:    across documents (rsconform crawl)")
+		fmt.Fprintln(w, "Scope:    across documents (rsconform crawl)")
 	}
 	if r.English != "" {
-		fmt.Fprintf(stdout, "\nThe specification says (in English):\n%s\n", indent(wrap(r.English, 76), "  > "))
+		fmt.Fprintf(w, "\nThe specification says (in English):\n%s\n", indent(wrap(r.English, 76), "  > "))
 	}
 	if r.Quote != "" {
 		label := "The specification says"
 		if r.English != "" {
 			label = "In the original"
 		}
-		fmt.Fprintf(stdout, "\n%s:\n%s\n", label, indent(wrap(r.Quote, 76), "  > "))
+		fmt.Fprintf(w, "\n%s:\n%s\n", label, indent(wrap(r.Quote, 76), "  > "))
 	}
 	if r.Doc != "" {
-		fmt.Fprintf(stdout, "\nHow rsconform reads it:\n%s\n", indent(wrap(r.Doc, 78), "  "))
+		fmt.Fprintf(w, "\nHow rsconform reads it:\n%s\n", indent(wrap(r.Doc, 78), "  "))
 	}
 	if fail, pass, err := fixtures.Examples(r.ID); err == nil {
-		printExample(stdout, "Failing example", fail)
-		printExample(stdout, "Passing example", pass)
+		printExample(w, "Failing example", fail)
+		printExample(w, "Passing example", pass)
 	}
-	return 0
 }
 
 // explainRequirement prints a Destination requirement.

@@ -46,128 +46,180 @@ Exit codes: 0 stopped normally, 2 bad flags, bad scenario or cannot listen.
 Flags:
 `
 
-// runMock implements 'rsconform mock'.
-func runMock(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// mockConfig is what 'rsconform mock' was asked to do.
+type mockConfig struct {
+	list    bool // list the built-in scenarios; nothing else is set
+	source  mocksource.Options
+	addr    string
+	baseURL string // "" http://ADDR
+	// addr2 is the second origin's HOST:PORT ("": a free port of ADDR's
+	// host when the scenario has resources under /origin2/, else none).
+	addr2 string
+	auto  time.Duration // a step every auto of real time (0: on POST only)
+}
+
+// mockConfigFromFlags reads mock's flags and loads its scenario.
+func mockConfigFromFlags(args []string, stderr io.Writer) (*mockConfig, error) {
+	c := &mockConfig{}
+	o := &c.source
 	fset := flag.NewFlagSet("mock", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	scenario := fset.String("scenario", "baseline-resourcelist", "built-in scenario (see --list) or YAML file `NAME|FILE`")
-	addr := fset.String("addr", "127.0.0.1:8080", "`HOST:PORT` to listen on (port 0 picks a free one)")
-	resources := fset.Int("resources", 0, "initial number of resources `N`, overriding the scenario's")
-	seed := fset.Int64("seed", 0, "seed `S` of the generated content, overriding the scenario's")
-	auto := fset.Duration("auto", 0, "play a step every `DURATION` of real time (0: only on POST /_rsconform/step)")
-	realtime := fset.Duration("realtime", 0, "real-time mode: play the steps at once, then change a resource every `DURATION` (0: off)")
-	lastmodOnly := fset.Bool("lastmod-only", false, "serve Change Lists without datetime (only <lastmod>) and resources without Last-Modified, as most Sources do")
-	maxEntries := fset.Int("max-entries", 0, "entries per document before an index is used (default: the scenario's, else 50,000)")
-	baseURL := fset.String("base-url", "", "`URL` the documents' URIs start with (default: http://ADDR)")
-	list := fset.Bool("list", false, "list the built-in scenarios and exit")
-	fset.Usage = func() {} // Parse reports bad flags; help goes to stdout, once
-	if err := fset.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, mockUsage)
-			fset.SetOutput(stdout)
-			printFlags(stdout, fset)
-			return 0
-		}
-		fmt.Fprintln(stderr, "see 'rsconform mock --help'")
-		return 2
+	fset.StringVar(&c.addr, "addr", "127.0.0.1:8080", "`HOST:PORT` to listen on (port 0 picks a free one)")
+	fset.IntVar(&o.Resources, "resources", 0, "initial number of resources `N`, overriding the scenario's")
+	fset.Int64Var(&o.Seed, "seed", 0, "seed `S` of the generated content, overriding the scenario's")
+	fset.DurationVar(&c.auto, "auto", 0, "play a step every `DURATION` of real time (0: only on POST /_rsconform/step)")
+	fset.DurationVar(&o.Realtime, "realtime", 0, "real-time mode: play the steps at once, then change a resource every `DURATION` (0: off)")
+	fset.BoolVar(&o.LastmodOnly, "lastmod-only", false, "serve Change Lists without datetime (only <lastmod>) and resources without Last-Modified, as most Sources do")
+	fset.IntVar(&o.MaxEntries, "max-entries", 0, "entries per document before an index is used (default: the scenario's, else 50,000)")
+	fset.StringVar(&c.baseURL, "base-url", "", "`URL` the documents' URIs start with (default: http://ADDR)")
+	fset.StringVar(&c.addr2, "addr2", "", "`HOST:PORT` of the second origin, where a scenario's resources under /origin2/ live (default: a free port of ADDR's host when the scenario has any)")
+	fset.BoolVar(&c.list, "list", false, "list the built-in scenarios and exit")
+	args, err := parseCommandLine(fset, args, mockUsage, seeHelp("see 'rsconform mock --help'"))
+	switch {
+	case err != nil:
+		return nil, err
+	case len(args) > 0:
+		return nil, fmt.Errorf("rsconform mock: unexpected argument %q (see --help)", args[0])
+	case c.list:
+		return c, nil
+	case o.Resources < 0 || o.MaxEntries < 0 || c.auto < 0 || o.Realtime < 0:
+		return nil, errors.New("rsconform mock: --resources, --max-entries, --auto and --realtime cannot be negative")
+	case c.auto > 0 && o.Realtime > 0:
+		return nil, errors.New("rsconform mock: --auto and --realtime exclude each other (real-time mode plays every step at once)")
 	}
-	if fset.NArg() > 0 {
-		fmt.Fprintf(stderr, "rsconform mock: unexpected argument %q (see --help)\n", fset.Arg(0))
-		return 2
+	if o.Scenario, err = mocksource.LoadScenario(*scenario); err != nil {
+		return nil, usageError("mock", err)
 	}
-	if *list {
-		for _, name := range mocksource.BuiltinScenarios() {
-			sc, err := mocksource.LoadScenario(name)
-			if err != nil {
-				fmt.Fprintf(stderr, "rsconform mock: %v\n", err)
-				return 2
-			}
-			fmt.Fprintf(stdout, "%-30s %s\n", name, mockWrap(firstSentence(sc.Description), 60, strings.Repeat(" ", 31)))
-		}
-		return 0
+	if o.Seed == 0 && flagSet(fset, "seed") {
+		// Seed 0 given explicitly: Options treats 0 as "the scenario's".
+		o.Scenario.Seed = 0
 	}
-	if *resources < 0 || *maxEntries < 0 || *auto < 0 || *realtime < 0 {
-		fmt.Fprintln(stderr, "rsconform mock: --resources, --max-entries, --auto and --realtime cannot be negative")
-		return 2
+	return c, nil
+}
+
+// runMock implements 'rsconform mock'.
+func runMock(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	c, err := mockConfigFromFlags(args, stderr)
+	if err != nil {
+		return flagsExit(err, stdout, stderr)
 	}
-	if *auto > 0 && *realtime > 0 {
-		fmt.Fprintln(stderr, "rsconform mock: --auto and --realtime exclude each other (real-time mode plays every step at once)")
-		return 2
+	if c.list {
+		err = listScenarios(stdout)
+	} else {
+		err = c.serve(ctx, stdout)
 	}
-	sc, err := mocksource.LoadScenario(*scenario)
 	if err != nil {
 		fmt.Fprintf(stderr, "rsconform mock: %v\n", err)
 		return 2
 	}
-	opts := mocksource.Options{Scenario: sc, Resources: *resources, MaxEntries: *maxEntries, Realtime: *realtime, LastmodOnly: *lastmodOnly}
-	fset.Visit(func(f *flag.Flag) {
-		if f.Name == "seed" && *seed == 0 {
-			// Seed 0 given explicitly: Options treats 0 as "the scenario's".
-			sc.Seed = 0
+	return 0
+}
+
+// listScenarios lists the built-in scenarios, each with the first
+// sentence of its description.
+func listScenarios(stdout io.Writer) error {
+	for _, name := range mocksource.BuiltinScenarios() {
+		sc, err := mocksource.LoadScenario(name)
+		if err != nil {
+			return err
 		}
-	})
-	opts.Seed = *seed
-	src, err := mocksource.New(opts)
-	if err != nil {
-		fmt.Fprintf(stderr, "rsconform mock: %v\n", err)
-		return 2
+		fmt.Fprintf(stdout, "%-30s %s\n", name, mockWrap(firstSentence(sc.Description), 60, strings.Repeat(" ", 31)))
 	}
-	ln, err := net.Listen("tcp", *addr)
+	return nil
+}
+
+// serve serves the mock Source until ctx ends, playing a step every
+// --auto.
+func (c *mockConfig) serve(ctx context.Context, stdout io.Writer) error {
+	src, err := mocksource.New(c.source)
 	if err != nil {
-		fmt.Fprintf(stderr, "rsconform mock: %v\n", err)
-		return 2
+		return err
 	}
-	base := strings.TrimRight(*baseURL, "/")
+	ln, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		return err
+	}
+	base := strings.TrimRight(c.baseURL, "/")
 	if base == "" {
 		base = "http://" + ln.Addr().String()
 	}
 	src.SetBaseURL(base)
-
-	in := src.Info()
-	fmt.Fprintf(stdout, "rsconform mock: scenario %s, %d steps, virtual time %s\n", sc.Name, in.Steps, in.Time.Format(time.RFC3339))
-	fmt.Fprintf(stdout, "Serving %s\n", base)
-	fmt.Fprintf(stdout, "  Source Description  %s/.well-known/resourcesync\n", base)
-	fmt.Fprintf(stdout, "  Capability List     %s/dataset1/capabilitylist.xml\n", base)
-	fmt.Fprintf(stdout, "Control:\n")
-	fmt.Fprintf(stdout, "  POST %s/_rsconform/step      play the next step\n", base)
-	fmt.Fprintf(stdout, "  GET  %s/_rsconform/expected  the expected Destination state\n", base)
-	fmt.Fprintf(stdout, "  GET  %s/_rsconform/log       the request log\n", base)
-	fmt.Fprintf(stdout, "  GET  %s/_rsconform/status    scenario, step and virtual time\n", base)
-	if *auto > 0 {
-		fmt.Fprintf(stdout, "Playing a step every %v.\n", *auto)
+	var ln2 net.Listener
+	if c.addr2 != "" || c.source.Scenario.UsesOrigin2() {
+		a := c.addr2
+		if a == "" {
+			host, _, _ := net.SplitHostPort(ln.Addr().String())
+			a = net.JoinHostPort(host, "0")
+		}
+		if ln2, err = net.Listen("tcp", a); err != nil {
+			ln.Close()
+			return err
+		}
+		src.SetOrigin2URL("http://" + ln2.Addr().String())
 	}
-	if *realtime > 0 {
-		fmt.Fprintf(stdout, "Real time: a resource changes every %v.\n", *realtime)
-	}
-	fmt.Fprintln(stdout, "Stop with Ctrl-C.")
-
+	c.describe(stdout, src.Info(), base, src.Origin2URL())
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
 	autoErr := make(chan error, 1)
-	if *auto > 0 {
+	if c.auto > 0 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			autoErr <- src.AutoAdvance(ctx, *auto)
+			autoErr <- src.AutoAdvance(ctx, c.auto)
+		}()
+	}
+	origin2Err := make(chan error, 1)
+	if ln2 != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			origin2Err <- src.ServeOrigin2(ctx, ln2)
+			cancel() // one origin down ends both
 		}()
 	}
 	err = src.Serve(ctx, ln)
 	cancel()
 	wg.Wait()
+	if err == nil && ln2 != nil {
+		err = <-origin2Err
+	}
 	if err != nil {
-		fmt.Fprintf(stderr, "rsconform mock: %v\n", err)
-		return 2
+		return err
 	}
 	select {
 	case err := <-autoErr:
 		if err != nil && !errors.Is(err, context.Canceled) {
-			fmt.Fprintf(stderr, "rsconform mock: %v\n", err)
-			return 2
+			return err
 		}
 	default:
 	}
-	return 0
+	return nil
+}
+
+// describe says on stdout what the mock serves at base (and base2, its
+// second origin, when not "") and how to drive it.
+func (c *mockConfig) describe(stdout io.Writer, in mocksource.StepInfo, base, base2 string) {
+	fmt.Fprintf(stdout, "rsconform mock: scenario %s, %d steps, virtual time %s\n", c.source.Scenario.Name, in.Steps, in.Time.Format(time.RFC3339))
+	fmt.Fprintf(stdout, "Serving %s\n", base)
+	fmt.Fprintf(stdout, "  Source Description  %s/.well-known/resourcesync\n", base)
+	fmt.Fprintf(stdout, "  Capability List     %s/dataset1/capabilitylist.xml\n", base)
+	if base2 != "" {
+		fmt.Fprintf(stdout, "  Second origin       %s (the resources under /origin2/)\n", base2)
+	}
+	fmt.Fprintf(stdout, "Control:\n")
+	fmt.Fprintf(stdout, "  POST %s/_rsconform/step      play the next step\n", base)
+	fmt.Fprintf(stdout, "  GET  %s/_rsconform/expected  the expected Destination state\n", base)
+	fmt.Fprintf(stdout, "  GET  %s/_rsconform/log       the request log\n", base)
+	fmt.Fprintf(stdout, "  GET  %s/_rsconform/status    scenario, step and virtual time\n", base)
+	if c.auto > 0 {
+		fmt.Fprintf(stdout, "Playing a step every %v.\n", c.auto)
+	}
+	if c.source.Realtime > 0 {
+		fmt.Fprintf(stdout, "Real time: a resource changes every %v.\n", c.source.Realtime)
+	}
+	fmt.Fprintln(stdout, "Stop with Ctrl-C.")
 }
 
 // firstSentence is the text up to the first full stop or colon.

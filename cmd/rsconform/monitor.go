@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -81,59 +80,123 @@ Source that could not be crawled or recorded, interrupted).
 Flags:
 `
 
-func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// monitorConfig is what 'rsconform monitor' was asked to do.
+type monitorConfig struct {
+	sources []monitorSource // read from --sources
+	// monitor is the monitor's config, all but its Sources, Store,
+	// Alerts, BaseURL and Logf, which runMonitor wires.
+	monitor      monitor.Config
+	db           string
+	once         bool
+	addr         string // the dashboard's; "" none
+	alertCommand string
+	webhook      string
+}
+
+// monitorConfigFromFlags reads monitor's flags and its Sources file.
+func monitorConfigFromFlags(args []string, stderr io.Writer) (*monitorConfig, error) {
+	c := &monitorConfig{monitor: monitor.Config{Version: toolVersion()}}
+	m := &c.monitor
 	fset := flag.NewFlagSet("monitor", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	sourcesFile := fset.String("sources", "", "the Sources to watch, YAML `FILE` (see above)")
-	dbPath := fset.String("db", "monitor.db", "the history, a SQLite `FILE` (created when missing)")
-	once := fset.Bool("once", false, "crawl every Source once, print what is new and fixed, and exit (0, 1 a new error, 2)")
-	addr := fset.String("addr", "", "serve the dashboard on `HOST:PORT` (service mode)")
-	alertCommand := fset.String("alert-command", "", "run `CMD` (sh -c) with each regression as JSON on its standard input")
-	webhook := fset.String("webhook", "", "POST each regression as JSON to `URL` (retried)")
-	maxCrawls := fset.Int("max-crawls", 4, "crawls running at once")
-	keep := fset.Int("keep-reports", 10, "full reports kept per Source (its last `N` runs); findings are kept for every run")
-	grace := fset.Duration("grace", 30*time.Second, "on SIGTERM, how long the runs in progress may go on before they are recorded as interrupted")
-	fset.Usage = func() {}
-	args, err := parseFlags(fset, args)
+	fset.StringVar(&c.db, "db", "monitor.db", "the history, a SQLite `FILE` (created when missing)")
+	fset.BoolVar(&c.once, "once", false, "crawl every Source once, print what is new and fixed, and exit (0, 1 a new error, 2)")
+	fset.StringVar(&c.addr, "addr", "", "serve the dashboard on `HOST:PORT` (service mode)")
+	fset.StringVar(&c.alertCommand, "alert-command", "", "run `CMD` (sh -c) with each regression as JSON on its standard input")
+	fset.StringVar(&c.webhook, "webhook", "", "POST each regression as JSON to `URL` (retried)")
+	fset.IntVar(&m.MaxCrawls, "max-crawls", 4, "crawls running at once")
+	fset.IntVar(&m.KeepReports, "keep-reports", 10, "full reports kept per Source (its last `N` runs); findings are kept for every run")
+	fset.DurationVar(&m.Grace, "grace", 30*time.Second, "on SIGTERM, how long the runs in progress may go on before they are recorded as interrupted")
+	args, err := parseCommandLine(fset, args, monitorUsage, seeHelp("rsconform monitor: see --help"))
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fset.SetOutput(stdout)
-			fmt.Fprint(stdout, monitorUsage)
-			printFlags(stdout, fset)
-			return 0
-		}
-		fmt.Fprintln(stderr, "rsconform monitor: see --help")
-		return 2
+		return nil, err
 	}
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "rsconform monitor: "+format+"\n", a...)
-		return 2
+	fail := func(format string, a ...any) (*monitorConfig, error) {
+		return nil, fmt.Errorf("rsconform monitor: "+format, a...)
 	}
 	switch {
 	case len(args) != 0:
 		return fail("takes no arguments: the Sources are in --sources FILE (see --help)")
 	case *sourcesFile == "":
 		return fail("--sources FILE is required (see --help)")
-	case *maxCrawls <= 0 || *keep <= 0 || *grace < 0:
+	case m.MaxCrawls <= 0 || m.KeepReports <= 0 || m.Grace < 0:
 		return fail("--max-crawls and --keep-reports must be positive, --grace not negative")
-	case *once && *addr != "":
+	case c.once && c.addr != "":
 		return fail("--addr serves the dashboard of a monitor that keeps running: not with --once")
 	}
-	if *webhook != "" {
-		if u, err := parseHTTPURL(*webhook); err != nil {
+	if c.webhook != "" {
+		if c.webhook, err = parseHTTPURL(c.webhook); err != nil {
 			return fail("--webhook: %v", err)
-		} else {
-			*webhook = u
 		}
 	}
-	listed, err := readSourcesFile(*sourcesFile)
-	if err != nil {
+	if c.sources, err = readSourcesFile(*sourcesFile); err != nil {
 		return fail("%v", err)
+	}
+	return c, nil
+}
+
+func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	c, err := monitorConfigFromFlags(args, stderr)
+	if err != nil {
+		return flagsExit(err, stdout, stderr)
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "rsconform monitor: "+format+"\n", a...)
+		return 2
 	}
 	sv, err := frontend.New()
 	if err != nil {
 		return fail("the XML Schemas failed to load: %v", err)
 	}
+	cfg := c.monitor
+	if cfg.Sources, err = monitorSources(c.sources, sv); err != nil {
+		return fail("%v", err)
+	}
+	if cfg.Store, err = monitor.Open(ctx, c.db); err != nil {
+		return fail("%v", err)
+	}
+	defer cfg.Store.Close()
+	if n := cfg.Store.Interrupted; n > 0 {
+		fmt.Fprintf(stderr, "rsconform monitor: %d run(s) left in progress by a monitor that stopped are recorded as interrupted\n", n)
+	}
+	logf := timestampedLog(stderr, "monitor")
+	if c.alertCommand != "" || c.webhook != "" {
+		cfg.Alerts = &monitor.Alerter{Command: c.alertCommand, Webhook: c.webhook, Retries: 3, Store: cfg.Store, Logf: logf}
+	}
+	var ln net.Listener
+	if c.addr != "" {
+		if ln, err = net.Listen("tcp", c.addr); err != nil {
+			return fail("%v", err)
+		}
+		cfg.BaseURL = "http://" + ln.Addr().String()
+	}
+	if !c.once {
+		cfg.Logf = logf
+	}
+	m, err := monitor.New(cfg)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if c.once {
+		return monitorOnce(ctx, m, stdout, stderr)
+	}
+	if err := m.Declare(ctx); err != nil {
+		return fail("%s: %v", c.db, err)
+	}
+	if ln != nil {
+		defer serveDashboard(ln, cfg.Store)()
+		fmt.Fprintf(stderr, "rsconform monitor: the dashboard is at %s/\n", cfg.BaseURL)
+	}
+	fmt.Fprintf(stderr, "rsconform monitor: watching %d Source(s), history in %s (Ctrl-C or SIGTERM stops)\n", len(cfg.Sources), c.db)
+	m.Serve(ctx, nil)
+	fmt.Fprintln(stderr, "rsconform monitor: stopped")
+	return 0
+}
+
+// monitorSources are the Sources of the Sources file with their crawl
+// options, one Validator per spec version.
+func monitorSources(listed []monitorSource, sv engine.FrontEnd) ([]monitor.Source, error) {
 	validators := map[string]*engine.Validator{}
 	var sources []monitor.Source
 	for _, s := range listed {
@@ -142,7 +205,7 @@ func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			rf := reportFlags{spec: s.Spec, maxSize: rs.DefaultMaxBytes, maxEntries: rs.DefaultMaxEntries, format: "json"}
 			cfg, err := rf.config()
 			if err != nil {
-				return fail("%v", err)
+				return nil, err
 			}
 			v = rf.validator(cfg, sv)
 			validators[s.Spec] = v
@@ -151,69 +214,38 @@ func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		opts.Validator = v
 		sources = append(sources, monitor.Source{Name: s.Name, URL: s.URL, Every: s.Every, Rate: s.Rate, Spec: s.Spec, Options: opts})
 	}
-	store, err := monitor.Open(ctx, *dbPath)
-	if err != nil {
-		return fail("%v", err)
+	return sources, nil
+}
+
+// serveDashboard serves the monitor's dashboard on ln; the function it
+// returns shuts it down.
+func serveDashboard(ln net.Listener, store *monitor.Store) (shutdown func()) {
+	srv := &http.Server{
+		Handler:           monitor.Dashboard(store, toolVersion()),
+		ReadHeaderTimeout: 10 * time.Second,
+		WriteTimeout:      time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
 	}
-	defer store.Close()
-	if store.Interrupted > 0 {
-		fmt.Fprintf(stderr, "rsconform monitor: %d run(s) left in progress by a monitor that stopped are recorded as interrupted\n", store.Interrupted)
-	}
-	var logMu sync.Mutex
-	logf := func(format string, a ...any) {
-		logMu.Lock()
-		defer logMu.Unlock()
-		fmt.Fprintf(stderr, "%s rsconform monitor: %s\n", time.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, a...))
-	}
-	cfg := monitor.Config{
-		Sources: sources, Store: store, MaxCrawls: *maxCrawls, KeepReports: *keep, Grace: *grace,
-		Version: toolVersion(),
-	}
-	if *alertCommand != "" || *webhook != "" {
-		cfg.Alerts = &monitor.Alerter{Command: *alertCommand, Webhook: *webhook, Retries: 3, Store: store, Logf: logf}
-	}
-	var ln net.Listener
-	if *addr != "" {
-		if ln, err = net.Listen("tcp", *addr); err != nil {
-			return fail("%v", err)
+	go srv.Serve(ln)
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(ctx); err != nil {
+			srv.Close()
 		}
-		cfg.BaseURL = "http://" + ln.Addr().String()
 	}
-	if !*once {
-		cfg.Logf = logf
+}
+
+// timestampedLog is the log of a command that keeps running (monitor,
+// serve): a line on w, with the time, from any goroutine.
+func timestampedLog(w io.Writer, cmd string) func(format string, a ...any) {
+	var mu sync.Mutex
+	return func(format string, a ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(w, "%s rsconform %s: %s\n", time.Now().UTC().Format(time.RFC3339), cmd, fmt.Sprintf(format, a...))
 	}
-	m, err := monitor.New(cfg)
-	if err != nil {
-		return fail("%v", err)
-	}
-	if *once {
-		return monitorOnce(ctx, m, stdout, stderr)
-	}
-	if err := m.Declare(ctx); err != nil {
-		return fail("%s: %v", *dbPath, err)
-	}
-	if ln != nil {
-		srv := &http.Server{
-			Handler:           monitor.Dashboard(store, toolVersion()),
-			ReadHeaderTimeout: 10 * time.Second,
-			WriteTimeout:      time.Minute,
-			IdleTimeout:       2 * time.Minute,
-			MaxHeaderBytes:    64 << 10,
-		}
-		go srv.Serve(ln)
-		defer func() {
-			shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			if err := srv.Shutdown(shutdown); err != nil {
-				srv.Close()
-			}
-		}()
-		fmt.Fprintf(stderr, "rsconform monitor: the dashboard is at %s/\n", cfg.BaseURL)
-	}
-	fmt.Fprintf(stderr, "rsconform monitor: watching %d Source(s), history in %s (Ctrl-C or SIGTERM stops)\n", len(sources), *dbPath)
-	m.Serve(ctx, nil)
-	fmt.Fprintln(stderr, "rsconform monitor: stopped")
-	return 0
 }
 
 // monitorOnce runs every Source once and prints, per Source, what is new

@@ -145,55 +145,7 @@ func readSource(path, dir string, n *yaml.Node) (monitorSource, error) {
 		if key != "allow_host" && v.Kind != yaml.ScalarNode {
 			return s, at(v, key, "want a single value")
 		}
-		val := v.Value
-		var err error
-		switch key {
-		case "name":
-			if !sourceNames.MatchString(val) {
-				return s, at(v, key, "%q: want letters, digits, '.', '_' and '-' (at most 100), starting with a letter or digit", val)
-			}
-		case "url":
-			u, perr := url.Parse(val)
-			if perr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				return s, at(v, key, "%q is not an http(s) URL", val)
-			}
-			s.URL = val
-		case "every":
-			s.Every, err = time.ParseDuration(val)
-			if err == nil && s.Every < time.Minute {
-				err = errors.New("want at least 1m")
-			}
-		case "sample":
-			s.Sample, err = parseSample(val)
-		case "rate":
-			s.Rate, err = strconv.ParseFloat(val, 64)
-			if err == nil && (s.Rate < 0 || s.Rate != s.Rate) {
-				err = errors.New("want a number of requests per second, 0 or more (0: no limit)")
-			}
-		case "header_file":
-			file := val
-			if !filepath.IsAbs(file) {
-				file = filepath.Join(dir, file)
-			}
-			if err = s.Header.ReadFile(file); err == nil {
-				err = s.Header.Err()
-			}
-		case "allow_host":
-			s.AllowHost, err = stringList(v)
-		case "spec":
-			if val != "1.1" && val != "1.0" {
-				err = fmt.Errorf("%q: want 1.1 or 1.0", val)
-			}
-			s.Spec = val
-		case "packages":
-			s.Packages, err = strconv.ParseBool(val)
-		case "revisit":
-			s.Revisit, err = time.ParseDuration(val)
-			if err == nil && s.Revisit < 0 {
-				err = errors.New("want 0 or more")
-			}
-		}
-		if err != nil {
+		if err := s.set(key, v, dir); err != nil {
 			return s, at(v, key, "%v", err)
 		}
 	}
@@ -204,6 +156,60 @@ func readSource(path, dir string, n *yaml.Node) (monitorSource, error) {
 		return s, at(n, "url", "missing: every Source needs its entry point")
 	}
 	return s, nil
+}
+
+// set sets key of s to the value v; a relative header_file is read from
+// dir.
+func (s *monitorSource) set(key string, v *yaml.Node, dir string) error {
+	val := v.Value
+	var err error
+	switch key {
+	case "name":
+		if !sourceNames.MatchString(val) {
+			return fmt.Errorf("%q: want letters, digits, '.', '_' and '-' (at most 100), starting with a letter or digit", val)
+		}
+	case "url":
+		u, perr := url.Parse(val)
+		if perr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("%q is not an http(s) URL", val)
+		}
+		s.URL = val
+	case "every":
+		s.Every, err = time.ParseDuration(val)
+		if err == nil && s.Every < time.Minute {
+			err = errors.New("want at least 1m")
+		}
+	case "sample":
+		s.Sample, err = parseSample(val)
+	case "rate":
+		s.Rate, err = strconv.ParseFloat(val, 64)
+		if err == nil && (s.Rate < 0 || s.Rate != s.Rate) {
+			err = errors.New("want a number of requests per second, 0 or more (0: no limit)")
+		}
+	case "header_file":
+		file := val
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(dir, file)
+		}
+		if err = s.Header.ReadFile(file); err == nil {
+			err = s.Header.Err()
+		}
+	case "allow_host":
+		s.AllowHost, err = stringList(v)
+	case "spec":
+		if val != "1.1" && val != "1.0" {
+			err = fmt.Errorf("%q: want 1.1 or 1.0", val)
+		}
+		s.Spec = val
+	case "packages":
+		s.Packages, err = strconv.ParseBool(val)
+	case "revisit":
+		s.Revisit, err = time.ParseDuration(val)
+		if err == nil && s.Revisit < 0 {
+			err = errors.New("want 0 or more")
+		}
+	}
+	return err
 }
 
 // stringList is a YAML string or list of strings.

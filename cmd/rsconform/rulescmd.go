@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -24,37 +23,40 @@ Examples:
 Flags:
 `
 
-func runRules(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// rulesConfig is what 'rsconform rules' was asked to list.
+type rulesConfig struct {
+	selector engine.Selector
+	spec     engine.Spec // "" every version
+}
+
+// rulesConfigFromFlags reads rules' flags.
+func rulesConfigFromFlags(args []string, stderr io.Writer) (*rulesConfig, error) {
 	fset := flag.NewFlagSet("rules", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	globs := fset.String("rules", "", "only rules matching `GLOBS`")
 	spec := fset.String("spec", "", "only rules of this spec version (1.1 or 1.0)")
-	printUsage := func(w io.Writer) {
-		fset.SetOutput(w)
-		fmt.Fprint(fset.Output(), rulesUsage)
-		printFlags(w, fset)
+	if _, err := parseCommandLine(fset, args, rulesUsage, seeHelp("see 'rsconform rules --help'")); err != nil {
+		return nil, err
 	}
-	fset.Usage = func() {} // Parse reports bad flags; help goes to stdout, once
-	if _, err := parseFlags(fset, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			printUsage(stdout)
-			return 0
-		}
-		fmt.Fprintf(stderr, "see 'rsconform %s --help'\n", fset.Name())
-		return 2
+	c := &rulesConfig{}
+	var err error
+	if c.selector, err = engine.ParseSelector(*globs); err != nil {
+		return nil, usageError("rules", err)
 	}
-	sel, err := engine.ParseSelector(*globs)
-	if err != nil {
-		fmt.Fprintln(stderr, "rsconform rules:", err)
-		return 2
-	}
-	var onlySpec engine.Spec
 	if *spec != "" {
-		if onlySpec, err = engine.ParseSpec(*spec); err != nil {
-			fmt.Fprintln(stderr, "rsconform rules:", err)
-			return 2
+		if c.spec, err = engine.ParseSpec(*spec); err != nil {
+			return nil, usageError("rules", err)
 		}
 	}
+	return c, nil
+}
+
+func runRules(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	c, err := rulesConfigFromFlags(args, stderr)
+	if err != nil {
+		return flagsExit(err, stdout, stderr)
+	}
+	sel, onlySpec := c.selector, c.spec
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tLEVEL\tSECTION\tTITLE")
 	n := 0

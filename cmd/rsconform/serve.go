@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/rsconform/rsconform/rules/frontend"
@@ -48,11 +47,19 @@ Examples:
 Flags:
 `
 
-func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// serveConfig is what 'rsconform serve' was asked to do.
+type serveConfig struct {
+	addr string
+	web  webui.Options // all but the Schema and Logf, which runServe wires
+}
+
+// serveConfigFromFlags reads serve's flags.
+func serveConfigFromFlags(args []string, stderr io.Writer) (*serveConfig, error) {
+	c := &serveConfig{web: webui.Options{Version: toolVersion()}}
+	o := &c.web
 	fset := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fset.SetOutput(stderr)
-	addr := fset.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT`")
-	var o webui.Options
+	fset.StringVar(&c.addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT`")
 	fset.BoolVar(&o.AllowPrivate, "allow-private", false, "let crawls reach loopback, private and link-local addresses")
 	fset.IntVar(&o.MaxJobs, "max-jobs", 4, "checks running at once; more are refused with 503")
 	fset.Int64Var(&o.MaxBody, "max-body", 10<<20, "size of a request, an upload or pasted document included, in `BYTES`")
@@ -61,45 +68,37 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fset.IntVar(&o.MaxFindings, "max-findings", 1000, "findings of one document the report page shows (the JSON and SARIF downloads give all)")
 	fset.IntVar(&o.MaxDocuments, "max-documents", 100, "documents one crawl fetches at most")
 	fset.Int64Var(&o.MaxBytes, "max-bytes", 32<<20, "bytes one crawl downloads at most")
-	fset.Usage = func() {} // Parse reports bad flags; help goes to stdout, once
-	args, err := parseFlags(fset, args)
+	args, err := parseCommandLine(fset, args, serveUsage, seeHelp("rsconform serve: see --help"))
+	switch {
+	case err != nil:
+		return nil, err
+	case len(args) != 0:
+		return nil, errors.New("rsconform serve: takes no arguments (see --help)")
+	case o.MaxJobs <= 0 || o.MaxBody <= 0 || o.JobTimeout <= 0 || o.BodyTimeout <= 0 || o.MaxFindings <= 0 || o.MaxDocuments <= 0 || o.MaxBytes <= 0:
+		return nil, errors.New("rsconform serve: --max-jobs, --max-body, --job-timeout, --body-timeout, --max-findings, --max-documents and --max-bytes must be positive")
+	}
+	return c, nil
+}
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	c, err := serveConfigFromFlags(args, stderr)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fset.SetOutput(stdout)
-			fmt.Fprint(stdout, serveUsage)
-			printFlags(stdout, fset)
-			return 0
-		}
-		fmt.Fprintln(stderr, "rsconform serve: see --help")
-		return 2
-	}
-	if len(args) != 0 {
-		fmt.Fprintln(stderr, "rsconform serve: takes no arguments (see --help)")
-		return 2
-	}
-	if o.MaxJobs <= 0 || o.MaxBody <= 0 || o.JobTimeout <= 0 || o.BodyTimeout <= 0 || o.MaxFindings <= 0 || o.MaxDocuments <= 0 || o.MaxBytes <= 0 {
-		fmt.Fprintln(stderr, "rsconform serve: --max-jobs, --max-body, --job-timeout, --body-timeout, --max-findings, --max-documents and --max-bytes must be positive")
-		return 2
+		return flagsExit(err, stdout, stderr)
 	}
 	sv, err := frontend.New()
 	if err != nil {
 		fmt.Fprintln(stderr, "rsconform serve: the XML Schemas failed to load:", err)
 		return 2
 	}
+	o := c.web
 	o.Schema = sv
-	o.Version = toolVersion()
-	var logMu sync.Mutex
-	o.Logf = func(format string, a ...any) {
-		logMu.Lock()
-		defer logMu.Unlock()
-		fmt.Fprintf(stderr, "%s rsconform serve: %s\n", time.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, a...))
-	}
+	o.Logf = timestampedLog(stderr, "serve")
 	h, err := webui.New(o)
 	if err != nil {
 		fmt.Fprintln(stderr, "rsconform serve:", err)
 		return 2
 	}
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
 		fmt.Fprintln(stderr, "rsconform serve:", err)
 		return 2

@@ -41,10 +41,10 @@ Destinations Scenario:NAME.
   source       crawls the Source once (any entry point: site root, Source
                Description, Capability List, capability document) and runs one
                spec per rule of the catalogue
-  destination  plays the built-in mock Source scenarios (all but the volume
-               one, large-source, unless --scenario names it) against the
-               Destination command (placeholders {source} and {dir}), one spec
-               per step requirement
+  destination  plays the built-in mock Source scenarios (all but large-source,
+               bearer-token and second-origin, unless --scenario names them)
+               against the Destination command (placeholders {source}, {dir},
+               {token}, {origin}, {origin2}), one spec per step requirement
 
 Examples:
   rsconform suite source https://example.com/.well-known/resourcesync
@@ -68,170 +68,208 @@ type suiteT struct{ failed bool }
 
 func (t *suiteT) Fail() { t.failed = true }
 
-func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fset := flag.NewFlagSet("suite", flag.ContinueOnError)
-	fset.SetOutput(stderr)
-	labelFilter := fset.String("label-filter", "", "run only specs matching this Ginkgo label `EXPRESSION`, e.g. 'Level:MUST && Section:12.1'")
-	junit := fset.String("junit-report", "", "write a JUnit report to `FILE`")
-	noColor := fset.Bool("no-color", false, "no colour (same as --color never)")
-	colorMode := fset.String("color", "auto", "console colour: auto (a terminal and no NO_COLOR), always, never")
-	verbose := fset.Bool("v", false, "list every spec, not only failures")
-	spec := fset.String("spec", "1.1", "spec version: 1.1 or 1.0")
-	failLevel := fset.String("fail-level", "warning", "source: least severe finding that fails its spec: error, warning or info\n(INFO findings are shown, failing nothing, unless info)")
-	var maps mapValue
-	fset.Var(&maps, "map", "source: serve `URL=DIR` from a local folder (repeatable; the longest URL prefix of the URL's origin wins)")
-	packages := fset.Bool("packages", false, "download dump packages and check them")
-	var hf httpFlags
-	hf.register(fset)
+// suiteConfig is what 'rsconform suite' was asked to do.
+type suiteConfig struct {
+	which    string // source or destination
+	specs    types.SuiteConfig
+	reporter types.ReporterConfig
+	// source is the source suite's, all but its FrontEnd and Outcome,
+	// which runSourceSuite wires.
+	source      source.Config
+	destination destsuite.Config
+}
+
+// suiteFlags are suite's flags as given, the source suite's and the
+// destination suite's.
+type suiteFlags struct {
+	labelFilter, junit, colorMode, spec, failLevel, sample, scenarios, dir string
+	noColor, verbose, packages                                             bool
+	maps                                                                   mapValue
+	http                                                                   httpFlags
+}
+
+func (f *suiteFlags) register(fset *flag.FlagSet) {
+	fset.StringVar(&f.labelFilter, "label-filter", "", "run only specs matching this Ginkgo label `EXPRESSION`, e.g. 'Level:MUST && Section:12.1'")
+	fset.StringVar(&f.junit, "junit-report", "", "write a JUnit report to `FILE`")
+	fset.BoolVar(&f.noColor, "no-color", false, "no colour (same as --color never)")
+	fset.StringVar(&f.colorMode, "color", "auto", "console colour: auto (a terminal and no NO_COLOR), always, never")
+	fset.BoolVar(&f.verbose, "v", false, "list every spec, not only failures")
+	fset.StringVar(&f.spec, "spec", "1.1", "spec version: 1.1 or 1.0")
+	fset.StringVar(&f.failLevel, "fail-level", "warning", "source: least severe finding that fails its spec: error, warning or info\n(INFO findings are shown, failing nothing, unless info)")
+	fset.Var(&f.maps, "map", "source: serve `URL=DIR` from a local folder (repeatable; the longest URL prefix of the URL's origin wins)")
+	fset.BoolVar(&f.packages, "packages", false, "download dump packages and check them")
+	f.http.register(fset)
 	// --timeout is the destination suite's too, with another meaning.
 	fset.Lookup("timeout").Usage = "source: time-out of one request, body included; destination: time-out of one run of the command (default 5m)"
 	fset.Lookup("allow-host").Usage = "source: " + allowHostUsage
-	sample := fset.String("sample", "10", "resources checked per list: a number, all, or 0")
-	scenarios := fset.String("scenario", "", "destination: scenario `NAMES` to play (comma-separated), all, or a YAML file (default: all, which is every built-in one but "+mocksource.VolumeScenario+")")
-	fset.StringVar(scenarios, "scenarios", "", "the same as --scenario (its former name)")
-	dir := fset.String("dir", "", "destination: keep the Destination's directories under `DIR` (default: a temporary one)")
-	printUsage := func() {
-		fset.SetOutput(stdout)
-		fmt.Fprint(stdout, suiteUsage)
-		printFlags(stdout, fset)
-	}
-	// The flag package calls Usage on -help before returning ErrHelp, and
-	// on a bad flag: help is printed once, below, on stdout.
-	fset.Usage = func() {}
+	fset.StringVar(&f.sample, "sample", "10", "resources checked per list: a number, all, or 0")
+	fset.StringVar(&f.scenarios, "scenario", "", "destination: scenario `NAMES` to play (comma-separated), all, or a YAML file (default: all, which is every built-in one but "+mocksource.VolumeScenario+")")
+	fset.StringVar(&f.scenarios, "scenarios", "", "the same as --scenario (its former name)")
+	fset.StringVar(&f.dir, "dir", "", "destination: keep the Destination's directories under `DIR` (default: a temporary one)")
+}
+
+// suiteConfigFromFlags reads the suite's name and suite's flags.
+func suiteConfigFromFlags(args []string, stderr io.Writer) (*suiteConfig, error) {
+	var f suiteFlags
+	fset := flag.NewFlagSet("suite", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	f.register(fset)
 	if len(args) > 0 && (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-		printUsage()
-		return 0
+		return nil, commandHelp(suiteUsage, fset)
 	}
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "rsconform suite: say which suite: source or destination (see --help)")
-		return 2
+		return nil, errors.New("rsconform suite: say which suite: source or destination (see --help)")
 	}
-	which := args[0]
-	rest, err := parseFlags(fset, args[1:])
+	c := &suiteConfig{which: args[0]}
+	rest, err := parseCommandLine(fset, args[1:], suiteUsage, seeHelp("see 'rsconform suite --help'"))
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			printUsage()
-			return 0
-		}
-		fmt.Fprintln(stderr, "see 'rsconform suite --help'")
-		return 2
+		return nil, err
 	}
-	color, err := suiteColor(*colorMode, *noColor)
+	color, err := suiteColor(f.colorMode, f.noColor)
 	if err != nil {
-		fmt.Fprintln(stderr, "rsconform suite:", err)
-		return 2
+		return nil, usageError("suite", err)
 	}
-	suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
-	suiteConfig.LabelFilter = *labelFilter
-	reporterConfig.JUnitReport = *junit
-	reporterConfig.NoColor = !color
-	reporterConfig.Verbose = *verbose
-	switch which {
+	c.specs, c.reporter = ginkgo.GinkgoConfiguration()
+	c.specs.LabelFilter = f.labelFilter
+	c.reporter.JUnitReport = f.junit
+	c.reporter.NoColor = !color
+	c.reporter.Verbose = f.verbose
+	switch c.which {
 	case "source":
-		if len(rest) != 1 {
-			fmt.Fprintln(stderr, "rsconform suite source: give one URL (see --help)")
-			return 2
-		}
-		sp, err := engine.ParseSpec(*spec)
-		if err != nil {
-			fmt.Fprintln(stderr, "rsconform suite source:", err)
-			return 2
-		}
-		var labelSets []ginkgo.Labels
-		for _, r := range engine.All() {
-			labelSets = append(labelSets, suite.RuleLabels(r))
-		}
-		if err := checkLabelFilter(*labelFilter, labelSets); err != nil {
-			fmt.Fprintln(stderr, "rsconform suite source:", err)
-			return 2
-		}
-		switch *failLevel {
-		case "error", "warning", "info":
-		default:
-			fmt.Fprintf(stderr, "rsconform suite source: --fail-level %q: want error, warning or info%s\n", *failLevel, suggest.DidYouMean(*failLevel, []string{"error", "warning", "info"}))
-			return 2
-		}
-		fe, err := frontend.New()
-		if err != nil {
-			fmt.Fprintln(stderr, "rsconform suite source:", err)
-			return 2
-		}
-		cfg := source.Config{Entry: rest[0], Spec: sp, Packages: *packages, AllowHosts: hf.hosts, Maps: maps, FrontEnd: fe,
-			FailLevel: engine.Severity(*failLevel)}
-		if cfg.HTTP, err = hf.config(); err != nil {
-			fmt.Fprintln(stderr, "rsconform suite source:", err)
-			return 2
-		}
-		switch strings.ToLower(*sample) {
-		case "all":
-			cfg.Sample, cfg.SampleSet = crawler.SampleAll, true
-		default:
-			var n int
-			if _, err := fmt.Sscanf(*sample, "%d", &n); err != nil || n < 0 {
-				fmt.Fprintln(stderr, "rsconform suite source: --sample takes a number, all or 0")
-				return 2
-			}
-			cfg.Sample, cfg.SampleSet = n, true
-		}
-		fmt.Fprintf(stderr, "rsconform suite source: crawling %s ...\n", cfg.Entry)
-		outcome, err := source.Crawl(ctx, cfg)
-		if err != nil {
-			fmt.Fprintln(stderr, "rsconform suite source:", err)
-			return 2
-		}
-		if ctx.Err() != nil {
-			// Specs run on part of the Source would pass on what nothing
-			// observed.
-			fmt.Fprintln(stderr, "rsconform suite source: interrupted while crawling; no spec is run")
-			return 2
-		}
-		cfg.Outcome = outcome
-		for _, n := range outcome.Report.Notes {
-			fmt.Fprintln(stderr, "rsconform suite source: note:", n)
-		}
-		if err := source.DefineSpecs(cfg); err != nil {
-			fmt.Fprintln(stderr, "rsconform suite source:", err)
-			return 2
-		}
-		t := &suiteT{}
-		passed := ginkgo.RunSpecs(t, "ResourceSync Source conformance: "+rest[0], suiteConfig, reporterConfig) && !t.failed
-		return suiteExit(ctx, passed, "source", stderr)
+		c.source, err = f.sourceConfig(rest)
 	case "destination":
-		if len(rest) == 0 {
-			fmt.Fprintln(stderr, "rsconform suite destination: give the Destination command after -- (see --help)")
-			return 2
-		}
-		names := mocksource.DefaultScenarios()
-		if *scenarios != "" && *scenarios != "all" {
-			names = strings.Split(*scenarios, ",")
-		}
-		var labelSets []ginkgo.Labels
-		for _, sc := range names {
-			for _, r := range harness.Requirements {
-				labelSets = append(labelSets, destsuite.RequirementLabels(sc, r))
-			}
-		}
-		if err := checkLabelFilter(*labelFilter, labelSets); err != nil {
-			fmt.Fprintln(stderr, "rsconform suite destination:", err)
-			return 2
-		}
-		cfg := destsuite.Config{Command: rest, Dir: *dir}
-		if timeoutSet(fset) {
-			cfg.Timeout = hf.cfg.Timeout
-		}
-		if *scenarios != "" && *scenarios != "all" {
-			cfg.Scenarios = strings.Split(*scenarios, ",")
-		}
-		if err := destsuite.DefineSpecs(cfg); err != nil {
-			fmt.Fprintln(stderr, "rsconform suite destination:", err)
-			return 2
-		}
-		t := &suiteT{}
-		passed := ginkgo.RunSpecs(t, "ResourceSync Destination conformance: "+strings.Join(rest, " "), suiteConfig, reporterConfig) && !t.failed
-		return suiteExit(ctx, passed, "destination", stderr)
+		c.destination, err = f.destinationConfig(rest, flagSet(fset, "timeout"))
+	default:
+		return nil, fmt.Errorf("rsconform suite: unknown suite %q%s (see --help)", c.which, suggest.DidYouMean(c.which, []string{"source", "destination"}))
 	}
-	fmt.Fprintf(stderr, "rsconform suite: unknown suite %q%s (see --help)\n", which, suggest.DidYouMean(which, []string{"source", "destination"}))
-	return 2
+	if err != nil {
+		return nil, usageError("suite "+c.which, err)
+	}
+	return c, nil
+}
+
+// sourceConfig is the source suite's config, of the entry point in rest.
+func (f *suiteFlags) sourceConfig(rest []string) (source.Config, error) {
+	if len(rest) != 1 {
+		return source.Config{}, errors.New("give one URL (see --help)")
+	}
+	sp, err := engine.ParseSpec(f.spec)
+	if err != nil {
+		return source.Config{}, err
+	}
+	var labelSets []ginkgo.Labels
+	for _, r := range engine.All() {
+		labelSets = append(labelSets, suite.RuleLabels(r))
+	}
+	if err := checkLabelFilter(f.labelFilter, labelSets); err != nil {
+		return source.Config{}, err
+	}
+	switch f.failLevel {
+	case "error", "warning", "info":
+	default:
+		return source.Config{}, fmt.Errorf("--fail-level %q: want error, warning or info%s", f.failLevel, suggest.DidYouMean(f.failLevel, []string{"error", "warning", "info"}))
+	}
+	cfg := source.Config{Entry: rest[0], Spec: sp, Packages: f.packages, AllowHosts: f.http.hosts, Maps: f.maps,
+		FailLevel: engine.Severity(f.failLevel)}
+	if cfg.HTTP, err = f.http.config(); err != nil {
+		return source.Config{}, err
+	}
+	switch strings.ToLower(f.sample) {
+	case "all":
+		cfg.Sample, cfg.SampleSet = crawler.SampleAll, true
+	default:
+		var n int
+		if _, err := fmt.Sscanf(f.sample, "%d", &n); err != nil || n < 0 {
+			return source.Config{}, errors.New("--sample takes a number, all or 0")
+		}
+		cfg.Sample, cfg.SampleSet = n, true
+	}
+	return cfg, nil
+}
+
+// destinationConfig is the destination suite's config, of the
+// Destination command in rest; --timeout, when given, is the time-out of
+// one run of it.
+func (f *suiteFlags) destinationConfig(rest []string, timeoutGiven bool) (destsuite.Config, error) {
+	if len(rest) == 0 {
+		return destsuite.Config{}, errors.New("give the Destination command after -- (see --help)")
+	}
+	names := mocksource.DefaultScenarios()
+	cfg := destsuite.Config{Command: rest, Dir: f.dir}
+	if f.scenarios != "" && f.scenarios != "all" {
+		names = strings.Split(f.scenarios, ",")
+		cfg.Scenarios = names
+	}
+	var labelSets []ginkgo.Labels
+	for _, sc := range names {
+		for _, r := range harness.Requirements {
+			labelSets = append(labelSets, destsuite.RequirementLabels(sc, r))
+		}
+	}
+	if err := checkLabelFilter(f.labelFilter, labelSets); err != nil {
+		return destsuite.Config{}, err
+	}
+	if timeoutGiven {
+		cfg.Timeout = f.http.cfg.Timeout
+	}
+	return cfg, nil
+}
+
+func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	c, err := suiteConfigFromFlags(args, stderr)
+	if err != nil {
+		return flagsExit(err, stdout, stderr)
+	}
+	if c.which == "source" {
+		return runSourceSuite(ctx, c, stderr)
+	}
+	return runDestinationSuite(ctx, c, stderr)
+}
+
+// runSourceSuite crawls the Source once, then runs one spec per rule on
+// what the crawl observed.
+func runSourceSuite(ctx context.Context, c *suiteConfig, stderr io.Writer) int {
+	fail := func(err error) int {
+		fmt.Fprintln(stderr, "rsconform suite source:", err)
+		return 2
+	}
+	cfg := c.source
+	var err error
+	if cfg.FrontEnd, err = frontend.New(); err != nil {
+		return fail(err)
+	}
+	fmt.Fprintf(stderr, "rsconform suite source: crawling %s ...\n", cfg.Entry)
+	if cfg.Outcome, err = source.Crawl(ctx, cfg); err != nil {
+		return fail(err)
+	}
+	if ctx.Err() != nil {
+		// Specs run on part of the Source would pass on what nothing
+		// observed.
+		fmt.Fprintln(stderr, "rsconform suite source: interrupted while crawling; no spec is run")
+		return 2
+	}
+	for _, n := range cfg.Outcome.Report.Notes {
+		fmt.Fprintln(stderr, "rsconform suite source: note:", n)
+	}
+	if err := source.DefineSpecs(cfg); err != nil {
+		return fail(err)
+	}
+	t := &suiteT{}
+	passed := ginkgo.RunSpecs(t, "ResourceSync Source conformance: "+cfg.Entry, c.specs, c.reporter) && !t.failed
+	return suiteExit(ctx, passed, "source", stderr)
+}
+
+// runDestinationSuite plays the mock Source's scenarios against the
+// Destination command, one spec per step requirement.
+func runDestinationSuite(ctx context.Context, c *suiteConfig, stderr io.Writer) int {
+	if err := destsuite.DefineSpecs(c.destination); err != nil {
+		fmt.Fprintln(stderr, "rsconform suite destination:", err)
+		return 2
+	}
+	t := &suiteT{}
+	title := "ResourceSync Destination conformance: " + strings.Join(c.destination.Command, " ")
+	passed := ginkgo.RunSpecs(t, title, c.specs, c.reporter) && !t.failed
+	return suiteExit(ctx, passed, "destination", stderr)
 }
 
 // suiteExit is the exit code of a suite that ran: 2 when it was
@@ -306,13 +344,6 @@ func checkLabelFilter(expr string, labelSets []ginkgo.Labels) error {
 		}
 	}
 	return errors.New(msg + "; labels are Section:N, Level:MUST|SHOULD|INFO, Kind:KIND, Scope:document|crawl|step, Scenario:NAME")
-}
-
-// timeoutSet reports whether --timeout was given.
-func timeoutSet(fset *flag.FlagSet) bool {
-	set := false
-	fset.Visit(func(f *flag.Flag) { set = set || f.Name == "timeout" })
-	return set
 }
 
 // multiFlag collects a repeatable string flag.

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -43,9 +42,12 @@ DIR/res/%73hared.txt (not DIR/res/shared.txt); a path ending with a slash gets
 --index-name, a query is added to the file name after "?". URLs on any other
 origin (another host, port or scheme, even an alias of the same server) are
 not kept, unless --map URL=SUBDIR maps them; with --map, only the URLs the maps
-cover are kept, each map to its SUBDIR of DIR (. for DIR itself). Maps whose
-files could share a name are refused before anything is written, and so is a
-URL whose file is already the copy of another URL.
+cover are kept, each map to its SUBDIR of DIR (. for DIR itself), and the maps'
+origins may be fetched. Two maps to one SUBDIR are refused before anything is
+written. A SUBDIR inside another map's is its own: a URL of the outer map whose
+file would fall in it is not kept (--map http://h/=. --map http://h:8081/=o2
+keeps http://h:8081/a in DIR/o2/a, refuses http://h/o2/a), and neither is a URL
+whose file is already the copy of another URL.
 
 Modes (at most one):
   --baseline      make a new baseline, then apply the changes since it
@@ -61,9 +63,10 @@ Examples:
   rsconform sync --header-file token.txt --allow-host cdn.example.com https://example.com/ ./mirror
 
 Origins: only the Source's origin (scheme, host and port; an http Source also
-its https upgrade) is fetched; resources elsewhere need --allow-host HOST
-(ports 80 and 443) or HOST:PORT. --header values go to those origins only,
-redirects included, and are never printed.
+its https upgrade) and those of --map are fetched; resources elsewhere need
+--allow-host HOST (ports 80 and 443) or HOST:PORT. --header values go to the
+Source's origin and --allow-host's only (not to --map's), redirects included,
+and are never printed.
 
 Exit codes: 0 synchronised (audit: in sync); 1 problems (resources that could
 not be fetched or failed fixity; audit: out of sync); 2 rsconform could not do
@@ -72,9 +75,18 @@ its job (usage, Source unreachable, unreadable state, directory locked).
 Flags:
 `
 
-func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// syncConfig is what 'rsconform sync' was asked to do.
+type syncConfig struct {
+	options destination.Options // all but Logf, which runSync wires
+	format  string              // text or json
+}
+
+// syncConfigFromFlags reads sync's flags and arguments.
+func syncConfigFromFlags(args []string, stderr io.Writer) (*syncConfig, error) {
+	c := &syncConfig{}
+	o := &c.options
 	fset := flag.NewFlagSet("sync", flag.ContinueOnError)
-	var o destination.Options
+	fset.SetOutput(io.Discard) // the usage error says it once
 	baseline := fset.Bool("baseline", false, "make a new baseline (then apply the changes since it)")
 	incremental := fset.Bool("incremental", false, "apply the changes since the last run only")
 	audit := fset.Bool("audit", false, "compare DIR with the Source; change nothing")
@@ -86,32 +98,22 @@ func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	registerPackageLimits(fset, &o.PackageLimits)
 	fset.BoolVar(&o.KeepRejected, "keep-rejected", false, "keep downloads that fail fixity under DIR/.rsconform-rejected/")
 	fset.StringVar(&o.IndexName, "index-name", destination.DefaultIndexName, "file name of a URI whose path ends with a slash")
-	format := fset.String("format", "text", "report format: text or json")
+	fset.StringVar(&c.format, "format", "text", "report format: text or json")
 	var maps mapValue
 	fset.Var(&maps, "map", "keep the resources under `URL=SUBDIR` in DIR/SUBDIR (repeatable; the longest URL prefix of the URL's origin wins; default: SOURCE's origin in DIR)")
-	usage := func(w io.Writer) {
-		fset.SetOutput(w)
-		fmt.Fprint(w, syncUsage)
-		printFlags(w, fset)
-	}
-	args, err := parseQuietly(fset, args)
+	args, err := parseCommandLine(fset, args, syncUsage, func(err error) error {
+		return fmt.Errorf("rsconform sync: %v (see --help)", err)
+	})
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			usage(stdout)
-			return 0
-		}
-		fmt.Fprintf(stderr, "rsconform sync: %v (see --help)\n", err)
-		return 2
+		return nil, err
 	}
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "rsconform sync: "+format+"\n", a...)
-		return 2
+	fail := func(format string, a ...any) (*syncConfig, error) {
+		return nil, fmt.Errorf("rsconform sync: "+format, a...)
 	}
 	if len(args) != 2 {
 		return fail("SOURCE and DIR expected, %d arguments given (see --help)", len(args))
 	}
-	o.Source, o.Dir = args[0], args[1]
-	o.Maps = maps
+	o.Source, o.Dir, o.Maps = args[0], args[1], maps
 	modes := 0
 	for _, m := range []struct {
 		on   bool
@@ -125,13 +127,22 @@ func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if modes > 1 {
 		return fail("--baseline, --incremental and --audit exclude each other")
 	}
-	if *format != "text" && *format != "json" {
-		return fail("unknown format %q: text or json", *format)
+	if c.format != "text" && c.format != "json" {
+		return fail("unknown format %q: text or json", c.format)
 	}
 	if o.HTTP, err = hf.config(); err != nil {
 		return fail("%v", err)
 	}
 	o.AllowHosts = hf.hosts
+	return c, nil
+}
+
+func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	c, err := syncConfigFromFlags(args, stderr)
+	if err != nil {
+		return flagsExit(err, stdout, stderr)
+	}
+	o := c.options
 	// Warnings (a request retried, a document that did not parse and is
 	// fetched again, a download failing fixity) always go to standard
 	// error, each naming its URL: that is how a Destination reports what
@@ -143,19 +154,11 @@ func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		mu.Unlock()
 	}
 	rep, err := destination.Run(ctx, o)
-	if *format == "json" && rep != nil {
-		out := struct {
-			Tool    string `json:"tool"`
-			Version string `json:"version"`
-			*destination.Report
-			Error string `json:"error,omitempty"`
-		}{"rsconform", toolVersion(), rep, ""}
-		if err != nil {
-			out.Error = err.Error()
-		}
-		b, _ := json.MarshalIndent(out, "", "  ")
-		fmt.Fprintf(stdout, "%s\n", b)
-	} else if rep != nil {
+	switch {
+	case rep == nil:
+	case c.format == "json":
+		writeSyncJSON(stdout, rep, err)
+	default:
 		writeSyncText(stdout, rep)
 	}
 	if err != nil {
@@ -168,13 +171,19 @@ func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// parseQuietly is parseFlags without the flag package's own printing, so
-// that --help goes once to standard output and errors once to standard
-// error.
-func parseQuietly(fset *flag.FlagSet, args []string) ([]string, error) {
-	fset.SetOutput(io.Discard)
-	fset.Usage = func() {}
-	return parseFlags(fset, args)
+// writeSyncJSON writes the report of a run, with the error that ended it.
+func writeSyncJSON(w io.Writer, rep *destination.Report, err error) {
+	out := struct {
+		Tool    string `json:"tool"`
+		Version string `json:"version"`
+		*destination.Report
+		Error string `json:"error,omitempty"`
+	}{"rsconform", toolVersion(), rep, ""}
+	if err != nil {
+		out.Error = err.Error()
+	}
+	b, _ := json.MarshalIndent(out, "", "  ")
+	fmt.Fprintf(w, "%s\n", b)
 }
 
 func writeSyncText(w io.Writer, r *destination.Report) {

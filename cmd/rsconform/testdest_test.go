@@ -32,11 +32,13 @@ var _ = Describe("test-destination's scenarios", func() {
 		return names
 	}
 
-	It("are, for all, every built-in one but the volume scenario, as in the destination suite", func() {
-		Expect(mocksource.BuiltinScenarios()).To(ContainElement(mocksource.VolumeScenario))
-		Expect(played("all")).To(Equal(mocksource.DefaultScenarios()))
-		Expect(played("all")).NotTo(ContainElement(mocksource.VolumeScenario))
-		Expect(mocksource.DefaultScenarios()).To(HaveLen(len(mocksource.BuiltinScenarios()) - 2))
+	It("are, for all, every built-in one but the volume, token and second-origin scenarios, as in the destination suite", func() {
+		Expect(mocksource.BuiltinScenarios()).To(ContainElements(mocksource.VolumeScenario, mocksource.TokenScenario, mocksource.Origin2Scenario))
+		all := played("all")
+		Expect(all).To(Equal(mocksource.DefaultScenarios()))
+		Expect(all).NotTo(ContainElements(mocksource.VolumeScenario))
+		Expect(all).NotTo(ContainElements(mocksource.Origin2Scenario))
+		Expect(mocksource.DefaultScenarios()).To(HaveLen(len(mocksource.BuiltinScenarios()) - 3))
 	})
 
 	It("include the volume scenario when it is named", func() {

@@ -203,82 +203,77 @@ Exit codes: 0 no failing finding; 1 failing findings (errors, or warnings with
 Flags:
 `
 
-func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// validateConfig is what 'rsconform validate' was asked to do.
+type validateConfig struct {
+	report reportFlags // settled: the configuration file applied
+	engine engine.Config
+	inputs []input            // the documents: directories walked, less --exclude
+	client *sourcehttp.Client // for the inputs that are URLs (nil when none is)
+}
+
+// validateConfigFromFlags reads validate's flags and the configuration
+// file, and lists the documents to check.
+func validateConfigFromFlags(args []string, stderr io.Writer) (*validateConfig, error) {
+	c := &validateConfig{}
 	fset := flag.NewFlagSet("validate", flag.ContinueOnError)
 	fset.SetOutput(stderr)
-	var rf reportFlags
-	rf.register(fset)
+	c.report.register(fset)
 	var exclude multiFlag
 	fset.Var(&exclude, "exclude", "in directories, skip files and folders matching `GLOB` (repeatable): a name (feed.xml, drafts, *.rss.xml) or a path under the directory (news/*.xml)")
 	var hf httpFlags
 	hf.register(fset)
-	printUsage := func(w io.Writer) {
-		fset.SetOutput(w)
-		fmt.Fprint(fset.Output(), validateUsage)
-		printFlags(w, fset)
-	}
-	fset.Usage = func() {} // Parse reports bad flags; help goes to stdout, once
-	args, err := parseFlags(fset, args)
+	args, err := parseCommandLine(fset, args, validateUsage, seeHelp("see 'rsconform validate --help'"))
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			printUsage(stdout)
-			return 0
-		}
-		fmt.Fprintf(stderr, "see 'rsconform %s --help'\n", fset.Name())
-		return 2
+		return nil, err
 	}
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "rsconform validate: no PATH, URL or - given (see --help)")
-		return 2
+		return nil, errors.New("rsconform validate: no PATH, URL or - given (see --help)")
 	}
-	if err := rf.settle(fset); err != nil {
-		fmt.Fprintln(stderr, "rsconform validate:", err)
-		return 2
+	err = c.report.settle(fset)
+	if err == nil {
+		c.engine, err = c.report.config()
 	}
-	cfg, err := rf.config()
+	if err == nil {
+		err = checkGlobs(exclude)
+	}
+	if err == nil {
+		c.inputs, err = expandInputs(args, exclude)
+	}
+	if err == nil {
+		c.client, err = validateClient(c.inputs, &hf)
+	}
 	if err != nil {
-		fmt.Fprintln(stderr, "rsconform validate:", err)
-		return 2
+		return nil, usageError("validate", err)
 	}
-	if err := checkGlobs(exclude); err != nil {
-		fmt.Fprintln(stderr, "rsconform validate:", err)
-		return 2
-	}
-	inputs, err := expandInputs(args, exclude)
+	return c, nil
+}
+
+func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	c, err := validateConfigFromFlags(args, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, "rsconform validate:", err)
-		return 2
+		return flagsExit(err, stdout, stderr)
 	}
 	sv, err := frontend.New()
 	if err != nil {
 		fmt.Fprintln(stderr, "rsconform validate: the XML Schemas failed to load:", err)
 		return 2
 	}
-	v := rf.validator(cfg, sv)
-	// Before the report is opened: a usage error prints no report.
-	client, err := validateClient(inputs, &hf)
+	v := c.report.validator(c.engine, sv) // before openReport: html keeps the sources
+	rep, tally, closeReport, err := c.report.openReport(stdout)
 	if err != nil {
 		fmt.Fprintln(stderr, "rsconform validate:", err)
 		return 2
 	}
-	rep, tally, closeReport, err := rf.openReport(stdout)
+	results := validateAll(ctx, v, c.client, c.inputs)
+	if err := c.report.applyBaseline(results, stderr, "validate"); err != nil {
+		fmt.Fprintln(stderr, "rsconform validate:", err)
+		return 2
+	}
+	err = writeResults(rep, tally, results)
+	if err == nil {
+		err = closeReport()
+	}
 	if err != nil {
-		fmt.Fprintln(stderr, "rsconform validate:", err)
-		return 2
-	}
-	results := validateAll(ctx, v, client, inputs)
-	if err := rf.applyBaseline(results, stderr, "validate"); err != nil {
-		fmt.Fprintln(stderr, "rsconform validate:", err)
-		return 2
-	}
-	for _, res := range results {
-		tally.Add(res)
-		if err := rep.Write(res); err != nil {
-			fmt.Fprintln(stderr, "rsconform validate: writing the report:", err)
-			return 2
-		}
-	}
-	if err := closeReport(); err != nil {
 		fmt.Fprintln(stderr, "rsconform validate: writing the report:", err)
 		return 2
 	}
@@ -288,7 +283,18 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		// incomplete, whatever the others say (exit-code table: 2).
 		return reporter.ExitNoVerdict
 	}
-	return rf.exitCode(sum)
+	return c.report.exitCode(sum)
+}
+
+// writeResults counts the results in tally and writes them to rep.
+func writeResults(rep reporter.Reporter, tally *reporter.Tally, results []engine.Result) error {
+	for _, res := range results {
+		tally.Add(res)
+		if err := rep.Write(res); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // input is one document to check. walked marks documents found in a

@@ -35,12 +35,15 @@ import (
 // Config says which Destination to test and on which scenarios.
 type Config struct {
 	// Command is the Destination: program and arguments, with {source}
-	// (the Source Description's URL) and {dir} (its directory) replaced.
+	// (the Source Description's URL), {dir} (its directory) and the
+	// harness's other placeholders ({token}, {origin}, {origin2})
+	// replaced.
 	Command []string
 	// Env is added to the command's environment.
 	Env []string
 	// Scenarios to play; empty means mocksource.DefaultScenarios (every
-	// built-in scenario but the volume one, which is asked for by name).
+	// built-in scenario but the volume, token and second-origin ones,
+	// which are asked for by name).
 	Scenarios []string
 	// Dir holds one directory per scenario; empty means a temporary one.
 	Dir string
