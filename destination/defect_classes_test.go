@@ -97,12 +97,6 @@ if [ -d origin2 ]; then cp -R origin2/. "$RSCONFORM_DIR/"; fi`))
 		Expect(verdict(res, 2, harness.AllPresent.ID).Actual).To(Equal("3 missing: /origin2/res/0000000.txt, /origin2/res/data/list.json, /origin2/res/new.txt"))
 	})
 
-	It("takes its baseline from the Resource Dump published before step 0", func() {
-		res := playScenario("baseline-resourcedump", time.Minute, syncCommand("--baseline", "--dumps")...)
-		Expect(failures(res)).To(BeEmpty())
-		Expect(res.Steps[0].Run.Output).To(ContainSubstring("3 packages unpacked"))
-	})
-
 	It("removes its DIR after a failed run: judged, DEST-RUN fails and DIR is judged empty", func() {
 		res := playScenario("create-update-delete", time.Minute, writeScript(`if [ "$RSCONFORM_STEP" = 1 ]; then rm -rf "$RSCONFORM_DIR"; exit 0; fi
 exec "$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR" --rate 0`))

@@ -1,8 +1,6 @@
 package destination_test
 
 import (
-	"os/exec"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -10,6 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/harness"
+	"github.com/rsconform/rsconform/internal/testbin"
 )
 
 // The Destination scenarios of "Mistakes seen in the wild" (docs/wild.md):
@@ -28,25 +27,10 @@ var (
 func wildDest(flags ...string) []string {
 	GinkgoHelper()
 	wildOnce.Do(func() {
-		bin := filepath.Join(filepath.Dir(rsconformBin), "wilddest")
-		out, err := exec.Command("go", "build", "-o", bin, "./testdata/wilddest").CombinedOutput()
-		if err != nil {
-			wildErr = &buildError{err: err, out: string(out)}
-			return
-		}
-		wildBin = bin
+		wildBin, wildErr = testbin.Build("destination", "./testdata/wilddest")
 	})
 	Expect(wildErr).NotTo(HaveOccurred())
 	return append(append([]string{wildBin}, flags...), "{source}", "{dir}")
-}
-
-type buildError struct {
-	err error
-	out string
-}
-
-func (e *buildError) Error() string {
-	return "building testdata/wilddest: " + e.err.Error() + ": " + e.out
 }
 
 // failing lists the verdicts that fail the run (MUST), as lines.

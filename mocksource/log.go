@@ -51,19 +51,26 @@ func requestHeaders(h http.Header) map[string]string {
 	return out
 }
 
-// requestLog is a ring of the latest requests.
+// requestLog is a ring of the latest requests. It grows as requests come
+// (the harness asks for room for 200,000, some 40 MB a Source allocated
+// and cleared up front, while a scenario serves hundreds).
 type requestLog struct {
 	mu   sync.Mutex
-	recs []Request
-	next int64 // sequence number of the next request, from 1
+	size int       // requests kept at most
+	recs []Request // up to size, then a ring
+	next int64     // sequence number of the next request, from 1
 }
 
-func newRequestLog(n int) *requestLog { return &requestLog{recs: make([]Request, n), next: 1} }
+func newRequestLog(n int) *requestLog { return &requestLog{size: n, next: 1} }
 
 func (l *requestLog) add(r Request) {
 	l.mu.Lock()
 	r.Seq = l.next
-	l.recs[(l.next-1)%int64(len(l.recs))] = r
+	if len(l.recs) < l.size {
+		l.recs = append(l.recs, r)
+	} else {
+		l.recs[(l.next-1)%int64(l.size)] = r
+	}
 	l.next++
 	l.mu.Unlock()
 }

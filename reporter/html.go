@@ -256,10 +256,19 @@ func (h *htmlReporter) node(r engine.Result) *htmlNode {
 		}
 		n.Findings = append(n.Findings, f)
 	}
+	var notes []string
 	if omitted > 0 {
-		n.OmittedNote = strings.TrimSpace(fmt.Sprintf("%s more findings of this document are not shown: the page shows the first %s. %s",
-			groupDigits(omitted), groupDigits(h.o.MaxFindings), h.o.OmittedHint))
+		notes = append(notes, strings.TrimSpace(fmt.Sprintf("%s more findings of this document are not shown: the page shows the first %s. %s",
+			groupDigits(omitted), groupDigits(h.o.MaxFindings), h.o.OmittedHint)))
 	}
+	// Findings the check did not keep (beyond --max-findings-per-rule).
+	for _, o := range r.Omitted {
+		if gr := h.rules[o.Rule]; gr != nil {
+			gr.Count += o.Count
+		}
+		notes = append(notes, strings.ToUpper(omittedNote(o)[:1])+omittedNote(o)[1:]+".")
+	}
+	n.OmittedNote = strings.Join(notes, " ")
 	return n
 }
 

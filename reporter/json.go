@@ -75,6 +75,11 @@ import (
 //     this one.
 //   - children (array of strings, optional): when crawling, the documents
 //     this one leads to.
+//   - omitted (array, optional): the findings not listed in findings
+//     because their rule already has --max-findings-per-rule of them in
+//     this document, one object per rule and severity: rule, severity,
+//     section (as a finding's) and count (integer, at least 1). They are
+//     counted in the summary like the findings listed.
 //
 // A finding:
 //   - rule (string, always): the stable rule ID, such as "RS-CL-ORDER".
@@ -123,6 +128,17 @@ type JSONDocument struct {
 	Error    string        `json:"error,omitempty"`
 	Parent   string        `json:"parent,omitempty"`
 	Children []string      `json:"children,omitempty"`
+	// Omitted counts the findings not listed, by rule (optional).
+	Omitted []JSONOmitted `json:"omitted,omitempty"`
+}
+
+// JSONOmitted is one rule's findings a JSONDocument does not list (they
+// are beyond --max-findings-per-rule): how many there are.
+type JSONOmitted struct {
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	Section  string `json:"section"`
+	Count    int    `json:"count"`
 }
 
 // JSONFinding is one finding of a JSONDocument.
@@ -190,6 +206,10 @@ func jsonDocumentOf(r engine.Result) JSONDocument {
 	}
 	for _, g := range r.Diagnostics {
 		d.Findings = append(d.Findings, jsonFindingOf(g))
+	}
+	for _, o := range r.Omitted {
+		d.Omitted = append(d.Omitted, JSONOmitted{Rule: o.Rule,
+			Severity: string(severityOf(engine.Diagnostic{Severity: o.Severity})), Section: o.Section, Count: o.Count})
 	}
 	return d
 }

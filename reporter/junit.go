@@ -213,10 +213,25 @@ func (j *junitReporter) testcase(r engine.Result, id, class string, ds []engine.
 			other = append(other, line)
 		}
 	}
+	nFailing := len(failing)
+	for _, o := range r.Omitted {
+		if o.Rule != id {
+			continue
+		}
+		if sev := severityOf(engine.Diagnostic{Severity: o.Severity}); fails(sev, j.o.Strict) {
+			failing = append(failing, omittedNote(o))
+			nFailing += o.Count
+			if typ == "" || sev == engine.SeverityError {
+				typ = string(sev)
+			}
+		} else {
+			other = append(other, omittedNote(o))
+		}
+	}
 	if len(failing) > 0 {
 		msg := firstLine(failing[0])
-		if len(failing) > 1 {
-			msg = fmt.Sprintf("%d findings; first: %s", len(failing), msg)
+		if nFailing > 1 {
+			msg = fmt.Sprintf("%d findings; first: %s", nFailing, msg)
 		}
 		c.Failures = []JUnitProblem{{Message: xmlSafe(msg), Type: typ,
 			Text: xmlText(strings.Join(failing, "\n"))}}

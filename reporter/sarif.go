@@ -30,7 +30,9 @@ import (
 //     --strict; the run's properties say whether it was strict.
 //   - Documents that could not be processed (status error) are not
 //     results but invocations[0].toolExecutionNotifications, at level
-//     error. executionSuccessful is false only when documents were given
+//     error; findings beyond --max-findings-per-rule (Result.Omitted) are
+//     counted there too, one notification of level note per rule and
+//     document. executionSuccessful is false only when documents were given
 //     and none could be processed.
 //
 // The report is written at Flush.
@@ -333,6 +335,15 @@ func (s *sarifReporter) Write(r engine.Result) error {
 			res.RelatedLocations = append(res.RelatedLocations, l)
 		}
 		s.results = append(s.results, res)
+	}
+	// Findings beyond --max-findings-per-rule are not results: a note
+	// on the document says how many there are.
+	for _, o := range r.Omitted {
+		s.notes = append(s.notes, sarifNotification{
+			Level:     "note",
+			Message:   sarifMessage{Text: r.Location + ": " + omittedNote(o)},
+			Locations: []sarifLocation{s.loc(engine.Location{}, r.Location)},
+		})
 	}
 	return nil
 }

@@ -276,10 +276,37 @@ func (t *textReporter) findings(b *strings.Builder, r engine.Result) {
 				termSafe(position(rel, r.Location), false))
 		}
 		if grouped {
-			fmt.Fprintf(b, "%s%s\n", strings.Repeat(" ", indent), st.faint.Sprintf("and %d more like this (%s; all listed with -v, --format json or sarif)",
-				perRule[d.Rule]-1, termSafe(d.Rule, false)))
+			more := perRule[d.Rule] - 1 + r.OmittedOf(d.Rule)
+			where := "all listed with -v, --format json or sarif"
+			if r.OmittedOf(d.Rule) > 0 {
+				where = fmt.Sprintf("%s listed with -v, --format json or sarif; the rest beyond --max-findings-per-rule",
+					groupDigits(perRule[d.Rule]))
+			}
+			fmt.Fprintf(b, "%s%s\n", strings.Repeat(" ", indent), st.faint.Sprintf("and %s more like this (%s; %s)",
+				groupDigits(more), termSafe(d.Rule, false), where))
 		}
 	}
+	for _, o := range r.Omitted {
+		if !t.o.Verbose && perRule[o.Rule] > groupAbove {
+			continue // said under the rule's first finding
+		}
+		fmt.Fprintf(b, "%s%s\n", strings.Repeat(" ", indent), st.faint.Sprint(termSafe(omittedNote(o), false)))
+	}
+}
+
+// omittedNote says, in every format, that a document has more findings of
+// a rule than it lists (engine.Result.Omitted).
+func omittedNote(o engine.Omitted) string {
+	return fmt.Sprintf("and %s more %s %s in this document, not listed (beyond --max-findings-per-rule)",
+		groupDigits(o.Count), o.Rule, plural0(o.Count, string(severityOf(engine.Diagnostic{Severity: o.Severity}))+" finding"))
+}
+
+// plural0 is word, with an s unless n is 1.
+func plural0(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 // groupAbove is how many findings of one rule a document shows in full

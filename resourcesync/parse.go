@@ -149,7 +149,7 @@ func (p *parser) located(start Pos, off int, err error) error {
 	}
 	for i := off; i < end; {
 		r, n := utf8.DecodeRune(p.data[i:])
-		if name := invisibleRune(r); name != "" {
+		if name := InvisibleRune(r); name != "" {
 			at := p.advance(start, p.data[off:i])
 			return &SyntaxError{Pos: at, Msg: fmt.Sprintf("%s, an invisible character, in the markup: XML names and markup allow only plain spaces, tabs and line breaks between them; replace it with a space or remove it (%s)",
 				name, strings.ReplaceAll(se.Msg, string(r), fmt.Sprintf("<U+%04X>", r)))}
@@ -180,9 +180,11 @@ func (p *parser) advance(pos Pos, b []byte) Pos {
 	return pos
 }
 
-// invisibleRune names the characters that look like a space, or like
-// nothing, and are not XML white space; "" for any other.
-func invisibleRune(r rune) string {
+// InvisibleRune names the characters that look like a space, or like
+// nothing, and are not XML white space ("U+00A0 (NO-BREAK SPACE)"); ""
+// for any other. Editors and word processors slip them into markup, where
+// a message would otherwise show a name that looks right.
+func InvisibleRune(r rune) string {
 	switch r {
 	case 0x00A0:
 		return "U+00A0 (NO-BREAK SPACE)"

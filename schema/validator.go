@@ -246,6 +246,10 @@ func elementOf(msg string) string {
 // (1.94 s against 2.08) but cost 2 MB more on one document.
 const chunkSize = 128 * 1024
 
+// minPiece is the least a push holds but the last: what the window of a
+// not-well-formed document (hinted) reaches back at least.
+const minPiece = 8 * 1024
+
 // headSize is how much of a document ReadFrom reads before libxml2 sees
 // any of it: what the checks before any parser look at (encoding, DOCTYPE).
 const headSize = 64 * 1024
@@ -441,6 +445,9 @@ type feedOut struct {
 	rc      C.int
 	wf      C.int
 	trunc   C.int
+	// last is the last two pieces pushed, for the hints of a document
+	// that is not well-formed (hinted).
+	last window
 }
 
 // events is a buffer of element events a pass handed over (C memory).
@@ -528,6 +535,8 @@ func (v *Validator) pass(ctx context.Context, head []byte, rest io.Reader, schem
 	if f.wf == 0 {
 		if f.trunc != 0 && len(errs) > 0 && errs[0].Parse {
 			errs[0].Message = rs.TruncatedMessage // one wording, whichever parser read it
+		} else if len(errs) > 0 && errs[0].Parse {
+			errs[0].Message = hinted(errs[0], f.last)
 		}
 		return passOut{errs: errs}
 	}
@@ -570,6 +579,7 @@ func feed(ctx context.Context, ps *C.rsc_pass, head []byte, rest io.Reader, chun
 	// Every chunk is looked at before libxml2 parses it: an element with
 	// too many attributes would take libxml2 quadratic time.
 	attrs := rs.AttrCounter{Limit: rs.MaxAttributes}
+	line, col := 1, 1 // where the next piece starts
 	push := func(b []byte) {
 		out.n += int64(len(b))
 		out.lines += bytes.Count(b, newline)
@@ -579,6 +589,8 @@ func feed(ctx context.Context, ps *C.rsc_pass, head []byte, rest io.Reader, chun
 				out.refused, feeding = err, false
 				break
 			}
+			out.last = window{prev: out.last.cur, cur: piece{data: b[:k], line: line, col: col}}
+			line, col = next(line, col, b[:k])
 			// b is Go memory the pass reads during the call only.
 			if C.rsc_pass_push(ps, (*C.char)(unsafe.Pointer(&b[0])), C.size_t(k)) != 0 {
 				feeding = false
@@ -591,13 +603,19 @@ func feed(ctx context.Context, ps *C.rsc_pass, head []byte, rest io.Reader, chun
 	}
 	push(head)
 	if rest != nil {
-		buf := make([]byte, chunkSize)
-		for {
+		// Two buffers, read into in turn: the piece pushed before stays
+		// as it was, for out.last.
+		bufs := [2][]byte{make([]byte, chunkSize), make([]byte, chunkSize)}
+		for turn := 0; ; turn ^= 1 {
 			if err := ctx.Err(); err != nil {
 				out.err = err
 				break
 			}
-			k, err := rest.Read(buf)
+			buf := bufs[turn]
+			// At least minPiece bytes a push (but at the end): a reader of
+			// small reads (a network body) still leaves the window
+			// reaching back that far.
+			k, err := fill(ctx, rest, buf)
 			push(buf[:k])
 			if err == io.EOF {
 				break
@@ -618,6 +636,17 @@ func feed(ctx context.Context, ps *C.rsc_pass, head []byte, rest io.Reader, chun
 	out.rc = C.rsc_pass_finish(ps, failed, &out.wf, &out.trunc)
 	send()
 	return out
+}
+
+// fill reads into buf until it holds minPiece bytes, r ends or fails, or
+// ctx is done (checked between reads, as the caller does).
+func fill(ctx context.Context, r io.Reader, buf []byte) (k int, err error) {
+	for k < minPiece && err == nil && ctx.Err() == nil {
+		var n int
+		n, err = r.Read(buf[k:])
+		k += n
+	}
+	return k, err
 }
 
 // livePasses is the number of C passes not yet freed (for the tests).

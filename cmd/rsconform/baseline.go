@@ -4,11 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"sort"
+	"sync"
 
 	"github.com/rsconform/rsconform/internal/fingerprint"
 	"github.com/rsconform/rsconform/internal/safefile"
+	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/engine"
 )
 
@@ -178,6 +181,26 @@ func writeBaseline(path string, results []engine.Result) (int, error) {
 	return n, err
 }
 
+// keeps is engine.Config.Keep for b: it says yes to the findings b knows,
+// as many of each key as b counts (a sampled key: any number), in the
+// order the documents' rules report them.
+func (b baseline) keeps() func(location string, k rs.Kind, d engine.Diagnostic) bool {
+	var mu sync.Mutex
+	left := maps.Clone(b)
+	return func(location string, k rs.Kind, d engine.Diagnostic) bool {
+		key := fingerprint.Of(&engine.Result{Location: location, Kind: k}, d)
+		mu.Lock()
+		defer mu.Unlock()
+		if left[key] <= 0 {
+			return false
+		}
+		if !key.Sampled {
+			left[key]--
+		}
+		return true
+	}
+}
+
 // filter removes the known findings from results (in place) and returns
 // how many it removed. A document whose error findings were all known
 // becomes valid; a document that could not be processed because of
@@ -210,7 +233,7 @@ func (b baseline) filter(results []engine.Result) int {
 		case r.Status == engine.StatusInvalid:
 			r.Status = ""
 			r.Finish()
-		case r.Status == engine.StatusError && had && len(kept) == 0:
+		case r.Status == engine.StatusError && had && len(kept) == 0 && len(r.Omitted) == 0:
 			// A document that could not be checked for a finding the
 			// baseline accepts (not well-formed, too large): the known
 			// finding does not make the run fail (exit 2); the document

@@ -213,6 +213,10 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "rsconform crawl: the XML Schemas failed to load:", err)
 		return 2
 	}
+	if err := c.report.prepareBaseline(&c.engine); err != nil {
+		fmt.Fprintln(stderr, "rsconform crawl:", err)
+		return 2
+	}
 	c.options.Validator = c.report.validator(c.engine, sv)
 	rep, tally, closeReport, err := c.report.openReport(stdout)
 	if err != nil {

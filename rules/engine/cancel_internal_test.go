@@ -33,7 +33,10 @@ func TestRunChecksStopsWhenCancelled(t *testing.T) {
 			return nil
 		}},
 	}
-	diags, errs := runChecks(ctx, "x.xml", &Input{Doc: doc}, Config{}.WithDefaults(), rs.KindUnknown, rules)
+	cfg := Config{}.WithDefaults()
+	found := newFindings("x.xml", rs.KindUnknown, cfg)
+	errs := runChecks(ctx, "x.xml", &Input{Doc: doc}, cfg, rules, found)
+	diags := found.kept
 	if seen > ctxEvery {
 		t.Errorf("the rule read %d entries after the cancellation at the 10th, want at most %d", seen, ctxEvery)
 	}
@@ -48,7 +51,7 @@ func TestRunChecksStopsWhenCancelled(t *testing.T) {
 		}
 		return nil
 	}
-	runChecks(context.Background(), "x.xml", &Input{Doc: doc}, Config{}.WithDefaults(), rs.KindUnknown, rules)
+	runChecks(context.Background(), "x.xml", &Input{Doc: doc}, cfg, rules, newFindings("x.xml", rs.KindUnknown, cfg))
 	if seen != len(doc.Entries) || !ran {
 		t.Errorf("not cancelled: read %d of %d entries, second rule ran %v", seen, len(doc.Entries), ran)
 	}

@@ -242,6 +242,9 @@ type Result struct {
 	Kind        rs.Kind
 	Status      Status
 	Diagnostics []Diagnostic
+	// Omitted counts, by rule, the findings not kept in Diagnostics beyond
+	// Config.MaxFindingsPerRule; Count counts them too.
+	Omitted []Omitted
 	// Applied lists the IDs of the rules that ran on the document, sorted.
 	Applied []string
 	// Error says why the document could not be processed (StatusError).
@@ -252,17 +255,24 @@ type Result struct {
 	Children []string
 }
 
-// Count returns the number of findings of each severity.
+// Count returns the number of findings of each severity, those omitted
+// (Result.Omitted) included.
 func (r *Result) Count() (errors, warnings, infos int) {
-	for _, d := range r.Diagnostics {
-		switch d.Severity {
+	add := func(s Severity, n int) {
+		switch s {
 		case SeverityError:
-			errors++
+			errors += n
 		case SeverityWarning:
-			warnings++
+			warnings += n
 		default:
-			infos++
+			infos += n
 		}
+	}
+	for _, d := range r.Diagnostics {
+		add(d.Severity, 1)
+	}
+	for _, o := range r.Omitted {
+		add(o.Severity, o.Count)
 	}
 	return
 }
@@ -280,6 +290,7 @@ func (r *Result) Finish() {
 		}
 		return r.Diagnostics[i].Rule < r.Diagnostics[j].Rule
 	})
+	sortOmitted(r.Omitted)
 	sort.Strings(r.Applied)
 	if r.Status == StatusError || r.Status == StatusSkipped {
 		return

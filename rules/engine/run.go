@@ -40,6 +40,17 @@ type Config struct {
 	Spec   Spec // default Spec11
 	Select Selector
 	Limits Limits
+	// MaxFindingsPerRule, when positive, is the number of findings of one
+	// rule a document's Result keeps (the first reported, in document
+	// order); the others are only counted, in Result.Omitted. Zero keeps
+	// every finding.
+	MaxFindingsPerRule int
+	// Keep, when set, is asked of every finding of a document at location
+	// of kind k, in the order they are reported: a finding it keeps does
+	// not count towards MaxFindingsPerRule (a baseline's known findings,
+	// removed afterwards, must not push new ones out). It may be called
+	// from several goroutines.
+	Keep func(location string, k rs.Kind, d Diagnostic) bool
 }
 
 // WithDefaults fills what is unset with the defaults: spec 1.1 and the
@@ -70,8 +81,9 @@ func run(ctx context.Context, location string, in Input, cfg Config) Result {
 	for _, r := range rules {
 		res.Applied = append(res.Applied, r.ID)
 	}
-	diags, errs := runChecks(ctx, location, &in, cfg, res.Kind, rules)
-	return finishResult(res, in, diags, errs)
+	found := newFindings(location, res.Kind, cfg)
+	errs := runChecks(ctx, location, &in, cfg, rules, found)
+	return finishResult(res, in, found, errs)
 }
 
 // selectRules are the document rules that run on a document of kind k:
@@ -92,19 +104,19 @@ func selectRules(k rs.Kind, cfg Config, haveDoc bool) []*Rule {
 }
 
 // runChecks runs rules on the input, on all cores for a large document:
-// each group reports into its own slices, merged in group order (the
-// result's Finish then sorts the findings by position and rule, so the
-// result does not depend on which group ran first). Once ctx is done no
-// further rule starts, and a rule's Pass.Entries stops early (see
-// entriesCheck): the caller gives ctx's error instead of the result.
-func runChecks(ctx context.Context, location string, in *Input, cfg Config, k rs.Kind, run []*Rule) (diags []Diagnostic, errs []string) {
+// each rule runs in one group and reports into found in its own order
+// (the result's Finish then sorts the findings by position and rule, so
+// the result does not depend on which group ran first); the errors of
+// each group are merged in group order. Once ctx is done no further rule
+// starts, and a rule's Pass.Entries stops early (see entriesCheck): the
+// caller gives ctx's error instead of the result.
+func runChecks(ctx context.Context, location string, in *Input, cfg Config, run []*Rule, found *findings) (errs []string) {
 	groups := 1
 	if in.Doc != nil && len(in.Doc.Entries) >= parallelEntries {
 		groups = max(min(runtime.GOMAXPROCS(0), len(run)), 1)
 	}
 	type outcome struct {
-		diags []Diagnostic
-		errs  []string
+		errs []string
 	}
 	outs := make([]outcome, groups)
 	var wg sync.WaitGroup
@@ -115,7 +127,7 @@ func runChecks(ctx context.Context, location string, in *Input, cfg Config, k rs
 			out := &outs[g]
 			for k := g; k < len(run) && ctx.Err() == nil; k += groups {
 				r := run[k]
-				p := newPass(r, in, cfg, location, func(d Diagnostic) { out.diags = append(out.diags, d) })
+				p := newPass(r, in, cfg, location, found.add)
 				p.ctx = ctx
 				if err := safeCheck(r, p); err != nil {
 					out.errs = append(out.errs, couldNotRun(r, err))
@@ -125,10 +137,9 @@ func runChecks(ctx context.Context, location string, in *Input, cfg Config, k rs
 	}
 	wg.Wait()
 	for _, o := range outs {
-		diags = append(diags, o.diags...)
 		errs = append(errs, o.errs...)
 	}
-	return diags, errs
+	return errs
 }
 
 // newPass is the Pass of rule r on the input.
@@ -146,8 +157,9 @@ func couldNotRun(r *Rule, err error) string {
 }
 
 // finishResult adds the findings and the errors of the rules to res.
-func finishResult(res Result, in Input, diags []Diagnostic, errs []string) Result {
-	res.Diagnostics = append(res.Diagnostics, diags...)
+func finishResult(res Result, in Input, found *findings, errs []string) Result {
+	res.Diagnostics = append(res.Diagnostics, found.kept...)
+	res.Omitted = append(res.Omitted, found.omittedList()...)
 	for _, e := range errs {
 		res.Status = StatusError
 		res.Error = joinErr(res.Error, e)

@@ -139,7 +139,7 @@ type stream struct {
 	shared  window
 	header  *rs.Document // what the rules of ScopeEntries see as Pass.Doc
 	values  *values      // the values the rules of ScopeEntries require
-	diags   []Diagnostic
+	found   *findings    // what every rule of the document reports
 	errs    []string
 
 	// The rules of ScopeEntries run on their own goroutine, while the
@@ -231,9 +231,10 @@ func (s *stream) start(d *rs.Document) bool {
 	s.header.Entries = nil
 	in := &Input{Doc: s.header}
 	s.values = newValues(entries)
+	s.found = newFindings(s.location, kind, s.cfg)
 	for _, r := range entries {
 		co := &coroutine{}
-		p := newPass(r, in, s.cfg, s.location, func(d Diagnostic) { s.diags = append(s.diags, d) })
+		p := newPass(r, in, s.cfg, s.location, s.found.add)
 		p.feed, p.values = &feed{shared: &s.shared}, s.values
 		co.next, co.stop = iter.Pull(func(yield func(struct{}) bool) {
 			p.feed.suspend = func() bool { return yield(struct{}{}) }
@@ -293,6 +294,6 @@ func (s *stream) finish(ctx context.Context, in Input) Result {
 	for _, r := range s.applied {
 		res.Applied = append(res.Applied, r.ID)
 	}
-	diags, errs := runChecks(ctx, s.location, &in, s.cfg, s.kind, s.rest)
-	return finishResult(res, in, append(s.diags, diags...), append(s.errs, errs...))
+	errs := runChecks(ctx, s.location, &in, s.cfg, s.rest, s.found)
+	return finishResult(res, in, s.found, append(s.errs, errs...))
 }
