@@ -148,10 +148,15 @@ type Result struct {
 	Source string
 	Run    Run
 	// Changes are the findings new since the Source's last complete run
-	// and those fixed; on its first run every finding is new.
+	// and those fixed; none on its first complete run (FirstRun).
 	Changes Regression
+	// FirstRun is set on the Source's first complete run: its findings
+	// are recorded as the baseline the later runs are compared with, and
+	// none is new (nor alerted on).
+	FirstRun bool
 	// NewlyUnreachable is set when the entry point failed and the last
-	// finished run had reached it (or there was none).
+	// finished run had reached it. A Source unreachable from its first
+	// run on is reported unreachable (Run.Status) but is not a new error.
 	NewlyUnreachable bool
 	// Err is set when the run could not be made or recorded.
 	Err error
@@ -233,13 +238,14 @@ func (m *Monitor) RunSource(ctx context.Context, src *Source) Result {
 		if err != nil {
 			res.Err = err
 		}
-		res.NewlyUnreachable = last != StatusUnreachable
+		res.NewlyUnreachable = last == StatusOK
 	}
 	if err := store.FinishRun(ctx, o, m.cfg.KeepReports); err != nil {
 		res.Err = errors.Join(res.Err, fmt.Errorf("recording the run: %w", err))
 		return res
 	}
 	res.Run, res.Changes = o.Run, o.Changes
+	res.FirstRun = o.Run.Status == StatusOK && o.Run.Baseline == 0
 	m.logf("%s: run %d %s in %s: %d requests, %d errors, %d new, %d fixed", src.Name, id, o.Run.Status,
 		o.Run.Duration.Round(time.Millisecond), o.Run.Requests, o.Run.Errors, o.Run.New, o.Run.Fixed)
 	if res.Failing() && m.cfg.Alerts != nil {
@@ -309,6 +315,10 @@ func (m *Monitor) judge(ctx context.Context, src *Source, o *Outcome, report *cr
 	if err != nil {
 		return err
 	}
+	if base == 0 {
+		// The first complete run: its findings are the baseline.
+		return nil
+	}
 	o.Run.Baseline = base
 	o.Changes = diff(before, o.Findings)
 	for _, f := range o.Changes.New {
@@ -323,8 +333,8 @@ func (m *Monitor) judge(ctx context.Context, src *Source, o *Outcome, report *cr
 	return nil
 }
 
-// diff is what changed from before (nil: no earlier run, every finding
-// is new) to now: a fingerprint counted more often now is new that many
+// diff is what changed from before (the findings of the baseline run) to
+// now: a fingerprint counted more often now is new that many
 // times, one counted less often fixed. A sampled finding's count says
 // nothing (each crawl samples other resources, as --baseline knows):
 // it is new when its fingerprint is, fixed when its fingerprint is gone.

@@ -48,8 +48,10 @@ FILE is YAML:
       revisit: 1m                # as crawl --revisit
 
 With --once every Source is crawled once and, per Source, what is new and
-what was fixed is printed; on a Source's first run every finding is new.
-A Source whose entry point stops answering is a new error too.
+what was fixed is printed. A Source's first complete run records its
+findings as the baseline: none is new, none is alerted on. A Source whose
+entry point stops answering is a new error too; one unreachable from its
+first run on is reported unreachable, not as a new error.
 
 Service mode (no --once): each Source runs every 'every', spread by a
 random jitter, at most --max-crawls at once; SIGTERM or Ctrl-C stops it:
@@ -269,7 +271,14 @@ func monitorOnce(ctx context.Context, m *monitor.Monitor, stdout, stderr io.Writ
 			status = "interrupted"
 			code = 2
 		}
-		fmt.Fprintf(stdout, "%s: run %d (%s): new: %s, fixed: %s\n", r.Source, run.ID, status, describeFindings(r.Changes.New, r.NewlyUnreachable), describeFindings(r.Changes.Fixed, false))
+		if r.FirstRun {
+			n := run.Errors + run.Warnings + run.Infos
+			fmt.Fprintf(stdout, "%s: run %d (%s): first run: %d %s recorded as the baseline\n",
+				r.Source, run.ID, status, n, pluralWord(n, "finding"))
+		} else {
+			fmt.Fprintf(stdout, "%s: run %d (%s): new: %s, fixed: %s\n", r.Source, run.ID, status,
+				describeFindings(r.Changes.New, r.NewlyUnreachable), describeFindings(r.Changes.Fixed, false))
+		}
 		if r.Failing() && code == 0 {
 			code = 1
 		}

@@ -69,7 +69,7 @@ var _ = Describe("monitor", func() {
 
 		code, out, errs := monitorRun(args...)
 		Expect(code).To(Equal(0), out+errs)
-		Expect(out).To(Equal("demo: run 1 (0 errors, 0 warnings): new: 0, fixed: 0\n"), errs)
+		Expect(out).To(Equal("demo: run 1 (0 errors, 0 warnings): first run: 0 findings recorded as the baseline\n"), errs)
 
 		_, err := src.Step()
 		Expect(err).NotTo(HaveOccurred())
@@ -155,6 +155,28 @@ var _ = Describe("monitor", func() {
 		}
 		status, _ = get(dash.URL, "/badge/nobody.svg")
 		Expect(status).To(Equal(404))
+	})
+
+	It("takes a first run's findings as the baseline (exit 0, no alert); an unreachable first run is no new error", func() {
+		src, srv := mockFromFile("monitor-regression")
+		_, err := src.Step() // a wrong hash from the start
+		Expect(err).NotTo(HaveOccurred())
+		dir := GinkgoT().TempDir()
+		sources := writeFile(dir, "sources.yaml", fmt.Sprintf("sources:\n  - name: demo\n    url: %s/\n    sample: all\n    rate: 0\n"+
+			"  - name: gone\n    url: http://127.0.0.1:1/\n    rate: 0\n", srv.URL))
+		alerts := filepath.Join(dir, "alerts")
+		Expect(os.Mkdir(alerts, 0o755)).To(Succeed())
+		args := []string{"--sources", sources, "--db", filepath.Join(dir, "monitor.db"), "--once", "--alert-command", "cat > " + alerts + "/$$.json"}
+		code, out, errs := monitorRun(args...)
+		Expect(code).To(Equal(0), out+errs)
+		Expect(out).To(MatchRegexp(`^demo: run \d \([1-9]\d* errors?, 0 warnings\): first run: [1-9]\d* findings? recorded as the baseline\n`+
+			`gone: run \d \(unreachable: .*\): new: 0, fixed: 0\n$`), errs)
+		code, out, errs = monitorRun(args...)
+		Expect(code).To(Equal(0), out+errs)
+		Expect(out).To(MatchRegexp(`^demo: run \d \([1-9]\d* errors?, 0 warnings\): new: 0, fixed: 0\n`), errs)
+		files, err := filepath.Glob(filepath.Join(alerts, "*.json"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(files).To(BeEmpty())
 	})
 
 	It("runs as a service with a dashboard until it is stopped (exit 0)", func() {
