@@ -176,6 +176,62 @@ var _ = Describe("What a run changed", func() {
 
 })
 
+var _ = Describe("Findings beyond the cap on findings per rule", func() {
+	It("are not fixed when counted, nor new when kept again: diff by the totals of the rule in the document", func() {
+		x := fingerprint.Key{Document: "a", Rule: "R1", Message: "x"}
+		y := fingerprint.Key{Document: "a", Rule: "R1", Message: "y"}
+		z := fingerprint.Key{Document: "a", Rule: "R1", Message: "z"}
+		all := map[fingerprint.Key]monitor.Finding{x: {Key: x, Severity: "error", Count: 1}, y: {Key: y, Severity: "error", Count: 1}}
+		capped := []monitor.Omitted{{Document: "a", Rule: "R1", Count: 1}}
+		// Run 1 kept x and y; run 2 kept x and counted y.
+		r := monitor.DiffOmitted(all, nil, []monitor.Finding{all[x]}, capped)
+		Expect(r.Fixed).To(BeEmpty())
+		Expect(r.New).To(BeEmpty())
+		Expect(monitor.Diff(all, []monitor.Finding{all[x]}).Fixed).To(HaveLen(1), "without the count, y looks fixed")
+		// Back: run 2 kept x, counted one; run 3 keeps x and y.
+		r = monitor.DiffOmitted(map[fingerprint.Key]monitor.Finding{x: all[x]}, capped, []monitor.Finding{all[x], all[y]}, nil)
+		Expect(r.New).To(BeEmpty())
+		// The total grew from 2 to 5: three of the findings kept that run 2 did not are new.
+		r = monitor.DiffOmitted(map[fingerprint.Key]monitor.Finding{x: all[x]}, capped,
+			[]monitor.Finding{all[x], all[y], {Key: z, Severity: "error", Count: 3}}, nil)
+		Expect(r.New).To(Equal([]monitor.Finding{all[y], {Key: z, Severity: "error", Count: 2}}))
+		// The total fell by 1 of 3: one of run 1's is fixed, whichever.
+		r = monitor.DiffOmitted(all, capped, []monitor.Finding{all[x]}, nil)
+		Expect(r.Fixed).To(Equal([]monitor.Finding{all[y]}))
+		// Another rule or document is diffed finding by finding.
+		w := fingerprint.Key{Document: "b", Rule: "R1", Message: "w"}
+		r = monitor.DiffOmitted(map[fingerprint.Key]monitor.Finding{w: {Key: w, Severity: "error", Count: 1}}, nil, nil, capped)
+		Expect(r.Fixed).To(HaveLen(1))
+	})
+
+	It("between runs of a live Source: a finding kept in run 1 and counted in run 2 is not fixed", func() {
+		srv := mockServer("time-zone-offsets")
+		store, _ := openStore()
+		runWith := func(max int) monitor.Result {
+			v := *validator
+			v.Config.MaxFindingsPerRule = max
+			src := source("a", srv.URL+"/", time.Hour)
+			src.Options.Validator = &v
+			m, err := monitor.New(monitor.Config{Store: store, Sources: []monitor.Source{src}})
+			Expect(err).NotTo(HaveOccurred())
+			res := m.RunOnce(context.Background())[0]
+			Expect(res.Err).NotTo(HaveOccurred())
+			return res
+		}
+		first := runWith(0) // every finding kept
+		Expect(first.FirstRun).To(BeTrue())
+		second := runWith(2)
+		Expect(second.Run.Warnings + second.Run.Errors).To(Equal(first.Run.Warnings + first.Run.Errors))
+		Expect(second.Changes.Fixed).To(BeEmpty())
+		Expect(second.Run.Fixed).To(BeZero())
+		om, err := store.OmittedOf(context.Background(), second.Run.ID)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(om).NotTo(BeEmpty(), "the counted findings are recorded")
+		third := runWith(0) // kept again
+		Expect(third.Run.New + third.Run.Fixed).To(BeZero())
+	})
+})
+
 var _ = Describe("A Source's first run", func() {
 	alerts := func() (*monitor.Alerter, func() []string) {
 		dir := GinkgoT().TempDir()

@@ -46,12 +46,18 @@ FILE is YAML:
       spec: "1.1"                # 1.1 or 1.0
       packages: true             # as crawl --packages
       revisit: 1m                # as crawl --revisit
+      max_findings_per_rule: 100 # as --max-findings-per-rule (default: the flag's)
 
 With --once every Source is crawled once and, per Source, what is new and
 what was fixed is printed. A Source's first complete run records its
 findings as the baseline: none is new, none is alerted on. A Source whose
 entry point stops answering is a new error too; one unreachable from its
 first run on is reported unreachable, not as a new error.
+
+Each document keeps its first --max-findings-per-rule findings of a rule
+(as validate and crawl do) and counts the rest: where a run counted some
+without keeping them, a rule's findings in that document are new only as
+far as their total grew, and fixed only as far as it fell.
 
 Service mode (no --once): each Source runs every 'every', spread by a
 random jitter, at most --max-crawls at once; SIGTERM or Ctrl-C stops it:
@@ -93,6 +99,9 @@ type monitorConfig struct {
 	addr         string // the dashboard's; "" none
 	alertCommand string
 	webhook      string
+	// maxFindingsPerRule is the Sources' cap on the findings of one rule
+	// a document keeps, unless their entry sets max_findings_per_rule.
+	maxFindingsPerRule int
 }
 
 // monitorConfigFromFlags reads monitor's flags and its Sources file.
@@ -109,6 +118,8 @@ func monitorConfigFromFlags(args []string, stderr io.Writer) (*monitorConfig, er
 	fset.StringVar(&c.webhook, "webhook", "", "POST each regression as JSON to `URL` (retried)")
 	fset.IntVar(&m.MaxCrawls, "max-crawls", 4, "crawls running at once")
 	fset.IntVar(&m.KeepReports, "keep-reports", 10, "full reports kept per Source (its last `N` runs); findings are kept for every run")
+	fset.IntVar(&c.maxFindingsPerRule, "max-findings-per-rule", engine.DefaultMaxFindingsPerRule,
+		"findings of one rule kept per document; the rest are counted (0: keep all)")
 	fset.DurationVar(&m.Grace, "grace", 30*time.Second, "on SIGTERM, how long the runs in progress may go on before they are recorded as interrupted")
 	args, err := parseCommandLine(fset, args, monitorUsage, seeHelp("rsconform monitor: see --help"))
 	if err != nil {
@@ -122,8 +133,8 @@ func monitorConfigFromFlags(args []string, stderr io.Writer) (*monitorConfig, er
 		return fail("takes no arguments: the Sources are in --sources FILE (see --help)")
 	case *sourcesFile == "":
 		return fail("--sources FILE is required (see --help)")
-	case m.MaxCrawls <= 0 || m.KeepReports <= 0 || m.Grace < 0:
-		return fail("--max-crawls and --keep-reports must be positive, --grace not negative")
+	case m.MaxCrawls <= 0 || m.KeepReports <= 0 || m.Grace < 0 || c.maxFindingsPerRule < 0:
+		return fail("--max-crawls and --keep-reports must be positive, --grace and --max-findings-per-rule not negative")
 	case c.once && c.addr != "":
 		return fail("--addr serves the dashboard of a monitor that keeps running: not with --once")
 	}
@@ -152,7 +163,7 @@ func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return fail("the XML Schemas failed to load: %v", err)
 	}
 	cfg := c.monitor
-	if cfg.Sources, err = monitorSources(c.sources, sv); err != nil {
+	if cfg.Sources, err = monitorSources(c.sources, sv, c.maxFindingsPerRule); err != nil {
 		return fail("%v", err)
 	}
 	if cfg.Store, err = monitor.Open(ctx, c.db); err != nil {
@@ -197,20 +208,30 @@ func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) in
 }
 
 // monitorSources are the Sources of the Sources file with their crawl
-// options, one Validator per spec version.
-func monitorSources(listed []monitorSource, sv engine.FrontEnd) ([]monitor.Source, error) {
-	validators := map[string]*engine.Validator{}
+// options, one Validator per spec version and cap on findings per rule
+// (maxFindingsPerRule, unless the Source sets its own).
+func monitorSources(listed []monitorSource, sv engine.FrontEnd, maxFindingsPerRule int) ([]monitor.Source, error) {
+	type kind struct {
+		spec string
+		max  int
+	}
+	validators := map[kind]*engine.Validator{}
 	var sources []monitor.Source
 	for _, s := range listed {
-		v := validators[s.Spec]
+		k := kind{s.Spec, maxFindingsPerRule}
+		if s.MaxFindingsPerRule != nil {
+			k.max = *s.MaxFindingsPerRule
+		}
+		v := validators[k]
 		if v == nil {
-			rf := reportFlags{spec: s.Spec, maxSize: rs.DefaultMaxBytes, maxEntries: rs.DefaultMaxEntries, format: "json"}
+			rf := reportFlags{spec: s.Spec, maxSize: rs.DefaultMaxBytes, maxEntries: rs.DefaultMaxEntries, format: "json",
+				maxFindingsPerRule: k.max}
 			cfg, err := rf.config()
 			if err != nil {
 				return nil, err
 			}
 			v = rf.validator(cfg, sv)
-			validators[s.Spec] = v
+			validators[k] = v
 		}
 		opts := s.crawlOptions()
 		opts.Validator = v

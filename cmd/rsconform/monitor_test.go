@@ -179,6 +179,42 @@ var _ = Describe("monitor", func() {
 		Expect(files).To(BeEmpty())
 	})
 
+	It("keeps --max-findings-per-rule findings of a rule per document, or the Source's max_findings_per_rule", func() {
+		sc, err := mocksource.LoadScenario("time-zone-offsets")
+		Expect(err).NotTo(HaveOccurred())
+		src, err := mocksource.New(mocksource.Options{Scenario: sc})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(src.PlayToEnd()).To(Succeed())
+		srv := httptest.NewServer(src.Handler())
+		DeferCleanup(srv.Close)
+		dir := GinkgoT().TempDir()
+		sources := writeFile(dir, "sources.yaml", fmt.Sprintf("sources:\n  - name: capped\n    url: %s/\n    rate: 0\n"+
+			"  - name: all\n    url: %s/\n    rate: 0\n    max_findings_per_rule: 0\n", srv.URL, srv.URL))
+		db := filepath.Join(dir, "monitor.db")
+		code, out, errs := monitorRun("--sources", sources, "--db", db, "--once", "--max-findings-per-rule", "2")
+		Expect(code).To(Equal(0), out+errs)
+		store, err := monitor.OpenReadOnly(context.Background(), db)
+		Expect(err).NotTo(HaveOccurred())
+		defer store.Close()
+		kept := map[string]int{}
+		for _, name := range []string{"capped", "all"} {
+			runs, err := store.Runs(context.Background(), name, 1)
+			Expect(err).NotTo(HaveOccurred())
+			fs, err := store.Findings(context.Background(), runs[0].ID)
+			Expect(err).NotTo(HaveOccurred())
+			for _, f := range fs {
+				if f.Rule == "RS-TIME-UTC" && strings.HasSuffix(f.Document, "/changelist.xml") {
+					kept[name] += f.Count
+				}
+			}
+			om, err := store.OmittedOf(context.Background(), runs[0].ID)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(om != nil).To(Equal(name == "capped"), "%s: %v", name, om)
+		}
+		Expect(kept["capped"]).To(Equal(2))
+		Expect(kept["all"]).To(BeNumerically(">", 2))
+	})
+
 	It("runs as a service with a dashboard until it is stopped (exit 0)", func() {
 		_, srv := mockFromFile("monitor-regression")
 		dir := GinkgoT().TempDir()
@@ -247,6 +283,8 @@ var _ = Describe("monitor", func() {
 		Entry("a bad sample", "sources:\n  - name: a\n    url: http://127.0.0.1:1/\n    sample: some\n", `sample: --sample "some"`),
 		Entry("a bad spec", "sources:\n  - name: a\n    url: http://127.0.0.1:1/\n    spec: \"2.0\"\n", `spec: "2.0": want 1.1 or 1.0`),
 		Entry("no url", "sources:\n  - name: a\n", `sources.yaml:2: Source "a": url: missing`),
+		Entry("a negative cap", "sources:\n  - name: a\n    url: http://127.0.0.1:1/\n    max_findings_per_rule: -1\n",
+			`max_findings_per_rule: "-1": want a number of findings, 0 or more`),
 		Entry("not a URL", "sources:\n  - name: a\n    url: ftp://x/\n", `url: "ftp://x/" is not an http(s) URL`),
 		Entry("a name that is no path segment", "sources:\n  - name: a/b\n    url: http://127.0.0.1:1/\n", `name: "a/b": want letters`),
 		Entry("two Sources of one name", "sources:\n  - name: a\n    url: http://127.0.0.1:1/\n  - name: a\n    url: http://127.0.0.1:2/\n", `sources[1]: name: "a" is already the name of the Source at line 2`),
