@@ -97,12 +97,18 @@ func (c *fakeClock) waiting() int {
 func mockServer(name string) *httptest.Server {
 	sc, err := mocksource.LoadScenario(name)
 	Expect(err).NotTo(HaveOccurred())
+	src, srv := serveScenario(sc)
+	Expect(src.PlayToEnd()).To(Succeed())
+	return srv
+}
+
+// serveScenario serves sc, at its step 0.
+func serveScenario(sc *mocksource.Scenario) (*mocksource.Source, *httptest.Server) {
 	src, err := mocksource.New(mocksource.Options{Scenario: sc})
 	Expect(err).NotTo(HaveOccurred())
-	Expect(src.PlayToEnd()).To(Succeed())
 	srv := httptest.NewServer(src.Handler())
 	DeferCleanup(srv.Close)
-	return srv
+	return src, srv
 }
 
 // steppedServer serves the scenario of cmd/rsconform's monitor test,
@@ -112,11 +118,7 @@ func steppedServer() (*mocksource.Source, *httptest.Server) {
 	Expect(err).NotTo(HaveOccurred())
 	sc, err := mocksource.ParseScenario("monitor-regression.yaml", data)
 	Expect(err).NotTo(HaveOccurred())
-	src, err := mocksource.New(mocksource.Options{Scenario: sc})
-	Expect(err).NotTo(HaveOccurred())
-	srv := httptest.NewServer(src.Handler())
-	DeferCleanup(srv.Close)
-	return src, srv
+	return serveScenario(sc)
 }
 
 func openStore() (*monitor.Store, string) {

@@ -25,16 +25,19 @@ import (
 
 var _ = Describe("monitor", func() {
 	// mockFromFile serves the scenario of testdata/NAME.yaml on 127.0.0.1.
-	mockFromFile := func(name string) (*mocksource.Source, *httptest.Server) {
-		data, err := os.ReadFile(filepath.Join("testdata", name+".yaml"))
-		Expect(err).NotTo(HaveOccurred())
-		sc, err := mocksource.ParseScenario(name+".yaml", data)
-		Expect(err).NotTo(HaveOccurred())
+	serveScenario := func(sc *mocksource.Scenario) (*mocksource.Source, *httptest.Server) {
 		src, err := mocksource.New(mocksource.Options{Scenario: sc})
 		Expect(err).NotTo(HaveOccurred())
 		srv := httptest.NewServer(src.Handler())
 		DeferCleanup(srv.Close)
 		return src, srv
+	}
+	mockFromFile := func(name string) (*mocksource.Source, *httptest.Server) {
+		data, err := os.ReadFile(filepath.Join("testdata", name+".yaml"))
+		Expect(err).NotTo(HaveOccurred())
+		sc, err := mocksource.ParseScenario(name+".yaml", data)
+		Expect(err).NotTo(HaveOccurred())
+		return serveScenario(sc)
 	}
 	writeFile := func(dir, name, text string) string {
 		p := filepath.Join(dir, name)
@@ -182,11 +185,8 @@ var _ = Describe("monitor", func() {
 	It("keeps --max-findings-per-rule findings of a rule per document, or the Source's max_findings_per_rule", func() {
 		sc, err := mocksource.LoadScenario("time-zone-offsets")
 		Expect(err).NotTo(HaveOccurred())
-		src, err := mocksource.New(mocksource.Options{Scenario: sc})
-		Expect(err).NotTo(HaveOccurred())
+		src, srv := serveScenario(sc)
 		Expect(src.PlayToEnd()).To(Succeed())
-		srv := httptest.NewServer(src.Handler())
-		DeferCleanup(srv.Close)
 		dir := GinkgoT().TempDir()
 		sources := writeFile(dir, "sources.yaml", fmt.Sprintf("sources:\n  - name: capped\n    url: %s/\n    rate: 0\n"+
 			"  - name: all\n    url: %s/\n    rate: 0\n    max_findings_per_rule: 0\n", srv.URL, srv.URL))
