@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -243,21 +242,8 @@ func monitorSources(listed []monitorSource, sv engine.FrontEnd, maxFindingsPerRu
 // serveDashboard serves the monitor's dashboard on ln; the function it
 // returns shuts it down.
 func serveDashboard(ln net.Listener, store *monitor.Store) (shutdown func()) {
-	srv := &http.Server{
-		Handler:           monitor.Dashboard(store, toolVersion()),
-		ReadHeaderTimeout: 10 * time.Second,
-		WriteTimeout:      time.Minute,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
-	}
-	go srv.Serve(ln)
-	return func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := srv.Shutdown(ctx); err != nil {
-			srv.Close()
-		}
-	}
+	_, shutdown = startHTTPServer(ln, monitor.Dashboard(store, toolVersion()), 0, time.Minute, 5*time.Second)
+	return shutdown
 }
 
 // timestampedLog is the log of a command that keeps running (monitor,
