@@ -509,7 +509,11 @@ func (c *crawl) report() *Report {
 	if c.opts.Sample != SampleNone {
 		r.Sampling = c.sampling()
 	}
-	findings, applied, errs := graph.Run(c.graph, c.v.Config)
+	findings, applied, errs, err := graph.Run(c.ctx, c.graph, c.v.Config)
+	if err != nil {
+		// Interrupted: the rules that ran judged part of the crawl.
+		r.Notes = append(r.Notes, err.Error()+": none of their findings is reported")
+	}
 	r.GraphErrors = errs
 	for u, ds := range findings {
 		res := c.results[u]

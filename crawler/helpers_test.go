@@ -3,8 +3,10 @@ package crawler_test
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -40,6 +42,26 @@ func testOptions() crawler.Options {
 		HTTP: sourcehttp.Config{Timeout: 2 * time.Second, Retries: sourcehttp.NoRetries,
 			Backoff: 10 * time.Millisecond, UserAgent: "rsconform/test"},
 	}
+}
+
+// loopbackNames is a transport that connects to 127.0.0.1 for the names
+// given (another host of a test, served on the loopback address) and
+// refuses any other name: no test resolves a name through the system
+// resolver.
+func loopbackNames(names ...string) http.RoundTripper {
+	t := sourcehttp.NewTransport(2, 2*time.Second).(*http.Transport)
+	d := &net.Dialer{Timeout: 2 * time.Second}
+	t.DialContext = func(ctx context.Context, network, address string) (net.Conn, error) {
+		host, port, err := net.SplitHostPort(address)
+		if err != nil {
+			return nil, err
+		}
+		if host != "127.0.0.1" && !slices.Contains(names, host) {
+			return nil, fmt.Errorf("test transport: %s is neither 127.0.0.1 nor one of %v", host, names)
+		}
+		return d.DialContext(ctx, network, net.JoinHostPort("127.0.0.1", port))
+	}
+	return t
 }
 
 // serveSite serves a fixture site on 127.0.0.1.

@@ -455,7 +455,8 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 		other := httptest.NewServer(goodSite().Handler())
 		defer other.Close()
 		port := other.URL[strings.LastIndex(other.URL, ":")+1:]
-		foreign := "http://localhost:" + port + "/dataset1/changelist-old.xml"
+		// other.test is another host on 127.0.0.1, through loopbackNames.
+		foreign := "http://other.test:" + port + "/dataset1/changelist-old.xml"
 		h := newHostile(nil)
 		h.routes["/dataset1/changelist-archive.xml"] = func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/xml")
@@ -467,19 +468,20 @@ var _ = Describe("Crawling hostile and broken Sources", func() {
 </urlset>
 `, r.Host, foreign)
 		}
-		rep := h.crawl("/", testOptions())
+		opts := testOptions()
+		opts.HTTP.Transport = loopbackNames("other.test")
+		rep := h.crawl("/", opts)
 		res := result(rep, foreign)
 		Expect(res).NotTo(BeNil())
 		Expect(res.Status).To(Equal(engine.StatusSkipped))
 		Expect(res.Error).To(ContainSubstring("--allow-host"))
 
 		// A bare HOST allows its default ports only.
-		opts := testOptions()
-		opts.AllowHosts = []string{"localhost"}
+		opts.AllowHosts = []string{"other.test"}
 		rep = h.crawl("/", opts)
 		Expect(result(rep, foreign).Status).To(Equal(engine.StatusSkipped))
 
-		opts.AllowHosts = []string{"localhost:" + port}
+		opts.AllowHosts = []string{"other.test:" + port}
 		rep = h.crawl("/", opts)
 		Expect(result(rep, foreign).Status).To(Equal(engine.StatusValid), describe(rep, h.srv.URL))
 	})

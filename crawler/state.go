@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rsconform/rsconform/discovery"
 	"github.com/rsconform/rsconform/internal/filelock"
 	"github.com/rsconform/rsconform/internal/safefile"
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -152,6 +153,8 @@ type span struct{ off, n int64 }
 type journal struct {
 	path  string
 	clock sourcehttp.Clock
+	// maxLine bounds a line read into memory (maxRecordBytes).
+	maxLine int
 
 	mu       sync.Mutex
 	f        *os.File
@@ -199,12 +202,30 @@ func stateOptions(o Options) map[string]string {
 	}
 }
 
+// maxRecordBytes bounds one line of a crawl's state file, the most that
+// is read into memory at once: a record holds at most what the crawl read
+// of a body (a document within --max-size, an HTML page or robots.txt
+// within discovery.MaxPageBytes), base64 in JSON, and its HTTP facts,
+// given 8 MiB (response headers are at most 1 MiB, escaped). A longer
+// line is refused: no crawl with these options wrote it.
+func maxRecordBytes(opts Options) int {
+	body := max(opts.Validator.Config.WithDefaults().Limits.MaxBytes, discovery.MaxPageBytes) + 1
+	return int(4*((body+2)/3) + 8<<20)
+}
+
 // openJournal opens (or creates) the state file at path for a crawl of
 // entry with opts, and indexes the records it holds.
 func openJournal(path, entry string, opts Options) (*journal, error) {
 	f, err := safefile.OpenOwn(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("crawler: the state file: %w", err)
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("crawler: the state file: %w", err)
+		}
+		return nil, &StateError{File: path, Msg: (&safefile.NotRegularError{Name: path, What: "state file", Mode: st.Mode()}).Error()}
 	}
 	clock := opts.HTTP.Clock
 	if clock == nil {
@@ -217,7 +238,7 @@ func openJournal(path, entry string, opts Options) (*journal, error) {
 		}
 		return nil, fmt.Errorf("crawler: locking the state file: %w", err)
 	}
-	j := &journal{path: path, f: f, clock: clock, index: map[string]span{}, info: StateInfo{File: path}}
+	j := &journal{path: path, f: f, clock: clock, maxLine: maxRecordBytes(opts), index: map[string]span{}, info: StateInfo{File: path}}
 	want := stateHeader{Format: stateFormat, Version: StateVersion, Entry: entry, Options: stateOptions(opts)}
 	if err := j.load(want); err != nil {
 		f.Close()
@@ -225,6 +246,25 @@ func openJournal(path, entry string, opts Options) (*journal, error) {
 	}
 	j.synced = clock.Now()
 	return j, nil
+}
+
+// errLongLine is readLine's error for a line over its bound.
+var errLongLine = errors.New("line too long")
+
+// readLine is br.ReadBytes('\n') reading at most limit bytes: beyond, it
+// stops with errLongLine.
+func readLine(br *bufio.Reader, limit int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(line)+len(chunk) > limit {
+			return nil, errLongLine
+		}
+		line = append(line, chunk...)
+		if err != bufio.ErrBufferFull {
+			return line, err
+		}
+	}
 }
 
 // load reads the file: it writes the header into an empty file, checks
@@ -243,7 +283,10 @@ func (j *journal) load(want stateHeader) error {
 	br := bufio.NewReaderSize(j.f, 1<<20)
 	var off int64
 	for line := 1; ; line++ {
-		data, err := br.ReadBytes('\n')
+		data, err := readLine(br, j.maxLine)
+		if errors.Is(err, errLongLine) {
+			return bad(line, "a line longer than %d bytes, more than any record of a crawl with these options: the file was changed or damaged; start a new state file", j.maxLine)
+		}
 		if err != nil && err != io.EOF {
 			return fmt.Errorf("crawler: reading the state file: %w", err)
 		}

@@ -17,7 +17,9 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/crawler"
+	"github.com/rsconform/rsconform/fixtures"
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 // countingTransport serves a handler in process and counts the requests
@@ -307,6 +309,34 @@ var _ = Describe("A crawl with a state file (--state)", func() {
 			Expect(stateErr(err).Error()).To(ContainSubstring("state format version 0, and this rsconform reads version 1"))
 		})
 
+		It("that is not a regular file", func() {
+			err, served := crawlWith(os.DevNull, nil)
+			Expect(served).To(BeZero())
+			Expect(stateErr(err).Error()).To(ContainSubstring(os.DevNull + ": the state file is a character device, not a regular file"))
+		})
+
+		It("with a line longer than any record of a crawl with its options, before reading it whole", func() {
+			state := filepath.Join(dir, "long.json")
+			small := func(o *crawler.Options) {
+				v := *o.Validator
+				v.Config.Limits.MaxBytes = 1 << 20 // a record holds at most ~2.7 MiB of body (an HTML page's 2 MiB)
+				o.Validator = &v
+			}
+			err, _ := crawlWith(state, small)
+			Expect(err).NotTo(HaveOccurred())
+			data, err := os.ReadFile(state)
+			Expect(err).NotTo(HaveOccurred())
+			lines := strings.SplitAfter(string(data), "\n")
+			long := `{"op":"get","url":"http://source.test/long","status":200,"body":"` + strings.Repeat("A", 12<<20) + `"}` + "\n"
+			lines = append(lines[:2], append([]string{long}, lines[2:]...)...)
+			Expect(os.WriteFile(state, []byte(strings.Join(lines, "")), 0o600)).To(Succeed())
+			err, served := crawlWith(state, small)
+			Expect(served).To(BeZero())
+			se := stateErr(err)
+			Expect(se.Line).To(Equal(3))
+			Expect(se.Msg).To(ContainSubstring("a line longer than 11184812 bytes"))
+		})
+
 		It("that is not a state file, or is damaged", func() {
 			for name, content := range map[string]string{
 				"not JSON":       "<urlset/>\n",
@@ -341,5 +371,89 @@ var _ = Describe("A crawl with a state file (--state)", func() {
 				}
 			}
 		})
+	})
+})
+
+var _ = Describe("A crawl with --revisit resumed from its state file", func() {
+	It("compares the second visit with what the first read before the interruption (RS-REVISIT-LASTMOD)", func() {
+		site := func() *fixtures.Site {
+			s, err := fixtures.LoadSite("RS-REVISIT-LASTMOD", "fail-lastmod-now")
+			Expect(err).NotTo(HaveOccurred())
+			return s
+		}
+		// Uninterrupted, the crawl finds the moves.
+		want, _ := crawlSite(site())
+		Expect(findingsOf(want, "RS-REVISIT-LASTMOD")).NotTo(BeEmpty())
+
+		s := site()
+		var mu sync.Mutex
+		gets := map[string]int{}
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			gets[r.URL.Path]++
+			mu.Unlock()
+			s.Handler().ServeHTTP(w, r)
+		}))
+		defer srv.Close()
+		opts := testOptions()
+		opts.Sample, opts.SampleSet = s.Sample, true
+		opts.Revisit = time.Hour
+		opts.State = filepath.Join(GinkgoT().TempDir(), "crawl.state")
+		// Interrupted at the end of the pause: every first visit is
+		// recorded, and the pause.
+		ctx, cancel := context.WithCancel(context.Background())
+		opts.Pause = func(context.Context, time.Duration) error { s.Revisit(); cancel(); return nil }
+		rep, err := crawler.Crawl(ctx, srv.URL+s.Entry, opts)
+		cancel()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.Stats.Revisited).To(BeZero())
+		Expect(findingsOf(rep, "RS-REVISIT-LASTMOD")).To(BeEmpty())
+		// Resumed: the first visits come from the file, the second from
+		// the Source, which has moved its <lastmod>s meanwhile.
+		Expect(gets["/dataset1/resourcelist2.xml"]).To(Equal(1))
+		opts.Pause = func(context.Context, time.Duration) error { return nil }
+		rep, err = crawler.Crawl(context.Background(), srv.URL+s.Entry, opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.State.Resumed).To(BeTrue())
+		Expect(gets["/dataset1/resourcelist2.xml"]).To(Equal(2), "the first visit read from the file, the second fetched")
+		Expect(rep.Stats.Revisited).To(BeNumerically(">", 0))
+		Expect(findingsOf(rep, "RS-REVISIT-LASTMOD")).To(HaveLen(len(findingsOf(want, "RS-REVISIT-LASTMOD"))))
+		// Run again once finished: both visits from the file, nothing
+		// fetched, the same findings.
+		mu.Lock()
+		clear(gets)
+		mu.Unlock()
+		again, err := crawler.Crawl(context.Background(), srv.URL+s.Entry, opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(gets).To(BeEmpty())
+		Expect(findingsOf(again, "RS-REVISIT-LASTMOD")).To(Equal(findingsOf(rep, "RS-REVISIT-LASTMOD")))
+	})
+})
+
+var _ = Describe("An interrupted crawl", func() {
+	It("reports no finding of the cross-document rules, which would judge part of the Source, and says so", func() {
+		s, err := fixtures.LoadSite("RS-HTTP-CONTENT-TYPE", "fail-text-plain")
+		Expect(err).NotTo(HaveOccurred())
+		want, _ := crawlSite(s)
+		Expect(findingsOf(want, "RS-HTTP-CONTENT-TYPE")).NotTo(BeEmpty(), "uninterrupted, the crawl finds it")
+
+		srv := serveSite(s)
+		defer srv.Close()
+		opts := testOptions()
+		opts.Sample, opts.SampleSet = s.Sample, true
+		// Interrupted once every document is read: in the --revisit pause.
+		opts.Revisit = time.Hour
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		opts.Pause = func(context.Context, time.Duration) error { cancel(); return context.Canceled }
+		rep, err := crawler.Crawl(ctx, srv.URL+s.Entry, opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.Stats.Documents).To(Equal(want.Stats.Documents))
+		for _, res := range rep.Results {
+			for _, d := range res.Diagnostics {
+				Expect(engine.Lookup(d.Rule).IsGraph()).To(BeFalse(), "%s on %s", d.Rule, res.Location)
+			}
+		}
+		Expect(rep.Notes).To(ContainElement(ContainSubstring("the cross-document rules were stopped: context canceled")))
 	})
 })

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -103,19 +102,22 @@ func newState(source string) *State {
 		Sets: map[string]*SetState{}, Resources: map[string]*Resource{}}
 }
 
-// LoadState reads a state file; a file that does not exist gives an empty
-// state. A symbolic link in its place is an error, not followed (Save
+// MaxStateBytes bounds the state file read into memory: a few hundred
+// bytes a resource, so 256 MiB holds more than half a million resources. A
+// larger file, or one that is not a regular file, is refused unread.
+const MaxStateBytes = 256 << 20
+
+// LoadState reads a state file, of at most MaxStateBytes; a file that
+// does not exist gives an empty state. A symbolic link in its place is an error, not followed (Save
 // replaces the link itself).
 func LoadState(file, source string) (*State, error) {
-	f, err := safefile.OpenOwn(file, os.O_RDONLY, 0)
+	data, err := safefile.ReadFile(file, "state file", MaxStateBytes, true)
 	if errors.Is(err, fs.ErrNotExist) {
 		return newState(source), nil
 	}
-	if err != nil {
-		return nil, fmt.Errorf("state file: %w", err)
+	if safefile.Refused(err) {
+		return nil, err // they name the file
 	}
-	data, err := io.ReadAll(f)
-	f.Close()
 	if err != nil {
 		return nil, fmt.Errorf("state file: %w", err)
 	}

@@ -673,6 +673,26 @@ var _ = Describe("Mirrored paths", Label("Section:paths"), func() {
 		Expect(src.requests()).To(BeEmpty())
 	})
 
+	DescribeTable("refuses a state file it would not read whole, before reading it or mirroring anything, naming the file",
+		func(make func(dir string) string, want string) {
+			dir := GinkgoT().TempDir()
+			name := make(dir)
+			src := newTestSource(2)
+			o := src.opts(dir)
+			o.StateFile = name
+			_, err := destination.Run(context.Background(), o)
+			Expect(err).To(MatchError(And(ContainSubstring(name), ContainSubstring(want))))
+			Expect(filepath.Join(dir, "res")).NotTo(BeADirectory())
+		},
+		Entry("over MaxStateBytes (a sparse file)", func(dir string) string {
+			name := filepath.Join(dir, "big.json")
+			Expect(os.WriteFile(name, []byte(`{"version": 1}`), 0o644)).To(Succeed())
+			Expect(os.Truncate(name, destination.MaxStateBytes+1)).To(Succeed())
+			return name
+		}, "the state file is larger than 256 MiB"),
+		Entry("a device", func(string) string { return os.DevNull }, "the state file is a character device, not a regular file"),
+	)
+
 	It("opens neither the lock nor the state file through a planted symbolic link", func() {
 		for _, name := range []string{".rsconform-sync.lock", ".rsconform-sync.json"} {
 			dir := GinkgoT().TempDir()

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"regexp"
 	"sort"
@@ -15,6 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/rsconform/rsconform/internal/safefile"
 	"github.com/rsconform/rsconform/internal/suggest"
 )
 
@@ -258,6 +258,11 @@ func DefaultScenarios() []string {
 	return out
 }
 
+// MaxScenarioBytes bounds a scenario file read into memory: the built-in
+// ones are under 2 KiB; a larger file or one that is not a regular file
+// (/dev/zero, a pipe) is refused unread.
+const MaxScenarioBytes = 4 << 20
+
 // LoadScenario loads a built-in scenario by name, or else a YAML file.
 func LoadScenario(name string) (*Scenario, error) {
 	if data, err := builtin.ReadFile("scenarios/" + name + ".yaml"); err == nil && !strings.Contains(name, "/") {
@@ -267,7 +272,10 @@ func LoadScenario(name string) (*Scenario, error) {
 		}
 		return sc, err
 	}
-	data, err := os.ReadFile(name)
+	data, err := safefile.ReadFile(name, "scenario file", MaxScenarioBytes, false)
+	if safefile.Refused(err) {
+		return nil, err // they name the file
+	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("scenario %q is neither a built-in scenario%s nor a file (built in: %s)", name, suggest.DidYouMean(name, BuiltinScenarios()), strings.Join(BuiltinScenarios(), ", "))

@@ -181,4 +181,14 @@ var _ = Describe("Scenarios", func() {
 		_, err = mocksource.LoadScenario(bad)
 		Expect(err).To(MatchError(HavePrefix(bad + `:22: unknown action "publish-resourcedumb"`)))
 	})
+
+	It("refuses a scenario file it would not read whole, before reading it", func() {
+		_, err := mocksource.LoadScenario(os.DevNull)
+		Expect(err).To(MatchError(os.DevNull + ": the scenario file is a character device, not a regular file: refused"))
+		big := filepath.Join(GinkgoT().TempDir(), "big.yaml")
+		Expect(os.WriteFile(big, []byte(exampleScenario), 0o644)).To(Succeed())
+		Expect(os.Truncate(big, mocksource.MaxScenarioBytes+1)).To(Succeed())
+		_, err = mocksource.LoadScenario(big)
+		Expect(err).To(MatchError(big + ": the scenario file is larger than 4 MiB, more than any scenario file needs: refused"))
+	})
 })

@@ -42,3 +42,18 @@ func BenchmarkAppendHashes(b *testing.B) {
 		b.Fatal(hs)
 	}
 }
+
+// BenchmarkAttrCounter50k is the attribute count the front end runs over
+// every chunk before libxml2 sees it (128 KiB pieces, as schema pushes).
+func BenchmarkAttrCounter50k(b *testing.B) {
+	data := benchdata.ResourceList50k()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		c := resourcesync.AttrCounter{Limit: resourcesync.MaxAttributes}
+		for i := 0; i < len(data); i += 128 << 10 {
+			if err := c.Scan(data[i:min(i+128<<10, len(data))]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -35,6 +35,27 @@ var _ = Describe("The catalogue", func() {
 		}
 	})
 
+	// Section 7's opening sentence says the Sitemap formats are used: it
+	// states no requirement, so no rule's level rests on it.
+	It("quotes above each rule the sentence its level rests on, not section 7's opening", func() {
+		const opening = "In order to convey information pertaining to resources in the ResourceSync framework"
+		for _, r := range engine.All() {
+			Expect(r.Quote).NotTo(HavePrefix(opening), "%s quotes section 7's opening sentence", r.ID)
+		}
+		for id, want := range map[string]string{
+			// The Sitemap protocol's definition of the values (its schema:
+			// xs:decimal from 0.0 to 1.0): outside them the document is no
+			// valid Sitemap, an error.
+			"RS-PRIORITY-VALUE": "Valid values range from 0.0 to 1.0.",
+			// RFC 9110 section 8.3: SHOULD, a warning.
+			"RS-HTTP-CONTENT-TYPE": "SHOULD generate a Content-Type header field",
+		} {
+			r := engine.Lookup(id)
+			Expect(r).NotTo(BeNil(), id)
+			Expect(r.Quote).To(ContainSubstring(want), id)
+		}
+	})
+
 	It("refuses malformed and duplicate rules", func() {
 		reg := engine.NewRegistry()
 		ok := &engine.Rule{ID: "RS-TEST-OK", Section: "7", Level: engine.Must, Title: "t", Check: func(*engine.Pass) error { return nil }}

@@ -21,6 +21,7 @@ var errEvents = errors.New("schema: malformed event buffer from the C walk")
 type decoder struct {
 	b     *rs.Builder
 	table []string // namespace URIs by id - 1 (see rsc_put_ns)
+	names []string // local names by id - 1 (see rsc_put_name)
 	attrs []rs.XMLAttr
 	slab  []byte // strings the model keeps are copied here, never overwritten
 }
@@ -72,7 +73,9 @@ func (d *decoder) feed(buf []byte) error {
 		b, ok := raw()
 		return d.keep(b), ok
 	}
-	ns := func() (string, bool) {
+	// numbered is a string of a table (namespace URIs, local names),
+	// numbered the first time it is written.
+	numbered := func(table *[]string) (string, bool) {
 		id, ok := u32()
 		switch {
 		case !ok:
@@ -83,17 +86,19 @@ func (d *decoder) feed(buf []byte) error {
 			return str()
 		case id&0x80000000 != 0:
 			b, ok := raw()
-			if !ok || int(id&0x7fffffff) != len(d.table)+1 {
+			if !ok || int(id&0x7fffffff) != len(*table)+1 {
 				return "", false
 			}
 			s := string(b)
-			d.table = append(d.table, s)
+			*table = append(*table, s)
 			return s, true
-		case int(id) <= len(d.table):
-			return d.table[id-1], true
+		case int(id) <= len(*table):
+			return (*table)[id-1], true
 		}
 		return "", false
 	}
+	ns := func() (string, bool) { return numbered(&d.table) }
+	name := func() (string, bool) { return numbered(&d.names) }
 	for i < len(buf) {
 		op := buf[i]
 		i++
@@ -102,7 +107,7 @@ func (d *decoder) feed(buf []byte) error {
 			line, ok1 := u32()
 			col, ok2 := u32()
 			space, ok3 := ns()
-			local, ok4 := str()
+			local, ok4 := name()
 			na, ok5 := u32()
 			if !(ok1 && ok2 && ok3 && ok4 && ok5) || int(na) > len(buf) {
 				return errEvents
@@ -110,7 +115,7 @@ func (d *decoder) feed(buf []byte) error {
 			d.attrs = d.attrs[:0]
 			for k := uint32(0); k < na; k++ {
 				as, ok1 := ns()
-				al, ok2 := str()
+				al, ok2 := name()
 				av, ok3 := str()
 				if !(ok1 && ok2 && ok3) {
 					return errEvents

@@ -227,12 +227,12 @@ void rsc_result_free(rsc_result *res) {
 // (xmlSchemaSAXPlug): no tree is built and the document is never whole in
 // memory. Our SAX callbacks write the element events the Go side builds the
 // ResourceSync model from:
-//   'S' u32 line, u32 column, ns, str local, u32 nattrs, nattrs x (ns, str local, str value), str tag
+//   'S' u32 line, u32 column, ns, name local, u32 nattrs, nattrs x (ns, name local, str value), str tag
 //   'T' str text   (only for elements without element children)
 //   'E'
 // where str is a u32 length and that many bytes, ns is written by
-// rsc_put_ns, and tag is the start tag as written, from its '<' to its
-// closing '>' or '/>' excluded, for an element of the ResourceSync
+// rsc_put_ns, name by rsc_put_name, and tag is the start tag as written,
+// from its '<' to its closing '>' or '/>' excluded, for an element of the ResourceSync
 // namespace with attributes (empty otherwise, or when it is not known):
 // the Go side finds the attributes' positions in it.
 
@@ -362,6 +362,10 @@ typedef struct {
 	// URI: each is written once, then referred to by its number.
 	const xmlChar *ns[32];
 	int nns;
+	// Local names of elements and attributes, likewise (rsc_put_name):
+	// the dictionary's own strings only, so that a pointer is one name.
+	const xmlChar *names[64];
+	int nnames;
 	// win holds the input from absolute offset win_off to the end of what
 	// was fed: what rsc_locate still needs (from at on) and the start tag
 	// being read. Bytes before at are dropped as the pass goes.
@@ -472,28 +476,46 @@ static void rsc_flush(rsc_stream *st, int force) {
 	}
 }
 
-// rsc_put_ns writes a namespace URI as u32 id: 0 for none, n for the n-th
-// URI, written as id with its bytes the first time (ids above 0x7fffffff
-// flag a definition), or inline as a plain string when the table is full.
+// rsc_put_numbered writes s as u32 id: n for the n-th string of table
+// (pointers compared: each must be one string for the life of the pass),
+// written as id with its bytes the first time (ids above 0x7fffffff flag a
+// definition), or inline as a plain string (id 0xffffffff) when the table
+// is full or s may not be numbered.
+static void rsc_put_numbered(rsc_buf *b, const xmlChar **table, int *n, int cap, const xmlChar *s,
+                             int numbered) {
+	for (int i = 0; i < *n; i++) {
+		if (table[i] == s) {
+			rsc_put_u32(b, (uint32_t)(i + 1));
+			return;
+		}
+	}
+	if (numbered && *n < cap) {
+		table[(*n)++] = s;
+		rsc_put_u32(b, 0x80000000u | (uint32_t)*n);
+		rsc_put_str(b, s);
+		return;
+	}
+	rsc_put_u32(b, 0xffffffffu);
+	rsc_put_str(b, s);
+}
+
+// rsc_put_ns writes a namespace URI, numbered (they come from the parser's
+// dictionary), 0 for none.
 static void rsc_put_ns(rsc_stream *st, rsc_buf *b, const xmlChar *uri) {
 	if (uri == NULL) {
 		rsc_put_u32(b, 0);
 		return;
 	}
-	for (int i = 0; i < st->nns; i++) {
-		if (st->ns[i] == uri) {
-			rsc_put_u32(b, (uint32_t)(i + 1));
-			return;
-		}
-	}
-	if (st->nns < 32) {
-		st->ns[st->nns++] = uri;
-		rsc_put_u32(b, 0x80000000u | (uint32_t)st->nns);
-		rsc_put_str(b, uri);
-		return;
-	}
-	rsc_put_u32(b, 0xffffffffu);
-	rsc_put_str(b, uri);
+	rsc_put_numbered(b, st->ns, &st->nns, 32, uri, 1);
+}
+
+// rsc_put_name writes a local name, numbered in a table of its own: a
+// document uses a few dozen names, written once each instead of at every
+// element and attribute. Only names the parser's dictionary owns are
+// numbered; any other is written inline.
+static void rsc_put_name(rsc_stream *st, rsc_buf *b, const xmlChar *name) {
+	rsc_put_numbered(b, st->names, &st->nnames, 64, name,
+	                 name != NULL && st->ctxt->dict != NULL && xmlDictOwns(st->ctxt->dict, name) == 1);
 }
 
 // rsc_locate gives the line and column (1-based, in bytes, as the Go
@@ -661,12 +683,12 @@ static void rsc_s_start(void *ud, const xmlChar *localname, const xmlChar *prefi
 	rsc_put_u32(b, line < 0 ? 0 : (uint32_t)line);
 	rsc_put_u32(b, col < 0 ? 0 : (uint32_t)col);
 	rsc_put_ns(st, b, URI);
-	rsc_put_str(b, localname);
+	rsc_put_name(st, b, localname);
 	rsc_put_u32(b, (uint32_t)nb_attributes);
 	for (int i = 0; i < nb_attributes; i++) {
 		const xmlChar **a = attributes + 5 * i; // localname, prefix, URI, value, end
 		rsc_put_ns(st, b, a[2]);
-		rsc_put_str(b, a[0]);
+		rsc_put_name(st, b, a[0]);
 		rsc_put_bytes(b, a[3], (size_t)(a[4] - a[3]));
 	}
 	// The start tag as written, for the attributes' positions: the parser

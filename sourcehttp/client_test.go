@@ -277,6 +277,15 @@ var _ = Describe("The user's headers", func() {
 		Expect(hs.Err()).NotTo(HaveOccurred())
 		Expect(hs.Header()).To(Equal(http.Header{"Authorization": {secret}, "X-A": {"1"}}))
 	})
+
+	It("are read from a file of at most MaxHeaderFileBytes, a pipe or a device included", func() {
+		name := filepath.Join(GinkgoT().TempDir(), "h")
+		line := "X-A: 1\n"
+		Expect(os.WriteFile(name, []byte(strings.Repeat(line, sourcehttp.MaxHeaderFileBytes/len(line)+1)), 0o600)).To(Succeed())
+		var hs sourcehttp.Headers
+		Expect(hs.ReadFile(name)).To(MatchError(name + ": the header file is larger than 1 MiB, more than any header file needs: refused"))
+		Expect(hs.ReadFile("/dev/zero")).To(MatchError(ContainSubstring("/dev/zero" + ":")))
+	})
 })
 
 var _ = Describe("Bodies", func() {

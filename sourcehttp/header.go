@@ -3,11 +3,14 @@ package sourcehttp
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"strings"
 
 	"golang.org/x/net/http/httpguts"
+
+	"github.com/rsconform/rsconform/internal/safefile"
 )
 
 // Headers collects the user's extra request headers (--header 'Name:
@@ -50,6 +53,11 @@ func (hs *Headers) Set(line string) error {
 	return nil
 }
 
+// MaxHeaderFileBytes bounds a --header-file read: a few tokens. The file
+// may be a pipe (a shell's <(...), keeping a token off the disk), so what
+// is read is bounded, not the file's size.
+const MaxHeaderFileBytes = 1 << 20
+
 // ReadFile adds the headers of a file, one 'Name: value' a line; blank
 // lines and lines starting with # are skipped.
 func (hs *Headers) ReadFile(name string) error {
@@ -58,7 +66,8 @@ func (hs *Headers) ReadFile(name string) error {
 		return fmt.Errorf("--header-file: %w", err)
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
+	limit := &safefile.LimitError{Name: name, What: "header file", Limit: MaxHeaderFileBytes}
+	sc := bufio.NewScanner(&capped{r: f, left: MaxHeaderFileBytes, err: limit})
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for line := 1; sc.Scan(); line++ {
 		text := strings.TrimSpace(sc.Text())
@@ -67,10 +76,36 @@ func (hs *Headers) ReadFile(name string) error {
 		}
 		hs.add(fmt.Sprintf("%s:%d", name, line), text)
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); err == limit {
+		return err // it names the file
+	} else if err != nil {
 		return fmt.Errorf("--header-file %s: %w", name, err)
 	}
 	return nil
+}
+
+// capped reads r up to left bytes, then fails with err if there is more.
+type capped struct {
+	r    io.Reader
+	left int64
+	err  error
+}
+
+func (c *capped) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		var one [1]byte
+		n, err := c.r.Read(one[:])
+		if n > 0 {
+			return 0, c.err
+		}
+		return 0, err
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	return n, err
 }
 
 func (hs *Headers) add(where, line string) {

@@ -128,11 +128,22 @@ func dialControl(network, address string, _ syscall.RawConn) error {
 	return nil
 }
 
+// lookupFunc resolves a name to its addresses (net.Resolver.LookupNetIP).
+type lookupFunc func(ctx context.Context, network, host string) ([]netip.Addr, error)
+
 // NewTransport is the HTTP transport of the web validator's crawls. Unless
 // allowPrivate, every connection is checked by the guard when it is made;
 // proxies from the environment are not used (the guard would see the
-// proxy's address, not the Source's).
+// proxy's address, not the Source's). Names are resolved by the system
+// resolver.
 func NewTransport(allowPrivate bool, timeout time.Duration) *http.Transport {
+	return newTransport(allowPrivate, timeout, net.DefaultResolver.LookupNetIP)
+}
+
+// newTransport is NewTransport resolving names with lookup: the server's
+// one resolver (Options.lookup) answers both its early check and its
+// connections, so tests inject one and resolve no name through the system.
+func newTransport(allowPrivate bool, timeout time.Duration, lookup lookupFunc) *http.Transport {
 	d := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
 	if !allowPrivate {
 		d.Control = dialControl
@@ -144,8 +155,43 @@ func NewTransport(allowPrivate bool, timeout time.Duration) *http.Transport {
 		t = http.DefaultTransport.(*http.Transport).Clone()
 	}
 	t.Proxy = nil
-	t.DialContext = d.DialContext
+	t.DialContext = dialResolved(d, lookup)
 	return t
+}
+
+// dialResolved dials address, a name resolved with lookup first, trying
+// its addresses in turn. The guard (d.Control) sees each address dialled.
+func dialResolved(d *net.Dialer, lookup lookupFunc) func(ctx context.Context, network, address string) (net.Conn, error) {
+	return func(ctx context.Context, network, address string) (net.Conn, error) {
+		host, port, err := net.SplitHostPort(address)
+		if err != nil {
+			return nil, fmt.Errorf("refused: %q is not host:port", address)
+		}
+		if _, err := netip.ParseAddr(host); err == nil {
+			return d.DialContext(ctx, network, address)
+		}
+		addrs, err := lookup(ctx, "ip", host)
+		if err != nil {
+			return nil, &net.OpError{Op: "dial", Net: network, Err: err}
+		}
+		if len(addrs) == 0 {
+			return nil, &net.OpError{Op: "dial", Net: network, Err: &net.DNSError{Err: "no addresses", Name: host, IsNotFound: true}}
+		}
+		var first error
+		for _, a := range addrs {
+			c, err := d.DialContext(ctx, network, net.JoinHostPort(a.Unmap().String(), port))
+			if err == nil {
+				return c, nil
+			}
+			if first == nil {
+				first = err
+			}
+			if ctx.Err() != nil {
+				break
+			}
+		}
+		return nil, first
+	}
 }
 
 // checkHost refuses, before a crawl starts, a host that is or resolves to

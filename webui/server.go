@@ -25,7 +25,6 @@ import (
 	"mime/multipart"
 	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"os"
 	"strings"
@@ -81,10 +80,10 @@ type Options struct {
 	// Logf, when set, is told of each job (for the CLI's log).
 	Logf func(format string, args ...any)
 
-	// transport replaces the guarded transport; lookup the resolver used
-	// for the early check (tests).
+	// transport replaces the guarded transport; lookup the resolver of
+	// the early check and of the guarded transport's connections (tests).
 	transport http.RoundTripper
-	lookup    func(ctx context.Context, network, host string) ([]netip.Addr, error)
+	lookup    lookupFunc
 }
 
 func (o Options) withDefaults() Options {
@@ -151,7 +150,7 @@ func New(o Options) (*Server, error) {
 		reading: make(chan struct{}, 8*o.MaxJobs), tmpl: tmpl,
 		transport: o.transport}
 	if s.transport == nil {
-		s.transport = NewTransport(o.AllowPrivate, o.JobTimeout)
+		s.transport = newTransport(o.AllowPrivate, o.JobTimeout, o.lookup)
 	}
 	s.mux.HandleFunc("GET /{$}", s.form)
 	s.mux.HandleFunc("POST /check", s.check)

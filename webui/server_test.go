@@ -457,20 +457,31 @@ var _ = Describe("Abuse", func() {
 	})
 })
 
+// testNames is the resolver the tests inject: loopback.test and source.test
+// are 127.0.0.1, every other name is unknown. No test resolves a name
+// through the system resolver.
+func testNames(ctx context.Context, network, host string) ([]netip.Addr, error) {
+	switch host {
+	case "loopback.test", "source.test":
+		return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
+	}
+	return nil, &net.DNSError{Err: "not a name of the test resolver", Name: host, IsNotFound: true}
+}
+
 var _ = Describe("Refusing private addresses", func() {
 	DescribeTable("refuses, before any request, a URL whose host is or resolves to a private address",
 		func(host func(port string) string, want string) {
 			target, hits := countingServer("<urlset/>")
 			u, err := url.Parse(target.URL)
 			Expect(err).NotTo(HaveOccurred())
-			srv := startValidator(webui.Options{})
+			srv := startValidator(webui.WithLookup(webui.Options{}, testNames))
 			resp, body := postForm(srv, url.Values{"url": {"http://" + host(u.Port()) + "/capabilitylist.xml"}})
 			Expect(resp.StatusCode).To(Equal(http.StatusForbidden))
 			Expect(body).To(ContainSubstring(want))
 			Expect(hits.Load()).To(BeZero())
 		},
 		Entry("loopback", func(p string) string { return "127.0.0.1:" + p }, "127.0.0.1 is a loopback address"),
-		Entry("a name for loopback", func(p string) string { return "localhost:" + p }, "localhost resolves to"),
+		Entry("a name for loopback", func(p string) string { return "loopback.test:" + p }, "loopback.test resolves to"),
 		Entry("IPv6 loopback", func(p string) string { return "[::1]:" + p }, "loopback"),
 		Entry("IPv4-mapped loopback", func(p string) string { return "[::ffff:127.0.0.1]:" + p }, "loopback"),
 		Entry("private", func(p string) string { return "10.1.2.3:" + p }, "a private address"),
@@ -485,20 +496,39 @@ var _ = Describe("Refusing private addresses", func() {
 		Expect(err).NotTo(HaveOccurred())
 		// The early check is told the name is public; the connection then
 		// resolves it to loopback.
-		public := func(ctx context.Context, network, host string) ([]netip.Addr, error) {
-			return []netip.Addr{netip.MustParseAddr("93.184.216.34")}, nil
+		var lookups atomic.Int64
+		rebinding := func(ctx context.Context, network, host string) ([]netip.Addr, error) {
+			if lookups.Add(1) == 1 {
+				return []netip.Addr{netip.MustParseAddr("93.184.216.34")}, nil
+			}
+			return testNames(ctx, network, host)
 		}
-		srv := startValidator(webui.WithLookup(webui.Options{}, public))
-		resp, body := postForm(srv, url.Values{"url": {"http://localhost:" + u.Port() + "/capabilitylist.xml"}})
+		srv := startValidator(webui.WithLookup(webui.Options{}, rebinding))
+		resp, body := postForm(srv, url.Values{"url": {"http://source.test:" + u.Port() + "/capabilitylist.xml"}})
 		Expect(resp.StatusCode).To(Equal(http.StatusOK))
 		Expect(body).To(And(ContainSubstring("The entry point is unusable"), ContainSubstring("is a loopback address")))
 		Expect(hits.Load()).To(BeZero())
+		Expect(lookups.Load()).To(BeNumerically(">=", 2), "the connection resolved the name through the injected resolver")
+	})
+
+	It("connects through the resolver it is given, to the early check's and to the connection's names", func() {
+		target, hits := countingServer("<urlset/>")
+		u, err := url.Parse(target.URL)
+		Expect(err).NotTo(HaveOccurred())
+		srv := startValidator(webui.WithLookup(webui.Options{AllowPrivate: true, Rate: -1}, testNames))
+		resp, body := postForm(srv, url.Values{"url": {"http://source.test:" + u.Port() + "/capabilitylist.xml"}})
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		Expect(hits.Load()).To(BeNumerically(">", 0), body)
+		// A name the resolver does not know is not looked up elsewhere.
+		resp, body = postForm(srv, url.Values{"url": {"http://unknown.test:" + u.Port() + "/capabilitylist.xml"}})
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		Expect(body).To(ContainSubstring("not a name of the test resolver"))
 	})
 
 	It("refuses at dial time in the transport itself, redirects included", func() {
 		target, hits := countingServer("<urlset/>")
-		client := &http.Client{Transport: webui.NewTransport(false, 5*time.Second)}
-		for _, u := range []string{target.URL, strings.Replace(target.URL, "127.0.0.1", "localhost", 1)} {
+		client := &http.Client{Transport: webui.NewTransportWithLookup(false, 5*time.Second, testNames)}
+		for _, u := range []string{target.URL, strings.Replace(target.URL, "127.0.0.1", "loopback.test", 1)} {
 			_, err := client.Get(u)
 			var refused *webui.RefusedError
 			Expect(errors.As(err, &refused)).To(BeTrue(), "%v", err)

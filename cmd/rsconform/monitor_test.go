@@ -267,6 +267,16 @@ var _ = Describe("monitor", func() {
 		Expect(sources[1].AllowHost).To(Equal([]string{"cdn.example.edu"}))
 	})
 
+	It("refuses a Sources file it would not read whole, before reading it", func() {
+		_, err := readSourcesFile(os.DevNull)
+		Expect(err).To(MatchError(os.DevNull + ": the Sources file is a character device, not a regular file: refused"))
+		big := filepath.Join(GinkgoT().TempDir(), "sources.yaml")
+		Expect(os.WriteFile(big, []byte("sources:\n"), 0o644)).To(Succeed())
+		Expect(os.Truncate(big, maxSourcesFile+1)).To(Succeed())
+		_, err = readSourcesFile(big)
+		Expect(err).To(MatchError(big + ": the Sources file is larger than 16 MiB, more than any Sources file needs: refused"))
+	})
+
 	DescribeTable("refuses a bad Sources file with exit 2, naming the key",
 		func(text, want string) {
 			dir := GinkgoT().TempDir()

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/rsconform/rsconform/crawler"
+	"github.com/rsconform/rsconform/internal/safefile"
 	"github.com/rsconform/rsconform/internal/suggest"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
@@ -55,22 +55,19 @@ type monitorSource struct {
 // dashboard's URLs and badge file names.
 var sourceNames = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
 
-// maxSourcesFile bounds the Sources file read into memory.
+// maxSourcesFile bounds the Sources file read into memory; a larger file,
+// or one that is not a regular file, is refused unread.
 const maxSourcesFile = 16 << 20
 
 // readSourcesFile reads a monitor's Sources file. Errors name the file,
 // the line and the key, as the configuration file's do.
 func readSourcesFile(path string) ([]monitorSource, error) {
-	st, err := os.Stat(path)
+	data, err := safefile.ReadFile(path, "Sources file", maxSourcesFile, false)
+	if safefile.Refused(err) {
+		return nil, err // they name the file
+	}
 	if err != nil {
 		return nil, fmt.Errorf("--sources: %w", unwrapPathError(err))
-	}
-	if st.Size() > maxSourcesFile {
-		return nil, fmt.Errorf("%s: over %d bytes", path, maxSourcesFile)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {

@@ -525,10 +525,7 @@ func validateAll(ctx context.Context, v *engine.Validator, client *sourcehttp.Cl
 	results := make([]engine.Result, len(inputs))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
-	workers := runtime.GOMAXPROCS(0)
-	if workers > len(inputs) {
-		workers = len(inputs)
-	}
+	workers := min(readerProcs(), len(inputs))
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
@@ -545,6 +542,24 @@ func validateAll(ctx context.Context, v *engine.Validator, client *sourcehttp.Cl
 	wg.Wait()
 	return results
 }
+
+// readerProcs is the number of documents read at a time: GOMAXPROCS as it
+// was at start, which it then doubles (unless the user set GOMAXPROCS).
+// Each document being read has a goroutine that spends most of its time in
+// libxml2, in cgo calls of 128 KiB each, during which its processor (P)
+// stays taken until the runtime's monitor hands it over, 20 µs to 10 ms
+// later, and that goroutine then waits for one to come back to Go; the
+// model and the rules wait meanwhile. With one P more per document read at
+// a time, neither waits: the 14 MB list took 0.59-0.64 s instead of
+// 0.80-0.82 s wall (paired runs at load 6-7), with a third fewer context
+// switches.
+var readerProcs = sync.OnceValue(func() int {
+	n := runtime.GOMAXPROCS(0)
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(2 * n)
+	}
+	return n
+})
 
 func validateOne(ctx context.Context, v *engine.Validator, client *sourcehttp.Client, in input) engine.Result {
 	switch {

@@ -44,6 +44,15 @@ func (e *LimitError) Error() string {
 	return fmt.Sprintf("%s: the %s is larger than %s, more than any %s needs: refused", e.Name, e.What, bytesText(e.Limit), e.What)
 }
 
+// Refused reports whether err is a file refused unread, too large or not a
+// regular file (a *LimitError or a *NotRegularError): its message already
+// names the file, so callers return it as it is.
+func Refused(err error) bool {
+	var limit *LimitError
+	var notRegular *NotRegularError
+	return errors.As(err, &limit) || errors.As(err, &notRegular)
+}
+
 // NotRegularError is a name refused because it is not a regular file (a
 // device, a pipe, a directory).
 type NotRegularError struct {

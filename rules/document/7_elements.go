@@ -135,15 +135,16 @@ var ChangefreqValue = &engine.Rule{
 	},
 }
 
-// 7: "the Sitemap (root element <urlset>) and Sitemap index (root element
-// <sitemapindex>) document formats introduced by the Sitemap protocol are
-// used"; the Sitemap protocol: "Valid values range from 0.0 to 1.0."
+// The Sitemap protocol, of <priority>: "Valid values range from 0.0 to
+// 1.0." (its schema: xs:decimal, minInclusive 0.0, maxInclusive 1.0). No
+// keyword: the sentence defines the values, and a value outside them
+// makes the document an invalid Sitemap, so an error.
 var PriorityValue = &engine.Rule{
 	ID: "RS-PRIORITY-VALUE", Section: "7", Level: engine.Must, Scope: engine.ScopeEntries,
 	Title: "<priority> is a decimal number from 0.0 to 1.0",
-	Quote: "In order to convey information pertaining to resources in the ResourceSync framework, the Sitemap (root element <urlset>) and Sitemap index (root element <sitemapindex>) document formats introduced by the Sitemap protocol are used for a variety of purposes.",
-	Doc: "ResourceSync does not use <priority> (section 7 and Table 3 do not list it), but a ResourceSync document is a Sitemap, and the Sitemap protocol defines <priority> as a decimal whose \"Valid values range from 0.0 to 1.0\" (its schema: xs:decimal, 0.0 to 1.0). " +
-		"A value outside makes the document an invalid Sitemap for the search engines a Resource List is also meant for. White space around the value is ignored. <priority> in a <sitemap> is a schema error (RS-XSD).",
+	Quote: "Valid values range from 0.0 to 1.0.",
+	Doc: "The sentence is the Sitemap protocol's, of <priority>. ResourceSync does not use <priority> (section 7 and Table 3 do not list it), but section 7 uses the Sitemap document formats, so a ResourceSync document is a Sitemap, and the Sitemap protocol defines <priority> as a decimal whose \"Valid values range from 0.0 to 1.0\" (its schema: xs:decimal, 0.0 to 1.0). " +
+		"The sentence has no keyword: it defines the values, and a value outside them makes the document an invalid Sitemap for the search engines a Resource List is also meant for, so this is an error. White space around the value is ignored. <priority> in a <sitemap> is a schema error (RS-XSD).",
 	Check: func(p *engine.Pass) error {
 		for e := range p.Entries() {
 			if !e.PriorityPos.IsValid() {

@@ -21,6 +21,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"sort"
@@ -334,6 +335,8 @@ type Pass struct {
 	own    *values // the values the rule computed itself (see EntryValue.Of)
 	at     int     // the index in its window of the entry Entries last yielded
 	feed   *feed   // the entries as they are read (ScopeEntries rules while streaming)
+	// ctx is the run's: Entries on the whole model stops once it is done.
+	ctx context.Context
 }
 
 // Reportf reports a finding of the pass's rule at pos.

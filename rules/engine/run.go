@@ -66,17 +66,23 @@ func (c Config) WithDefaults() Config {
 // Run applies the selected rules of the catalogue to one input and returns
 // the result for the document at location.
 func Run(location string, in Input, cfg Config) Result {
+	return run(context.Background(), location, in, cfg)
+}
+
+// run is Run stopping between rules once ctx is done (its caller then
+// gives ctx's error, not the partial result).
+func run(ctx context.Context, location string, in Input, cfg Config) Result {
 	cfg = cfg.WithDefaults()
 	res := Result{Location: location, Kind: rs.KindUnknown}
 	if in.Doc != nil {
 		res.Kind = in.Doc.Kind()
 	}
-	run := selectRules(res.Kind, cfg, in.Doc != nil)
-	for _, r := range run {
+	rules := selectRules(res.Kind, cfg, in.Doc != nil)
+	for _, r := range rules {
 		res.Applied = append(res.Applied, r.ID)
 	}
 	found := newFindings(location, res.Kind, cfg)
-	errs := runChecks(location, &in, cfg, run, found)
+	errs := runChecks(ctx, location, &in, cfg, rules, found)
 	return finishResult(res, in, found, errs)
 }
 
@@ -101,8 +107,10 @@ func selectRules(k rs.Kind, cfg Config, haveDoc bool) []*Rule {
 // each rule runs in one group and reports into found in its own order
 // (the result's Finish then sorts the findings by position and rule, so
 // the result does not depend on which group ran first); the errors of
-// each group are merged in group order.
-func runChecks(location string, in *Input, cfg Config, run []*Rule, found *findings) (errs []string) {
+// each group are merged in group order. Once ctx is done no further rule
+// starts, and a rule's Pass.Entries stops early (see entriesCheck): the
+// caller gives ctx's error instead of the result.
+func runChecks(ctx context.Context, location string, in *Input, cfg Config, run []*Rule, found *findings) (errs []string) {
 	groups := 1
 	if in.Doc != nil && len(in.Doc.Entries) >= parallelEntries {
 		groups = max(min(runtime.GOMAXPROCS(0), len(run)), 1)
@@ -117,9 +125,10 @@ func runChecks(location string, in *Input, cfg Config, run []*Rule, found *findi
 		go func(g int) {
 			defer wg.Done()
 			out := &outs[g]
-			for k := g; k < len(run); k += groups {
+			for k := g; k < len(run) && ctx.Err() == nil; k += groups {
 				r := run[k]
 				p := newPass(r, in, cfg, location, found.add)
+				p.ctx = ctx
 				if err := safeCheck(r, p); err != nil {
 					out.errs = append(out.errs, couldNotRun(r, err))
 				}
@@ -333,16 +342,21 @@ func (v *Validator) validate(ctx context.Context, location string, keep bool, re
 		}
 		if failed != nil {
 			if st != nil {
-				st.finish(in) // the rules end where they are
+				st.finish(ctx, in) // the rules end where they are
 			}
 			return *failed, nil
 		}
 	}
 	var res Result
 	if st != nil {
-		res = st.finish(in)
+		res = st.finish(ctx, in)
 	} else {
-		res = Run(location, in, v.Config)
+		res = run(ctx, location, in, v.Config)
+	}
+	if ctx.Err() != nil {
+		// The rules stopped where they were: no verdict on part of them.
+		return Result{Location: location, Kind: res.Kind, Status: StatusError,
+			Error: "the rules were stopped: " + context.Cause(ctx).Error()}, nil
 	}
 	if err != nil && in.Syntax == nil {
 		res.Status, res.Error = StatusError, joinErr(res.Error, "the document could not be read: "+err.Error())

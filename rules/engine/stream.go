@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"iter"
 	"slices"
@@ -73,7 +74,7 @@ type window struct {
 // ScopeEntries read the entries only through it.
 func (p *Pass) Entries() iter.Seq[*rs.Entry] {
 	if p.feed == nil {
-		return slices.Values(p.Doc.Entries)
+		return p.entriesCheck()
 	}
 	f := p.feed
 	if f.used {
@@ -89,6 +90,28 @@ func (p *Pass) Entries() iter.Seq[*rs.Entry] {
 				}
 			}
 			if f.shared.last || !f.suspend() {
+				return
+			}
+		}
+	}
+}
+
+// ctxEvery is how many entries Pass.Entries yields between two looks at
+// the run's context.
+const ctxEvery = 1024
+
+// entriesCheck yields the whole model's entries, ending early once the
+// run's context is done (the rule's findings are then dropped).
+func (p *Pass) entriesCheck() iter.Seq[*rs.Entry] {
+	if p.ctx == nil {
+		return slices.Values(p.Doc.Entries)
+	}
+	return func(yield func(*rs.Entry) bool) {
+		for i, e := range p.Doc.Entries {
+			if i%ctxEvery == ctxEvery-1 && p.ctx.Err() != nil {
+				return
+			}
+			if !yield(e) {
 				return
 			}
 		}
@@ -257,13 +280,13 @@ func (s *stream) abort() {
 
 // finish checks what is left once the document is read and gives the
 // result: as Run when nothing was streamed.
-func (s *stream) finish(in Input) Result {
-	if in.Doc == nil || !s.started {
+func (s *stream) finish(ctx context.Context, in Input) Result {
+	if in.Doc == nil || !s.started || ctx.Err() != nil {
 		if s.started {
 			close(s.work) // the rules end where they are
 			<-s.done
 		}
-		return Run(s.location, in, s.cfg)
+		return run(ctx, s.location, in, s.cfg)
 	}
 	s.send(in.Doc, true)
 	<-s.done
@@ -271,6 +294,6 @@ func (s *stream) finish(in Input) Result {
 	for _, r := range s.applied {
 		res.Applied = append(res.Applied, r.ID)
 	}
-	errs := runChecks(s.location, &in, s.cfg, s.rest, s.found)
+	errs := runChecks(ctx, s.location, &in, s.cfg, s.rest, s.found)
 	return finishResult(res, in, s.found, append(s.errs, errs...))
 }

@@ -17,6 +17,7 @@
 package graph
 
 import (
+	"context"
 	"fmt"
 	"hash/fnv"
 	"net/http"
@@ -257,14 +258,27 @@ func (p *Pass) ReportSeverity(sev engine.Severity, url string, pos rs.Pos, forma
 
 // Run applies the selected cross-document rules of the catalogue to a
 // graph and returns their findings by document URL. A rule that could not
-// run is returned as an error per rule ID.
-func Run(g *Graph, cfg engine.Config) (findings map[string][]engine.Diagnostic, applied []string, errs map[string]error) {
+// run is returned as an error per rule ID. Once ctx is done no further
+// rule starts and Run returns ctx's error with no findings: a verdict on
+// part of the rules would pass a Source the others fail.
+func Run(ctx context.Context, g *Graph, cfg engine.Config) (findings map[string][]engine.Diagnostic, applied []string, errs map[string]error, err error) {
 	cfg = cfg.WithDefaults()
+	var rules []*engine.Rule
+	for _, r := range engine.All() {
+		if r.IsGraph() && cfg.Select.Selects(r.ID) && (len(r.Specs) == 0 || slices.Contains(r.Specs, cfg.Spec)) {
+			rules = append(rules, r)
+		}
+	}
+	return runRules(ctx, g, cfg, rules)
+}
+
+// runRules runs rules on g, in turn, while ctx is not done.
+func runRules(ctx context.Context, g *Graph, cfg engine.Config, rules []*engine.Rule) (findings map[string][]engine.Diagnostic, applied []string, errs map[string]error, err error) {
 	findings = map[string][]engine.Diagnostic{}
 	errs = map[string]error{}
-	for _, r := range engine.All() {
-		if !r.IsGraph() || !cfg.Select.Selects(r.ID) || (len(r.Specs) > 0 && !slices.Contains(r.Specs, cfg.Spec)) {
-			continue
+	for _, r := range rules {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, nil, fmt.Errorf("the cross-document rules were stopped: %w", err)
 		}
 		p := &Pass{Rule: r, Graph: g, Spec: cfg.Spec, report: func(url string, d engine.Diagnostic) {
 			findings[url] = append(findings[url], d)
@@ -274,8 +288,11 @@ func Run(g *Graph, cfg engine.Config) (findings map[string][]engine.Diagnostic, 
 			errs[r.ID] = err
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, nil, fmt.Errorf("the cross-document rules were stopped: %w", err)
+	}
 	sort.Strings(applied)
-	return findings, applied, errs
+	return findings, applied, errs, nil
 }
 
 func safeCheck(r *engine.Rule, p *Pass) (err error) {

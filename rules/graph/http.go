@@ -48,12 +48,18 @@ var documentTypes = map[string]bool{
 	"application/gzip": true, "application/x-gzip": true,
 }
 
+// RFC 9110 section 8.3: "A sender that generates a message containing
+// content SHOULD generate a Content-Type header field in that message
+// unless the intended media type of the enclosed representation is unknown
+// to the sender." The specification names no media type for its
+// documents; section 7 makes them Sitemaps, XML documents, whose media
+// types are application/xml and text/xml (RFC 7303). SHOULD: a warning.
 var HTTPContentType = &engine.Rule{
 	ID: "RS-HTTP-CONTENT-TYPE", Section: "7", Level: engine.Should,
 	Title: "Documents are served as application/xml or text/xml",
-	Quote: "In order to convey information pertaining to resources in the ResourceSync framework, the Sitemap (root element <urlset>) and Sitemap index (root element <sitemapindex>) document formats introduced by the Sitemap protocol are used for a variety of purposes.",
-	Doc: "The specification does not name a media type for its documents; they are XML documents, whose media types are application/xml and text/xml (RFC 7303), and Example 17 gives type=\"application/xml\" for a manifest. A compressed Sitemap (.xml.gz) may be served as application/gzip. " +
-		"A Destination that goes by Content-Type may refuse anything else (text/html, text/plain, application/octet-stream), so this is a warning.",
+	Quote: "A sender that generates a message containing content SHOULD generate a Content-Type header field in that message unless the intended media type of the enclosed representation is unknown to the sender.",
+	Doc: "The sentence is RFC 9110's (section 8.3): its SHOULD makes this a warning. The specification does not name a media type for its documents; section 7 makes them Sitemaps, XML documents, whose media types are application/xml and text/xml (RFC 7303), and Example 17 gives type=\"application/xml\" for a manifest. A compressed Sitemap (.xml.gz) may be served as application/gzip. " +
+		"A document served without a Content-Type, or with one that is not its media type (text/html, text/plain, application/octet-stream), leaves a Destination that goes by Content-Type to refuse it.",
 	CheckGraph: Check(func(p *Pass) error {
 		for _, n := range p.Graph.Sorted() {
 			if n.Role != RoleDocument || !httpOK(n) {
