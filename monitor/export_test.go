@@ -7,8 +7,15 @@ import (
 	"github.com/rsconform/rsconform/sourcehttp"
 )
 
-// Diff is diff, for the tests.
-func Diff(before map[fingerprint.Key]Finding, now []Finding) Regression { return diff(before, now) }
+// Diff is diff of runs that omitted no finding, for the tests.
+func Diff(before map[fingerprint.Key]Finding, now []Finding) Regression {
+	return diff(before, nil, now, nil)
+}
+
+// DiffOmitted is diff, for the tests.
+func DiffOmitted(before map[fingerprint.Key]Finding, beforeOmitted []Omitted, now []Finding, nowOmitted []Omitted) Regression {
+	return diff(before, beforeOmitted, now, nowOmitted)
+}
 
 // HostWaits reserves requests to hosts in turn at the rate each asks,
 // after declaring the Sources' rates, and returns the waits.

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"sort"
 	"sync"
 	"time"
 
@@ -148,10 +149,15 @@ type Result struct {
 	Source string
 	Run    Run
 	// Changes are the findings new since the Source's last complete run
-	// and those fixed; on its first run every finding is new.
+	// and those fixed; none on its first complete run (FirstRun).
 	Changes Regression
+	// FirstRun is set on the Source's first complete run: its findings
+	// are recorded as the baseline the later runs are compared with, and
+	// none is new (nor alerted on).
+	FirstRun bool
 	// NewlyUnreachable is set when the entry point failed and the last
-	// finished run had reached it (or there was none).
+	// finished run had reached it. A Source unreachable from its first
+	// run on is reported unreachable (Run.Status) but is not a new error.
 	NewlyUnreachable bool
 	// Err is set when the run could not be made or recorded.
 	Err error
@@ -233,13 +239,14 @@ func (m *Monitor) RunSource(ctx context.Context, src *Source) Result {
 		if err != nil {
 			res.Err = err
 		}
-		res.NewlyUnreachable = last != StatusUnreachable
+		res.NewlyUnreachable = last == StatusOK
 	}
 	if err := store.FinishRun(ctx, o, m.cfg.KeepReports); err != nil {
 		res.Err = errors.Join(res.Err, fmt.Errorf("recording the run: %w", err))
 		return res
 	}
 	res.Run, res.Changes = o.Run, o.Changes
+	res.FirstRun = o.Run.Status == StatusOK && o.Run.Baseline == 0
 	m.logf("%s: run %d %s in %s: %d requests, %d errors, %d new, %d fixed", src.Name, id, o.Run.Status,
 		o.Run.Duration.Round(time.Millisecond), o.Run.Requests, o.Run.Errors, o.Run.New, o.Run.Fixed)
 	if res.Failing() && m.cfg.Alerts != nil {
@@ -288,6 +295,7 @@ func (m *Monitor) judge(ctx context.Context, src *Source, o *Outcome, report *cr
 	if report.Sampling != nil {
 		o.Run.Resources = report.Sampling.Resources
 	}
+	o.Omitted = omittedOf(report.Results)
 	for k, n := range fingerprint.Counts(report.Results) {
 		f := first[k]
 		f.Count = n
@@ -309,8 +317,16 @@ func (m *Monitor) judge(ctx context.Context, src *Source, o *Outcome, report *cr
 	if err != nil {
 		return err
 	}
+	if base == 0 {
+		// The first complete run: its findings are the baseline.
+		return nil
+	}
 	o.Run.Baseline = base
-	o.Changes = diff(before, o.Findings)
+	beforeOmitted, err := m.cfg.Store.OmittedOf(ctx, base)
+	if err != nil {
+		return err
+	}
+	o.Changes = diff(before, beforeOmitted, o.Findings, o.Omitted)
 	for _, f := range o.Changes.New {
 		o.Run.New += f.Count
 		if f.Severity == string(engine.SeverityError) {
@@ -323,12 +339,97 @@ func (m *Monitor) judge(ctx context.Context, src *Source, o *Outcome, report *cr
 	return nil
 }
 
-// diff is what changed from before (nil: no earlier run, every finding
-// is new) to now: a fingerprint counted more often now is new that many
-// times, one counted less often fixed. A sampled finding's count says
-// nothing (each crawl samples other resources, as --baseline knows):
-// it is new when its fingerprint is, fixed when its fingerprint is gone.
-func diff(before map[fingerprint.Key]Finding, now []Finding) Regression {
+// omittedOf is what results counted but did not keep, by the document
+// of the fingerprints and rule.
+func omittedOf(results []engine.Result) []Omitted {
+	type group struct{ doc, rule string }
+	counts := map[group]int{}
+	for i := range results {
+		r := &results[i]
+		for _, om := range r.Omitted {
+			k := fingerprint.Of(r, engine.Diagnostic{Rule: om.Rule, Severity: om.Severity})
+			counts[group{k.Document, k.Rule}] += om.Count
+		}
+	}
+	out := make([]Omitted, 0, len(counts))
+	for g, n := range counts {
+		out = append(out, Omitted{Document: g.doc, Rule: g.rule, Count: n})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Document != out[j].Document {
+			return out[i].Document < out[j].Document
+		}
+		return out[i].Rule < out[j].Rule
+	})
+	return out
+}
+
+// diff is what changed from before (the findings of the baseline run,
+// and those it counted without keeping them) to now: a fingerprint
+// counted more often now is new that many times, one counted less often
+// fixed. A sampled finding's count says nothing (each crawl samples other
+// resources, as --baseline knows): it is new when its fingerprint is,
+// fixed when its fingerprint is gone.
+//
+// Where either run omitted findings of a rule in a document (beyond the
+// cap on findings per rule), which of them are kept differs from run to
+// run: a finding kept in one run may be among the omitted of the other.
+// There the rule's findings in the document are new only as far as
+// their total (kept and omitted) grew, and fixed only as far as it fell.
+func diff(before map[fingerprint.Key]Finding, beforeOmitted []Omitted, now []Finding, nowOmitted []Omitted) Regression {
+	r := diffKept(before, now)
+	type group struct{ doc, rule string }
+	delta := map[group]int{} // the total now minus the total before
+	for _, om := range beforeOmitted {
+		delta[group{om.Document, om.Rule}] -= om.Count
+	}
+	for _, om := range nowOmitted {
+		delta[group{om.Document, om.Rule}] += om.Count
+	}
+	if len(delta) == 0 {
+		return r
+	}
+	for _, f := range before {
+		if g := (group{f.Document, f.Rule}); !f.Sampled {
+			if _, capped := delta[g]; capped {
+				delta[g] -= f.Count
+			}
+		}
+	}
+	for _, f := range now {
+		if g := (group{f.Document, f.Rule}); !f.Sampled {
+			if _, capped := delta[g]; capped {
+				delta[g] += f.Count
+			}
+		}
+	}
+	// left[g] is how many more findings of g may still be called new
+	// (fixed: -delta).
+	trim := func(list []Finding, sign int) []Finding {
+		left := map[group]int{}
+		for g, d := range delta {
+			left[g] = max(0, sign*d)
+		}
+		var out []Finding
+		for _, f := range list {
+			g := group{f.Document, f.Rule}
+			if n, capped := left[g]; capped && !f.Sampled {
+				if n == 0 {
+					continue
+				}
+				f.Count = min(f.Count, n)
+				left[g] = n - f.Count
+			}
+			out = append(out, f)
+		}
+		return out
+	}
+	r.New, r.Fixed = trim(r.New, 1), trim(r.Fixed, -1)
+	return r
+}
+
+// diffKept is diff of the findings kept, finding by finding.
+func diffKept(before map[fingerprint.Key]Finding, now []Finding) Regression {
 	var r Regression
 	seen := map[fingerprint.Key]bool{}
 	for _, f := range now {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -96,12 +97,28 @@ func (c *fakeClock) waiting() int {
 func mockServer(name string) *httptest.Server {
 	sc, err := mocksource.LoadScenario(name)
 	Expect(err).NotTo(HaveOccurred())
+	src, srv := serveScenario(sc)
+	Expect(src.PlayToEnd()).To(Succeed())
+	return srv
+}
+
+// serveScenario serves sc, at its step 0.
+func serveScenario(sc *mocksource.Scenario) (*mocksource.Source, *httptest.Server) {
 	src, err := mocksource.New(mocksource.Options{Scenario: sc})
 	Expect(err).NotTo(HaveOccurred())
-	Expect(src.PlayToEnd()).To(Succeed())
 	srv := httptest.NewServer(src.Handler())
 	DeferCleanup(srv.Close)
-	return srv
+	return src, srv
+}
+
+// steppedServer serves the scenario of cmd/rsconform's monitor test,
+// clean at first; Step makes it advertise a wrong hash.
+func steppedServer() (*mocksource.Source, *httptest.Server) {
+	data, err := os.ReadFile(filepath.Join("..", "cmd", "rsconform", "testdata", "monitor-regression.yaml"))
+	Expect(err).NotTo(HaveOccurred())
+	sc, err := mocksource.ParseScenario("monitor-regression.yaml", data)
+	Expect(err).NotTo(HaveOccurred())
+	return serveScenario(sc)
 }
 
 func openStore() (*monitor.Store, string) {
@@ -159,9 +176,117 @@ var _ = Describe("What a run changed", func() {
 		Expect(r.Fixed).To(Equal([]monitor.Finding{before[s1]}))
 	})
 
-	It("counts every finding of a first run as new", func() {
-		now := []monitor.Finding{{Key: key("a", "R1"), Severity: "error", Count: 2}}
-		Expect(monitor.Diff(nil, now).New).To(Equal(now))
+})
+
+var _ = Describe("Findings beyond the cap on findings per rule", func() {
+	It("are not fixed when counted, nor new when kept again: diff by the totals of the rule in the document", func() {
+		x := fingerprint.Key{Document: "a", Rule: "R1", Message: "x"}
+		y := fingerprint.Key{Document: "a", Rule: "R1", Message: "y"}
+		z := fingerprint.Key{Document: "a", Rule: "R1", Message: "z"}
+		all := map[fingerprint.Key]monitor.Finding{x: {Key: x, Severity: "error", Count: 1}, y: {Key: y, Severity: "error", Count: 1}}
+		capped := []monitor.Omitted{{Document: "a", Rule: "R1", Count: 1}}
+		// Run 1 kept x and y; run 2 kept x and counted y.
+		r := monitor.DiffOmitted(all, nil, []monitor.Finding{all[x]}, capped)
+		Expect(r.Fixed).To(BeEmpty())
+		Expect(r.New).To(BeEmpty())
+		Expect(monitor.Diff(all, []monitor.Finding{all[x]}).Fixed).To(HaveLen(1), "without the count, y looks fixed")
+		// Back: run 2 kept x, counted one; run 3 keeps x and y.
+		r = monitor.DiffOmitted(map[fingerprint.Key]monitor.Finding{x: all[x]}, capped, []monitor.Finding{all[x], all[y]}, nil)
+		Expect(r.New).To(BeEmpty())
+		// The total grew from 2 to 5: three of the findings kept that run 2 did not are new.
+		r = monitor.DiffOmitted(map[fingerprint.Key]monitor.Finding{x: all[x]}, capped,
+			[]monitor.Finding{all[x], all[y], {Key: z, Severity: "error", Count: 3}}, nil)
+		Expect(r.New).To(Equal([]monitor.Finding{all[y], {Key: z, Severity: "error", Count: 2}}))
+		// The total fell by 1 of 3: one of run 1's is fixed, whichever.
+		r = monitor.DiffOmitted(all, capped, []monitor.Finding{all[x]}, nil)
+		Expect(r.Fixed).To(Equal([]monitor.Finding{all[y]}))
+		// Another rule or document is diffed finding by finding.
+		w := fingerprint.Key{Document: "b", Rule: "R1", Message: "w"}
+		r = monitor.DiffOmitted(map[fingerprint.Key]monitor.Finding{w: {Key: w, Severity: "error", Count: 1}}, nil, nil, capped)
+		Expect(r.Fixed).To(HaveLen(1))
+	})
+
+	It("between runs of a live Source: a finding kept in run 1 and counted in run 2 is not fixed", func() {
+		srv := mockServer("time-zone-offsets")
+		store, _ := openStore()
+		runWith := func(max int) monitor.Result {
+			v := *validator
+			v.Config.MaxFindingsPerRule = max
+			src := source("a", srv.URL+"/", time.Hour)
+			src.Options.Validator = &v
+			m, err := monitor.New(monitor.Config{Store: store, Sources: []monitor.Source{src}})
+			Expect(err).NotTo(HaveOccurred())
+			res := m.RunOnce(context.Background())[0]
+			Expect(res.Err).NotTo(HaveOccurred())
+			return res
+		}
+		first := runWith(0) // every finding kept
+		Expect(first.FirstRun).To(BeTrue())
+		second := runWith(2)
+		Expect(second.Run.Warnings + second.Run.Errors).To(Equal(first.Run.Warnings + first.Run.Errors))
+		Expect(second.Changes.Fixed).To(BeEmpty())
+		Expect(second.Run.Fixed).To(BeZero())
+		om, err := store.OmittedOf(context.Background(), second.Run.ID)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(om).NotTo(BeEmpty(), "the counted findings are recorded")
+		third := runWith(0) // kept again
+		Expect(third.Run.New + third.Run.Fixed).To(BeZero())
+	})
+})
+
+var _ = Describe("A Source's first run", func() {
+	alerts := func() (*monitor.Alerter, func() []string) {
+		dir := GinkgoT().TempDir()
+		return &monitor.Alerter{Command: "cat > " + dir + "/$$.json"}, func() []string {
+			files, err := filepath.Glob(dir + "/*.json")
+			Expect(err).NotTo(HaveOccurred())
+			return files
+		}
+	}
+
+	It("records its findings as the baseline: none is new, none is alerted on", func() {
+		srv := mockServer("wrong-hash")
+		store, _ := openStore()
+		alerter, sent := alerts()
+		alerter.Store = store
+		m, err := monitor.New(monitor.Config{Store: store, Alerts: alerter,
+			Sources: []monitor.Source{source("a", srv.URL+"/", time.Hour)}})
+		Expect(err).NotTo(HaveOccurred())
+		first := m.RunOnce(context.Background())[0]
+		Expect(first.Err).NotTo(HaveOccurred())
+		Expect(first.FirstRun).To(BeTrue())
+		Expect(first.Run.Errors).To(BeNumerically(">", 0))
+		Expect(first.Run.New + first.Run.NewErrors + first.Run.Fixed).To(BeZero())
+		Expect(first.Changes.New).To(BeEmpty())
+		Expect(first.Failing()).To(BeFalse())
+		Expect(sent()).To(BeEmpty())
+		fs, err := store.Findings(context.Background(), first.Run.ID)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(fs).NotTo(BeEmpty(), "the baseline is recorded")
+
+		second := m.RunOnce(context.Background())[0]
+		Expect(second.FirstRun).To(BeFalse())
+		Expect(second.Run.Baseline).To(Equal(first.Run.ID))
+		Expect(second.Run.New).To(BeZero())
+	})
+
+	It("reports an entry point unreachable from the first run on as unreachable, not as a new error", func() {
+		srv := mockServer("baseline-resourcelist")
+		url := srv.URL + "/"
+		srv.Close()
+		store, _ := openStore()
+		alerter, sent := alerts()
+		alerter.Store = store
+		m, err := monitor.New(monitor.Config{Store: store, Alerts: alerter,
+			Sources: []monitor.Source{source("a", url, time.Hour)}})
+		Expect(err).NotTo(HaveOccurred())
+		res := m.RunOnce(context.Background())[0]
+		Expect(res.Run.Status).To(Equal(monitor.StatusUnreachable))
+		Expect(res.NewlyUnreachable).To(BeFalse())
+		Expect(res.FirstRun).To(BeFalse(), "no complete run yet")
+		Expect(res.Failing()).To(BeFalse())
+		Expect(res.Changes.New).To(BeEmpty())
+		Expect(sent()).To(BeEmpty())
 	})
 })
 
@@ -217,9 +342,9 @@ var _ = Describe("The store", func() {
 			Expect(f).NotTo(BeEmpty())
 		}
 		Expect(kept).To(Equal([]bool{true, true, false, false}))
-		// The first run found everything new, the others nothing.
-		Expect(runs[3].NewErrors).To(BeNumerically(">", 0))
-		Expect(runs[2].New + runs[1].New + runs[0].New).To(BeZero())
+		// The first run is the baseline: nothing new in any run.
+		Expect(runs[3].Errors).To(BeNumerically(">", 0))
+		Expect(runs[3].New + runs[2].New + runs[1].New + runs[0].New).To(BeZero())
 		_, err = store.Report(ctx, runs[3].ID, "html")
 		Expect(err).To(MatchError(monitor.ErrNotFound))
 	})
@@ -227,7 +352,7 @@ var _ = Describe("The store", func() {
 
 var _ = Describe("Alerts", func() {
 	It("posts a regression to the webhook, retrying a failure, once per regression", func() {
-		srv := mockServer("wrong-hash")
+		mock, srv := steppedServer()
 		var posts atomic.Int32
 		var bodies []string
 		var mu sync.Mutex
@@ -248,15 +373,18 @@ var _ = Describe("Alerts", func() {
 			Alerts:  &monitor.Alerter{Webhook: hook.URL, Retries: 2, Backoff: time.Second, Clock: clock, Store: store},
 			Sources: []monitor.Source{source("a", srv.URL+"/", time.Hour)}})
 		Expect(err).NotTo(HaveOccurred())
+		Expect(m.RunOnce(context.Background())[0].FirstRun).To(BeTrue()) // clean: the baseline
+		_, err = mock.Step()                                             // a wrong hash
+		Expect(err).NotTo(HaveOccurred())
 		m.RunOnce(context.Background())
 		m.RunOnce(context.Background())
-		Expect(posts.Load()).To(BeEquivalentTo(2), "one failure, one delivery; nothing for the second run")
+		Expect(posts.Load()).To(BeEquivalentTo(2), "one failure, one delivery; nothing for the third run")
 		Expect(clock.Waits()).To(Equal([]time.Duration{time.Second}))
 		Expect(bodies).To(HaveLen(1))
 		var a monitor.Alert
 		Expect(json.Unmarshal([]byte(bodies[0]), &a)).To(Succeed())
 		Expect(a.Source).To(Equal("a"))
-		Expect(a.Run).To(BeEquivalentTo(1))
+		Expect(a.Run).To(BeEquivalentTo(2))
 		rules := map[string]bool{}
 		for _, f := range a.New {
 			rules[f.Rule] = true

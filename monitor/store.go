@@ -114,6 +114,16 @@ var migrations = []string{
 		error    TEXT NOT NULL DEFAULT '',
 		at       INTEGER NOT NULL
 	);`,
+	`-- The findings of a run counted but not kept, beyond the crawl's
+	-- --max-findings-per-rule: per document (fingerprint.Key.Document)
+	-- and rule.
+	CREATE TABLE omitted (
+		run_id   INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+		document TEXT NOT NULL,
+		rule     TEXT NOT NULL,
+		count    INTEGER NOT NULL
+	);
+	CREATE INDEX omitted_by_run ON omitted(run_id);`,
 }
 
 // SchemaVersion is the version of the database schema this build writes.
@@ -273,6 +283,15 @@ type Finding struct {
 	Example  string `json:"example"`
 }
 
+// Omitted counts the findings of one rule in one document (its
+// fingerprint's Document) a run counted but did not keep, beyond the
+// crawl's cap on findings per rule (engine.Config.MaxFindingsPerRule).
+type Omitted struct {
+	Document string
+	Rule     string
+	Count    int
+}
+
 // Run is one crawl of one Source, as recorded.
 type Run struct {
 	ID        int64         `json:"id"`
@@ -403,6 +422,24 @@ func (s *Store) Findings(ctx context.Context, run int64) ([]Finding, error) {
 	return s.findingRows(ctx, `SELECT document, rule, message, sampled, severity, count, location, example FROM findings WHERE run_id = ? ORDER BY document, rule, message`, run)
 }
 
+// OmittedOf is what run counted but did not keep, by document and rule.
+func (s *Store) OmittedOf(ctx context.Context, run int64) ([]Omitted, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT document, rule, count FROM omitted WHERE run_id = ? ORDER BY document, rule`, run)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Omitted
+	for rows.Next() {
+		var om Omitted
+		if err := rows.Scan(&om.Document, &om.Rule, &om.Count); err != nil {
+			return nil, err
+		}
+		out = append(out, om)
+	}
+	return out, rows.Err()
+}
+
 // Changes are the findings new in run and those it fixed.
 func (s *Store) Changes(ctx context.Context, run int64) (Regression, error) {
 	var r Regression
@@ -435,6 +472,7 @@ func (s *Store) findingRows(ctx context.Context, q string, args ...any) ([]Findi
 type Outcome struct {
 	Run      Run
 	Findings []Finding
+	Omitted  []Omitted
 	Changes  Regression
 	// JSON and HTML are the full reports.
 	JSON, HTML []byte
@@ -480,6 +518,12 @@ func (s *Store) FinishRun(ctx context.Context, o *Outcome, keepReports int) erro
 	defer ins.Close()
 	for _, f := range o.Findings {
 		if _, err := ins.ExecContext(ctx, r.ID, f.Document, f.Rule, f.Message, f.Sampled, f.Severity, f.Count, f.Location, f.Example); err != nil {
+			return err
+		}
+	}
+	for _, om := range o.Omitted {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO omitted(run_id, document, rule, count) VALUES(?, ?, ?, ?)`,
+			r.ID, om.Document, om.Rule, om.Count); err != nil {
 			return err
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -46,10 +45,18 @@ FILE is YAML:
       spec: "1.1"                # 1.1 or 1.0
       packages: true             # as crawl --packages
       revisit: 1m                # as crawl --revisit
+      max_findings_per_rule: 100 # as --max-findings-per-rule (default: the flag's)
 
 With --once every Source is crawled once and, per Source, what is new and
-what was fixed is printed; on a Source's first run every finding is new.
-A Source whose entry point stops answering is a new error too.
+what was fixed is printed. A Source's first complete run records its
+findings as the baseline: none is new, none is alerted on. A Source whose
+entry point stops answering is a new error too; one unreachable from its
+first run on is reported unreachable, not as a new error.
+
+Each document keeps its first --max-findings-per-rule findings of a rule
+(as validate and crawl do) and counts the rest: where a run counted some
+without keeping them, a rule's findings in that document are new only as
+far as their total grew, and fixed only as far as it fell.
 
 Service mode (no --once): each Source runs every 'every', spread by a
 random jitter, at most --max-crawls at once; SIGTERM or Ctrl-C stops it:
@@ -91,6 +98,9 @@ type monitorConfig struct {
 	addr         string // the dashboard's; "" none
 	alertCommand string
 	webhook      string
+	// maxFindingsPerRule is the Sources' cap on the findings of one rule
+	// a document keeps, unless their entry sets max_findings_per_rule.
+	maxFindingsPerRule int
 }
 
 // monitorConfigFromFlags reads monitor's flags and its Sources file.
@@ -107,6 +117,8 @@ func monitorConfigFromFlags(args []string, stderr io.Writer) (*monitorConfig, er
 	fset.StringVar(&c.webhook, "webhook", "", "POST each regression as JSON to `URL` (retried)")
 	fset.IntVar(&m.MaxCrawls, "max-crawls", 4, "crawls running at once")
 	fset.IntVar(&m.KeepReports, "keep-reports", 10, "full reports kept per Source (its last `N` runs); findings are kept for every run")
+	fset.IntVar(&c.maxFindingsPerRule, "max-findings-per-rule", engine.DefaultMaxFindingsPerRule,
+		"findings of one rule kept per document; the rest are counted (0: keep all)")
 	fset.DurationVar(&m.Grace, "grace", 30*time.Second, "on SIGTERM, how long the runs in progress may go on before they are recorded as interrupted")
 	args, err := parseCommandLine(fset, args, monitorUsage, seeHelp("rsconform monitor: see --help"))
 	if err != nil {
@@ -120,8 +132,8 @@ func monitorConfigFromFlags(args []string, stderr io.Writer) (*monitorConfig, er
 		return fail("takes no arguments: the Sources are in --sources FILE (see --help)")
 	case *sourcesFile == "":
 		return fail("--sources FILE is required (see --help)")
-	case m.MaxCrawls <= 0 || m.KeepReports <= 0 || m.Grace < 0:
-		return fail("--max-crawls and --keep-reports must be positive, --grace not negative")
+	case m.MaxCrawls <= 0 || m.KeepReports <= 0 || m.Grace < 0 || c.maxFindingsPerRule < 0:
+		return fail("--max-crawls and --keep-reports must be positive, --grace and --max-findings-per-rule not negative")
 	case c.once && c.addr != "":
 		return fail("--addr serves the dashboard of a monitor that keeps running: not with --once")
 	}
@@ -150,7 +162,7 @@ func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return fail("the XML Schemas failed to load: %v", err)
 	}
 	cfg := c.monitor
-	if cfg.Sources, err = monitorSources(c.sources, sv); err != nil {
+	if cfg.Sources, err = monitorSources(c.sources, sv, c.maxFindingsPerRule); err != nil {
 		return fail("%v", err)
 	}
 	if cfg.Store, err = monitor.Open(ctx, c.db); err != nil {
@@ -195,20 +207,30 @@ func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) in
 }
 
 // monitorSources are the Sources of the Sources file with their crawl
-// options, one Validator per spec version.
-func monitorSources(listed []monitorSource, sv engine.FrontEnd) ([]monitor.Source, error) {
-	validators := map[string]*engine.Validator{}
+// options, one Validator per spec version and cap on findings per rule
+// (maxFindingsPerRule, unless the Source sets its own).
+func monitorSources(listed []monitorSource, sv engine.FrontEnd, maxFindingsPerRule int) ([]monitor.Source, error) {
+	type kind struct {
+		spec string
+		max  int
+	}
+	validators := map[kind]*engine.Validator{}
 	var sources []monitor.Source
 	for _, s := range listed {
-		v := validators[s.Spec]
+		k := kind{s.Spec, maxFindingsPerRule}
+		if s.MaxFindingsPerRule != nil {
+			k.max = *s.MaxFindingsPerRule
+		}
+		v := validators[k]
 		if v == nil {
-			rf := reportFlags{spec: s.Spec, maxSize: rs.DefaultMaxBytes, maxEntries: rs.DefaultMaxEntries, format: "json"}
+			rf := reportFlags{spec: s.Spec, maxSize: rs.DefaultMaxBytes, maxEntries: rs.DefaultMaxEntries, format: "json",
+				maxFindingsPerRule: k.max}
 			cfg, err := rf.config()
 			if err != nil {
 				return nil, err
 			}
 			v = rf.validator(cfg, sv)
-			validators[s.Spec] = v
+			validators[k] = v
 		}
 		opts := s.crawlOptions()
 		opts.Validator = v
@@ -220,21 +242,8 @@ func monitorSources(listed []monitorSource, sv engine.FrontEnd) ([]monitor.Sourc
 // serveDashboard serves the monitor's dashboard on ln; the function it
 // returns shuts it down.
 func serveDashboard(ln net.Listener, store *monitor.Store) (shutdown func()) {
-	srv := &http.Server{
-		Handler:           monitor.Dashboard(store, toolVersion()),
-		ReadHeaderTimeout: 10 * time.Second,
-		WriteTimeout:      time.Minute,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
-	}
-	go srv.Serve(ln)
-	return func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := srv.Shutdown(ctx); err != nil {
-			srv.Close()
-		}
-	}
+	_, shutdown = startHTTPServer(ln, monitor.Dashboard(store, toolVersion()), 0, time.Minute, 5*time.Second)
+	return shutdown
 }
 
 // timestampedLog is the log of a command that keeps running (monitor,
@@ -269,7 +278,14 @@ func monitorOnce(ctx context.Context, m *monitor.Monitor, stdout, stderr io.Writ
 			status = "interrupted"
 			code = 2
 		}
-		fmt.Fprintf(stdout, "%s: run %d (%s): new: %s, fixed: %s\n", r.Source, run.ID, status, describeFindings(r.Changes.New, r.NewlyUnreachable), describeFindings(r.Changes.Fixed, false))
+		if r.FirstRun {
+			n := run.Errors + run.Warnings + run.Infos
+			fmt.Fprintf(stdout, "%s: run %d (%s): first run: %d %s recorded as the baseline\n",
+				r.Source, run.ID, status, n, pluralWord(n, "finding"))
+		} else {
+			fmt.Fprintf(stdout, "%s: run %d (%s): new: %s, fixed: %s\n", r.Source, run.ID, status,
+				describeFindings(r.Changes.New, r.NewlyUnreachable), describeFindings(r.Changes.Fixed, false))
+		}
 		if r.Failing() && code == 0 {
 			code = 1
 		}

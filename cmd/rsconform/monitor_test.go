@@ -25,16 +25,19 @@ import (
 
 var _ = Describe("monitor", func() {
 	// mockFromFile serves the scenario of testdata/NAME.yaml on 127.0.0.1.
-	mockFromFile := func(name string) (*mocksource.Source, *httptest.Server) {
-		data, err := os.ReadFile(filepath.Join("testdata", name+".yaml"))
-		Expect(err).NotTo(HaveOccurred())
-		sc, err := mocksource.ParseScenario(name+".yaml", data)
-		Expect(err).NotTo(HaveOccurred())
+	serveScenario := func(sc *mocksource.Scenario) (*mocksource.Source, *httptest.Server) {
 		src, err := mocksource.New(mocksource.Options{Scenario: sc})
 		Expect(err).NotTo(HaveOccurred())
 		srv := httptest.NewServer(src.Handler())
 		DeferCleanup(srv.Close)
 		return src, srv
+	}
+	mockFromFile := func(name string) (*mocksource.Source, *httptest.Server) {
+		data, err := os.ReadFile(filepath.Join("testdata", name+".yaml"))
+		Expect(err).NotTo(HaveOccurred())
+		sc, err := mocksource.ParseScenario(name+".yaml", data)
+		Expect(err).NotTo(HaveOccurred())
+		return serveScenario(sc)
 	}
 	writeFile := func(dir, name, text string) string {
 		p := filepath.Join(dir, name)
@@ -69,7 +72,7 @@ var _ = Describe("monitor", func() {
 
 		code, out, errs := monitorRun(args...)
 		Expect(code).To(Equal(0), out+errs)
-		Expect(out).To(Equal("demo: run 1 (0 errors, 0 warnings): new: 0, fixed: 0\n"), errs)
+		Expect(out).To(Equal("demo: run 1 (0 errors, 0 warnings): first run: 0 findings recorded as the baseline\n"), errs)
 
 		_, err := src.Step()
 		Expect(err).NotTo(HaveOccurred())
@@ -157,6 +160,61 @@ var _ = Describe("monitor", func() {
 		Expect(status).To(Equal(404))
 	})
 
+	It("takes a first run's findings as the baseline (exit 0, no alert); an unreachable first run is no new error", func() {
+		src, srv := mockFromFile("monitor-regression")
+		_, err := src.Step() // a wrong hash from the start
+		Expect(err).NotTo(HaveOccurred())
+		dir := GinkgoT().TempDir()
+		sources := writeFile(dir, "sources.yaml", fmt.Sprintf("sources:\n  - name: demo\n    url: %s/\n    sample: all\n    rate: 0\n"+
+			"  - name: gone\n    url: http://127.0.0.1:1/\n    rate: 0\n", srv.URL))
+		alerts := filepath.Join(dir, "alerts")
+		Expect(os.Mkdir(alerts, 0o755)).To(Succeed())
+		args := []string{"--sources", sources, "--db", filepath.Join(dir, "monitor.db"), "--once", "--alert-command", "cat > " + alerts + "/$$.json"}
+		code, out, errs := monitorRun(args...)
+		Expect(code).To(Equal(0), out+errs)
+		Expect(out).To(MatchRegexp(`^demo: run \d \([1-9]\d* errors?, 0 warnings\): first run: [1-9]\d* findings? recorded as the baseline\n`+
+			`gone: run \d \(unreachable: .*\): new: 0, fixed: 0\n$`), errs)
+		code, out, errs = monitorRun(args...)
+		Expect(code).To(Equal(0), out+errs)
+		Expect(out).To(MatchRegexp(`^demo: run \d \([1-9]\d* errors?, 0 warnings\): new: 0, fixed: 0\n`), errs)
+		files, err := filepath.Glob(filepath.Join(alerts, "*.json"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(files).To(BeEmpty())
+	})
+
+	It("keeps --max-findings-per-rule findings of a rule per document, or the Source's max_findings_per_rule", func() {
+		sc, err := mocksource.LoadScenario("time-zone-offsets")
+		Expect(err).NotTo(HaveOccurred())
+		src, srv := serveScenario(sc)
+		Expect(src.PlayToEnd()).To(Succeed())
+		dir := GinkgoT().TempDir()
+		sources := writeFile(dir, "sources.yaml", fmt.Sprintf("sources:\n  - name: capped\n    url: %s/\n    rate: 0\n"+
+			"  - name: all\n    url: %s/\n    rate: 0\n    max_findings_per_rule: 0\n", srv.URL, srv.URL))
+		db := filepath.Join(dir, "monitor.db")
+		code, out, errs := monitorRun("--sources", sources, "--db", db, "--once", "--max-findings-per-rule", "2")
+		Expect(code).To(Equal(0), out+errs)
+		store, err := monitor.OpenReadOnly(context.Background(), db)
+		Expect(err).NotTo(HaveOccurred())
+		defer store.Close()
+		kept := map[string]int{}
+		for _, name := range []string{"capped", "all"} {
+			runs, err := store.Runs(context.Background(), name, 1)
+			Expect(err).NotTo(HaveOccurred())
+			fs, err := store.Findings(context.Background(), runs[0].ID)
+			Expect(err).NotTo(HaveOccurred())
+			for _, f := range fs {
+				if f.Rule == "RS-TIME-UTC" && strings.HasSuffix(f.Document, "/changelist.xml") {
+					kept[name] += f.Count
+				}
+			}
+			om, err := store.OmittedOf(context.Background(), runs[0].ID)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(om != nil).To(Equal(name == "capped"), "%s: %v", name, om)
+		}
+		Expect(kept["capped"]).To(Equal(2))
+		Expect(kept["all"]).To(BeNumerically(">", 2))
+	})
+
 	It("runs as a service with a dashboard until it is stopped (exit 0)", func() {
 		_, srv := mockFromFile("monitor-regression")
 		dir := GinkgoT().TempDir()
@@ -235,6 +293,8 @@ var _ = Describe("monitor", func() {
 		Entry("a bad sample", "sources:\n  - name: a\n    url: http://127.0.0.1:1/\n    sample: some\n", `sample: --sample "some"`),
 		Entry("a bad spec", "sources:\n  - name: a\n    url: http://127.0.0.1:1/\n    spec: \"2.0\"\n", `spec: "2.0": want 1.1 or 1.0`),
 		Entry("no url", "sources:\n  - name: a\n", `sources.yaml:2: Source "a": url: missing`),
+		Entry("a negative cap", "sources:\n  - name: a\n    url: http://127.0.0.1:1/\n    max_findings_per_rule: -1\n",
+			`max_findings_per_rule: "-1": want a number of findings, 0 or more`),
 		Entry("not a URL", "sources:\n  - name: a\n    url: ftp://x/\n", `url: "ftp://x/" is not an http(s) URL`),
 		Entry("a name that is no path segment", "sources:\n  - name: a/b\n    url: http://127.0.0.1:1/\n", `name: "a/b": want letters`),
 		Entry("two Sources of one name", "sources:\n  - name: a\n    url: http://127.0.0.1:1/\n  - name: a\n    url: http://127.0.0.1:2/\n", `sources[1]: name: "a" is already the name of the Source at line 2`),

@@ -31,7 +31,9 @@ import (
 //	    spec: "1.1"                # as --spec
 //	    packages: true             # as crawl --packages
 //	    revisit: 1m                # as crawl --revisit
-var sourcesFileKeys = []string{"name", "url", "every", "sample", "rate", "header_file", "allow_host", "spec", "packages", "revisit"}
+//	    max_findings_per_rule: 100 # as --max-findings-per-rule (default: the flag's)
+var sourcesFileKeys = []string{"name", "url", "every", "sample", "rate", "header_file", "allow_host", "spec", "packages", "revisit",
+	"max_findings_per_rule"}
 
 // monitorSource is one Source of a Sources file, its values checked.
 type monitorSource struct {
@@ -45,6 +47,8 @@ type monitorSource struct {
 	Spec      string
 	Packages  bool
 	Revisit   time.Duration
+	// MaxFindingsPerRule is the Source's own cap (nil: --max-findings-per-rule's).
+	MaxFindingsPerRule *int
 }
 
 // sourceNames are the names a Source may have: they are parts of the
@@ -200,6 +204,12 @@ func (s *monitorSource) set(key string, v *yaml.Node, dir string) error {
 		s.Spec = val
 	case "packages":
 		s.Packages, err = strconv.ParseBool(val)
+	case "max_findings_per_rule":
+		n, perr := strconv.Atoi(val)
+		if perr != nil || n < 0 {
+			return fmt.Errorf("%q: want a number of findings, 0 or more (0: keep all)", val)
+		}
+		s.MaxFindingsPerRule = &n
 	case "revisit":
 		s.Revisit, err = time.ParseDuration(val)
 		if err == nil && s.Revisit < 0 {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"time"
 
 	"github.com/rsconform/rsconform/rules/frontend"
@@ -103,16 +102,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "rsconform serve:", err)
 		return 2
 	}
-	srv := &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       o.BodyTimeout + 10*time.Second, // the handler sets the body's own deadline
-		WriteTimeout:      o.JobTimeout + time.Minute,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
-	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
+	// The handler sets the body's own deadline, within the read time-out.
+	done, shutdown := startHTTPServer(ln, h, o.BodyTimeout+10*time.Second, o.JobTimeout+time.Minute, 10*time.Second)
 	fmt.Fprintf(stderr, "rsconform serve: the web validator is at http://%s/ (Ctrl-C stops it)\n", ln.Addr())
 	if o.AllowPrivate {
 		fmt.Fprintln(stderr, "rsconform serve: --allow-private: crawls may reach this host's network; do not expose this server")
@@ -123,10 +114,6 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	case <-ctx.Done():
 	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdown); err != nil {
-		srv.Close()
-	}
+	shutdown()
 	return 0
 }
