@@ -111,7 +111,105 @@ func offersDumps(name string) bool {
 	}
 }
 
-var _ = Describe("rsconform sync against the mock Source [5.2]", Label("Section:5.2", "Kind:harness"), func() {
+// aheadPlays plays the scenarios of an Ordered container's specs ahead of
+// them, Window at a time: the spec that needs play i starts plays i to
+// i+Window-1 that have not started, then waits for play i. Ordered specs
+// run in the order they are defined, so while one spec's run is judged
+// the next plays are under way (child processes that wait on the network
+// or sleep overlap); a focused run starts at most Window-1 plays it does
+// not need. Each play has its own mock Source, port and directory.
+type aheadPlays struct {
+	Window int
+	dir    string
+	plays  []*aheadPlay
+	wg     sync.WaitGroup
+}
+
+type aheadPlay struct {
+	cfg     func() harness.Config
+	started bool
+	done    chan struct{}
+	res     *harness.Result
+	err     error
+}
+
+// add registers a play and returns its index. cfg is called when the play
+// starts (the suite's rsconform is built by then); its Scenario and Dir
+// are set here.
+func (a *aheadPlays) add(scenario string, cfg func() harness.Config) int {
+	sc, err := mocksource.LoadScenario(scenario)
+	if err != nil {
+		panic(err)
+	}
+	i := len(a.plays)
+	a.plays = append(a.plays, &aheadPlay{done: make(chan struct{}), cfg: func() harness.Config {
+		c := cfg()
+		c.Scenario, c.Dir = sc, filepath.Join(a.dir, fmt.Sprint(i))
+		return c
+	}})
+	return i
+}
+
+// setUp is the container's BeforeAll: the plays' directories, removed
+// once the plays started have ended.
+func (a *aheadPlays) setUp() {
+	dir, err := os.MkdirTemp("", "rsconform-plays-")
+	Expect(err).NotTo(HaveOccurred())
+	a.dir = dir
+	DeferCleanup(func() {
+		a.wg.Wait()
+		os.RemoveAll(dir)
+	})
+}
+
+// get starts the plays from i on, Window of them, and returns play i.
+func (a *aheadPlays) get(i int) *harness.Result {
+	GinkgoHelper()
+	for j := i; j < len(a.plays) && j < i+max(a.Window, 1); j++ {
+		p := a.plays[j]
+		if p.started {
+			continue
+		}
+		p.started = true
+		cfg := p.cfg()
+		a.wg.Add(1)
+		go func() {
+			defer a.wg.Done()
+			defer close(p.done)
+			p.res, p.err = harness.Run(context.Background(), cfg)
+		}()
+	}
+	<-a.plays[i].done
+	Expect(a.plays[i].err).NotTo(HaveOccurred())
+	return a.plays[i].res
+}
+
+var _ = Describe("rsconform sync against the mock Source [5.2]", Label("Section:5.2", "Kind:harness"), Ordered, ContinueOnFailure, func() {
+	// Three at a time: on two cores, while a run sleeps on a Retry-After
+	// or waits for its child, the next ones use the processors.
+	ahead := &aheadPlays{Window: 3}
+	BeforeAll(ahead.setUp)
+	play := func(name string, flags ...string) int {
+		return ahead.add(name, func() harness.Config { return harness.Config{Command: syncCommand(flags...), Timeout: time.Minute} })
+	}
+
+	// flaky-server first: its waits (two Retry-After 2, a 1.5 s answer)
+	// overlap with the plays after it.
+	flaky := ahead.add("flaky-server", func() harness.Config {
+		return harness.Config{Command: []string{rsconformBin, "sync", "{source}", "{dir}", "--rate", "40"}, MaxRate: 50, Timeout: time.Minute}
+	})
+	It("checks Retry-After and the request rate from the request log", func() {
+		res := ahead.get(flaky)
+		Expect(failures(res)).To(BeEmpty())
+		for _, st := range res.Steps {
+			Expect(st.Ran).To(BeTrue(), "step %d", st.Step)
+			Expect(st.Verdicts).To(HaveLen(len(harness.Requirements)))
+		}
+		Expect(verdict(res, 1, harness.RetryAfterHonoured.ID).Status).To(Equal(harness.Pass))
+		Expect(verdict(res, 1, harness.RetryAfterHonoured.ID).Evidence).To(ContainElement(MatchRegexp(`^/dataset1/changelist.xml 503 with Retry-After 2, asked again [2-9]\.\d\ds later$`)))
+		Expect(verdict(res, 1, harness.RateLimit.ID).Status).To(Equal(harness.Pass))
+	})
+
 	dumps := map[string]bool{}
 	for _, name := range scenariosToPlay() {
 		dumps[name] = offersDumps(name)
@@ -128,8 +226,9 @@ var _ = Describe("rsconform sync against the mock Source [5.2]", Label("Section:
 				// The same run as without --dumps (see offersDumps).
 				continue
 			}
+			i := play(name, flags...)
 			It(fmt.Sprintf("passes %s with %q", name, strings.Join(flags, " ")), func() {
-				res := playScenario(name, time.Minute, syncCommand(flags...)...)
+				res := ahead.get(i)
 				Expect(failures(res)).To(BeEmpty())
 				ran := 0
 				for _, st := range res.Steps {
@@ -149,8 +248,9 @@ var _ = Describe("rsconform sync against the mock Source [5.2]", Label("Section:
 	}
 
 	for _, flags := range [][]string{nil, {"--baseline"}, {"--dumps"}, {"--baseline", "--dumps"}} {
+		i := play(mocksource.Origin2Scenario, append([]string{"--map", "{origin}=.", "--map", "{origin2}=origin2"}, flags...)...)
 		It(fmt.Sprintf("passes %s with %q, told where the second origin goes", mocksource.Origin2Scenario, strings.Join(flags, " ")), func() {
-			res := playScenario(mocksource.Origin2Scenario, time.Minute, syncCommand(append([]string{"--map", "{origin}=.", "--map", "{origin2}=origin2"}, flags...)...)...)
+			res := ahead.get(i)
 			Expect(failures(res)).To(BeEmpty())
 			for _, st := range res.Steps {
 				Expect(st.Ran).To(BeTrue(), "step %d", st.Step)
@@ -168,8 +268,9 @@ var _ = Describe("rsconform sync against the mock Source [5.2]", Label("Section:
 		})
 	}
 
+	unmapped := play(mocksource.Origin2Scenario)
 	It("fails "+mocksource.Origin2Scenario+" when not told where the second origin goes: it reports the URLs it cannot keep", func() {
-		res := playScenario(mocksource.Origin2Scenario, time.Minute, syncCommand()...)
+		res := ahead.get(unmapped)
 		Expect(failures(res)).To(ConsistOf(
 			"step 1 [5.2] MUST the Destination's run completes: expected finished within 1m0s with exit 0 (or non-zero after the Source served something broken), actual "+
 				verdict(res, 1, harness.RunCompletes.ID).Actual,
@@ -187,21 +288,6 @@ exec "$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR" --rate 0 --basel
 		Expect(res.Steps[1].Run.Output).To(ContainSubstring("3 packages unpacked"))
 	})
 
-	It("checks Retry-After and the request rate from the request log", func() {
-		sc, err := mocksource.LoadScenario("flaky-server")
-		Expect(err).NotTo(HaveOccurred())
-		res, err := harness.Run(context.Background(), harness.Config{Scenario: sc, Dir: GinkgoT().TempDir(),
-			Command: []string{rsconformBin, "sync", "{source}", "{dir}", "--rate", "40"}, MaxRate: 50, Timeout: time.Minute})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(failures(res)).To(BeEmpty())
-		for _, st := range res.Steps {
-			Expect(st.Ran).To(BeTrue(), "step %d", st.Step)
-			Expect(st.Verdicts).To(HaveLen(len(harness.Requirements)))
-		}
-		Expect(verdict(res, 1, harness.RetryAfterHonoured.ID).Status).To(Equal(harness.Pass))
-		Expect(verdict(res, 1, harness.RetryAfterHonoured.ID).Evidence).To(ContainElement(MatchRegexp(`^/dataset1/changelist.xml 503 with Retry-After 2, asked again [2-9]\.\d\ds later$`)))
-		Expect(verdict(res, 1, harness.RateLimit.ID).Status).To(Equal(harness.Pass))
-	})
 })
 
 var _ = Describe("The request log", Label("Kind:harness"), func() {
