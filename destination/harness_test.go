@@ -112,25 +112,30 @@ func offersDumps(name string) bool {
 }
 
 // aheadPlays plays the scenarios of an Ordered container's specs ahead of
-// them, Window at a time: the spec that needs play i starts plays i to
-// i+Window-1 that have not started, then waits for play i. Ordered specs
-// run in the order they are defined, so while one spec's run is judged
-// the next plays are under way (child processes that wait on the network
-// or sleep overlap); a focused run starts at most Window-1 plays it does
-// not need. Each play has its own mock Source, port and directory.
+// them: at most Window plays run at once, none further than Lookahead
+// past the spec being run. The spec that needs play i waits for it;
+// whenever a play ends, the next ones start. Ordered specs run in the
+// order they are defined, so while one spec waits (a run that sleeps on a
+// Retry-After) the next plays use the processors; a focused run starts
+// at most Lookahead-1 plays it does not need. Each play has its own mock
+// Source, port and directory.
 type aheadPlays struct {
-	Window int
-	dir    string
-	plays  []*aheadPlay
-	wg     sync.WaitGroup
+	Window, Lookahead int
+	dir               string
+	plays             []*aheadPlay
+	wg                sync.WaitGroup
+
+	mu      sync.Mutex
+	cursor  int // the play of the spec being run
+	next    int // the first play not started
+	running int
 }
 
 type aheadPlay struct {
-	cfg     func() harness.Config
-	started bool
-	done    chan struct{}
-	res     *harness.Result
-	err     error
+	cfg  func() harness.Config
+	done chan struct{}
+	res  *harness.Result
+	err  error
 }
 
 // add registers a play and returns its index. cfg is called when the play
@@ -162,32 +167,48 @@ func (a *aheadPlays) setUp() {
 	})
 }
 
-// get starts the plays from i on, Window of them, and returns play i.
-func (a *aheadPlays) get(i int) *harness.Result {
-	GinkgoHelper()
-	for j := i; j < len(a.plays) && j < i+max(a.Window, 1); j++ {
-		p := a.plays[j]
-		if p.started {
-			continue
-		}
-		p.started = true
+// fill starts plays while fewer than Window run and the next is within
+// Lookahead of the cursor; a.mu is held.
+func (a *aheadPlays) fill() {
+	for a.next < len(a.plays) && a.running < max(a.Window, 1) && a.next < a.cursor+max(a.Lookahead, 1) {
+		p := a.plays[a.next]
+		a.next++
+		a.running++
 		cfg := p.cfg()
 		a.wg.Add(1)
 		go func() {
 			defer a.wg.Done()
-			defer close(p.done)
 			p.res, p.err = harness.Run(context.Background(), cfg)
+			close(p.done)
+			a.mu.Lock()
+			a.running--
+			a.fill()
+			a.mu.Unlock()
 		}()
 	}
+}
+
+// get moves the cursor to play i, starts what it may and returns play i.
+func (a *aheadPlays) get(i int) *harness.Result {
+	GinkgoHelper()
+	a.mu.Lock()
+	a.cursor = i
+	if a.next <= i {
+		// Plays before i were not asked for (a focused run): skip them.
+		a.next = i
+	}
+	a.fill()
+	a.mu.Unlock()
 	<-a.plays[i].done
 	Expect(a.plays[i].err).NotTo(HaveOccurred())
 	return a.plays[i].res
 }
 
 var _ = Describe("rsconform sync against the mock Source [5.2]", Label("Section:5.2", "Kind:harness"), Ordered, ContinueOnFailure, func() {
-	// Three at a time: on two cores, while a run sleeps on a Retry-After
-	// or waits for its child, the next ones use the processors.
-	ahead := &aheadPlays{Window: 3}
+	// Three at a time, up to eight ahead: on two cores, while a run sleeps
+	// on a Retry-After or waits for its child, the next ones use the
+	// processors.
+	ahead := &aheadPlays{Window: 3, Lookahead: 8}
 	BeforeAll(ahead.setUp)
 	play := func(name string, flags ...string) int {
 		return ahead.add(name, func() harness.Config { return harness.Config{Command: syncCommand(flags...), Timeout: time.Minute} })
