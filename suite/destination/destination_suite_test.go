@@ -3,6 +3,8 @@ package destination_test
 import (
 	"flag"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +14,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/internal/testbin"
+	"github.com/rsconform/rsconform/mocksource"
 	"github.com/rsconform/rsconform/suite/destination"
 )
 
@@ -34,7 +37,54 @@ var (
 // race; GORACE tells it not to wait.
 func TestMain(m *testing.M) {
 	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
-	os.Exit(m.Run())
+	code := m.Run()
+	if shorterDir != "" {
+		os.RemoveAll(shorterDir)
+	}
+	os.Exit(code)
+}
+
+// selfTest says whether the suite checks the reference Destination: no
+// -destination argument, no RSCONFORM_DESTINATION (read before the flags
+// are parsed: the suite is defined when the package is initialised).
+func selfTest() bool {
+	for _, a := range os.Args[1:] {
+		if strings.HasPrefix(strings.TrimLeft(a, "-"), "destination") {
+			return false
+		}
+	}
+	return os.Getenv("RSCONFORM_DESTINATION") == ""
+}
+
+// shorterDir holds the scenarios shorterWaits writes.
+var shorterDir string
+
+// shorterWaits replaces, in the self-test, flaky-server by a copy of its
+// YAML that asks for Retry-After 1 instead of 2: the reference Destination
+// waits for real, twice per run, and a wait of 1 s tells one that honours
+// Retry-After from one that does not (the harness allows 100 ms) as well.
+func shorterWaits(names []string) []string {
+	out := slices.Clone(names)
+	i := slices.Index(out, "flaky-server")
+	if i < 0 {
+		return out
+	}
+	data, err := os.ReadFile(filepath.Join("..", "..", "mocksource", "scenarios", "flaky-server.yaml"))
+	if err != nil {
+		panic(err)
+	}
+	const from, to = "retry-after: 2s", "retry-after: 1s"
+	if strings.Count(string(data), from) != 1 {
+		panic("flaky-server.yaml: no longer one " + from)
+	}
+	if shorterDir, err = os.MkdirTemp("", "rsconform-suite-"); err != nil {
+		panic(err)
+	}
+	out[i] = filepath.Join(shorterDir, "flaky-server.yaml")
+	if err := os.WriteFile(out[i], []byte(strings.Replace(string(data), from, to, 1)), 0o644); err != nil {
+		panic(err)
+	}
+	return out
 }
 
 var _ = func() bool {
@@ -60,6 +110,8 @@ var _ = func() bool {
 	}}
 	if s := os.Getenv("RSCONFORM_SUITE_SCENARIOS"); s != "" {
 		cfg.Scenarios = strings.Split(s, ",")
+	} else if selfTest() {
+		cfg.Scenarios = shorterWaits(mocksource.DefaultScenarios())
 	}
 	if err := destination.DefineSpecs(cfg); err != nil {
 		panic(err)
