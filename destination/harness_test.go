@@ -402,7 +402,7 @@ var _ = Describe("rsconform test-destination", Label("Kind:cli"), func() {
 
 	It("exits 0 and writes JSON when every verdict passes", func() {
 		code, out, errs := cli("test-destination", "--scenario", "multiple-changes-one-resource", "--format", "json",
-			"--", rsconformBin, "sync", "{source}", "{dir}", "--rate", "20")
+			"--", rsconformBin, "sync", "{source}", "{dir}", "--rate", "40")
 		Expect(code).To(Equal(0), errs)
 		var rep reporter.DestinationReport
 		Expect(json.Unmarshal([]byte(out), &rep)).To(Succeed())
@@ -440,7 +440,7 @@ var _ = Describe("rsconform test-destination", Label("Kind:cli"), func() {
 	})
 
 	It("prints one line per verdict in text", func() {
-		code, out, _ := cli("test-destination", "--scenario", "create-update-delete", "--", rsconformBin, "sync", "{source}", "{dir}", "--rate", "20")
+		code, out, _ := cli("test-destination", "--scenario", "create-update-delete", "--", rsconformBin, "sync", "{source}", "{dir}", "--rate", "40")
 		Expect(code).To(Equal(0))
 		Expect(out).To(ContainSubstring("PASS step 3 [5.2] MUST deleted resources are removed: expected 1 deleted resource absent, actual absent"))
 		Expect(out).To(ContainSubstring("PASS step 4 [policy] POLICY the request rate stays within the limit: expected at most 50 requests in any second"))
