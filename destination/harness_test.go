@@ -132,10 +132,11 @@ type aheadPlays struct {
 }
 
 type aheadPlay struct {
-	cfg  func() harness.Config
-	done chan struct{}
-	res  *harness.Result
-	err  error
+	cfg    func() harness.Config
+	script string // the shell script of addScript
+	done   chan struct{}
+	res    *harness.Result
+	err    error
 }
 
 // add registers a play and returns its index. cfg is called when the play
@@ -155,6 +156,23 @@ func (a *aheadPlays) add(scenario string, cfg func() harness.Config) int {
 	return i
 }
 
+// addScript registers a play of scenario against a shell script (see
+// writeScript). setUp writes the scripts before any play starts: a script
+// written while another goroutine forks a child can be held open by it
+// and fail to start (ETXTBSY, golang.org/issue/22315).
+func (a *aheadPlays) addScript(scenario, body string) int {
+	var i int
+	i = a.add(scenario, func() harness.Config {
+		return harness.Config{Command: []string{a.script(i)}, Timeout: time.Minute}
+	})
+	a.plays[i].script = body
+	return i
+}
+
+func (a *aheadPlays) script(i int) string {
+	return filepath.Join(a.dir, fmt.Sprint(i)+".sh")
+}
+
 // setUp is the container's BeforeAll: the plays' directories, removed
 // once the plays started have ended.
 func (a *aheadPlays) setUp() {
@@ -165,6 +183,11 @@ func (a *aheadPlays) setUp() {
 		a.wg.Wait()
 		os.RemoveAll(dir)
 	})
+	for i, p := range a.plays {
+		if p.script != "" {
+			Expect(os.WriteFile(a.script(i), scriptText(p.script), 0o755)).To(Succeed())
+		}
+	}
 }
 
 // fill starts plays while fewer than Window run and the next is within
@@ -609,8 +632,12 @@ func verdict(res *harness.Result, step int, id string) harness.Verdict {
 func writeScript(body string) string {
 	GinkgoHelper()
 	p := filepath.Join(GinkgoT().TempDir(), "destination.sh")
-	Expect(os.WriteFile(p, []byte("#!/bin/sh\nRSCONFORM_BIN='"+rsconformBin+"'\n"+body+"\n"), 0o755)).To(Succeed())
+	Expect(os.WriteFile(p, scriptText(body), 0o755)).To(Succeed())
 	return p
+}
+
+func scriptText(body string) []byte {
+	return []byte("#!/bin/sh\nRSCONFORM_BIN='" + rsconformBin + "'\n" + body + "\n")
 }
 
 // hashes is the sha256 of every file of dir by "/path", without the
