@@ -159,6 +159,9 @@ type Result struct {
 	// finished run had reached it. A Source unreachable from its first
 	// run on is reported unreachable (Run.Status) but is not a new error.
 	NewlyUnreachable bool
+	// NeverReached is set when the entry point failed and no earlier run
+	// of the Source was complete: there is nothing to watch yet.
+	NeverReached bool
 	// Err is set when the run could not be made or recorded.
 	Err error
 }
@@ -240,6 +243,11 @@ func (m *Monitor) RunSource(ctx context.Context, src *Source) Result {
 			res.Err = err
 		}
 		res.NewlyUnreachable = last == StatusOK
+		reached, err := store.Reached(ctx, src.Name, id)
+		if err != nil {
+			res.Err = errors.Join(res.Err, err)
+		}
+		res.NeverReached = err == nil && !reached
 	}
 	if err := store.FinishRun(ctx, o, m.cfg.KeepReports); err != nil {
 		res.Err = errors.Join(res.Err, fmt.Errorf("recording the run: %w", err))

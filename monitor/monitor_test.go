@@ -283,6 +283,7 @@ var _ = Describe("A Source's first run", func() {
 		res := m.RunOnce(context.Background())[0]
 		Expect(res.Run.Status).To(Equal(monitor.StatusUnreachable))
 		Expect(res.NewlyUnreachable).To(BeFalse())
+		Expect(res.NeverReached).To(BeTrue())
 		Expect(res.FirstRun).To(BeFalse(), "no complete run yet")
 		Expect(res.Failing()).To(BeFalse())
 		Expect(res.Changes.New).To(BeEmpty())
@@ -407,6 +408,7 @@ var _ = Describe("Alerts", func() {
 		for i := 0; i < 2; i++ {
 			res := m.RunOnce(context.Background())[0]
 			Expect(res.Run.Status).To(Equal(monitor.StatusUnreachable))
+			Expect(res.NeverReached).To(BeFalse(), "reached by the first run")
 			Expect(res.Failing()).To(Equal(i == 0))
 		}
 		files, _ := filepath.Glob(dir + "/*.json")

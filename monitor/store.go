@@ -382,6 +382,14 @@ func (s *Store) SourceURL(ctx context.Context, name string) (string, error) {
 	return u, err
 }
 
+// Reached says whether the Source had a complete run before run.
+func (s *Store) Reached(ctx context.Context, name string, before int64) (bool, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM runs r JOIN sources s ON s.id = r.source_id
+		WHERE s.name = ? AND r.status = ? AND r.id < ?`, name, StatusOK, before).Scan(&n)
+	return n > 0, err
+}
+
 // Baseline is the findings of the Source's last complete run before run
 // (0 and nil when it has none).
 func (s *Store) Baseline(ctx context.Context, name string, before int64) (int64, map[fingerprint.Key]Finding, error) {

@@ -51,7 +51,8 @@ With --once every Source is crawled once and, per Source, what is new and
 what was fixed is printed. A Source's first complete run records its
 findings as the baseline: none is new, none is alerted on. A Source whose
 entry point stops answering is a new error too; one unreachable from its
-first run on is reported unreachable, not as a new error.
+first run on is reported unreachable, not as a new error, and makes --once
+exit 2 (nothing of it is watched).
 
 Each document keeps its first --max-findings-per-rule findings of a rule
 (as validate and crawl do) and counts the rest: where a run counted some
@@ -274,6 +275,10 @@ func monitorOnce(ctx context.Context, m *monitor.Monitor, stdout, stderr io.Writ
 		switch run.Status {
 		case monitor.StatusUnreachable:
 			status = "unreachable: " + run.Error
+			if r.NeverReached {
+				fmt.Fprintf(stderr, "rsconform monitor: %s: never reached: nothing is watched until a run reaches it\n", r.Source)
+				code = 2
+			}
 		case monitor.StatusInterrupted:
 			status = "interrupted"
 			code = 2

@@ -160,7 +160,7 @@ var _ = Describe("monitor", func() {
 		Expect(status).To(Equal(404))
 	})
 
-	It("takes a first run's findings as the baseline (exit 0, no alert); an unreachable first run is no new error", func() {
+	It("takes a first run's findings as the baseline (no alert); a Source never reached is no new error but exit 2", func() {
 		src, srv := mockFromFile("monitor-regression")
 		_, err := src.Step() // a wrong hash from the start
 		Expect(err).NotTo(HaveOccurred())
@@ -171,11 +171,12 @@ var _ = Describe("monitor", func() {
 		Expect(os.Mkdir(alerts, 0o755)).To(Succeed())
 		args := []string{"--sources", sources, "--db", filepath.Join(dir, "monitor.db"), "--once", "--alert-command", "cat > " + alerts + "/$$.json"}
 		code, out, errs := monitorRun(args...)
-		Expect(code).To(Equal(0), out+errs)
+		Expect(code).To(Equal(2), out+errs)
 		Expect(out).To(MatchRegexp(`^demo: run \d \([1-9]\d* errors?, 0 warnings\): first run: [1-9]\d* findings? recorded as the baseline\n`+
 			`gone: run \d \(unreachable: .*\): new: 0, fixed: 0\n$`), errs)
+		Expect(errs).To(ContainSubstring("gone: never reached"))
 		code, out, errs = monitorRun(args...)
-		Expect(code).To(Equal(0), out+errs)
+		Expect(code).To(Equal(2), out+errs)
 		Expect(out).To(MatchRegexp(`^demo: run \d \([1-9]\d* errors?, 0 warnings\): new: 0, fixed: 0\n`), errs)
 		files, err := filepath.Glob(filepath.Join(alerts, "*.json"))
 		Expect(err).NotTo(HaveOccurred())
