@@ -2,7 +2,6 @@ package destination_test
 
 import (
 	"fmt"
-	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -44,9 +43,13 @@ func failingMust(res *harness.Result) []string {
 // Each class of defect that a scenario exposes is caught at MUST level by
 // the harness, and the verdict shows what it saw (issue 24); rsconform
 // sync passes the same scenarios (harness_test.go plays them all).
-var _ = Describe("Destinations with one defect each are caught", Label("Kind:harness"), func() {
+var _ = Describe("Destinations with one defect each are caught", Label("Kind:harness"), Ordered, ContinueOnFailure, func() {
+	ahead := &aheadPlays{Window: 3, Lookahead: 8}
+	BeforeAll(ahead.setUp)
+
+	truncated := ahead.addScript("large-bodies", shadowCopy(`printf '%s' "$1"`, `head -c 65536 "$f" > "$to"`))
 	It("truncates bodies at 64 KiB: DEST-CURRENT gives both lengths, both hashes and the request", func() {
-		res := playScenario("large-bodies", time.Minute, writeScript(shadowCopy(`printf '%s' "$1"`, `head -c 65536 "$f" > "$to"`)))
+		res := ahead.get(truncated)
 		Expect(failingMust(res)).To(ConsistOf("step 1 DEST-CURRENT", "step 2 DEST-CURRENT"))
 		v := verdict(res, 1, harness.AllCurrent.ID)
 		Expect(v.Actual).To(HavePrefix("3 stale: "))
@@ -54,22 +57,25 @@ var _ = Describe("Destinations with one defect each are caught", Label("Kind:har
 		Expect(v.Evidence).To(ContainElement(MatchRegexp(`^/res/large/sixteen-mebibytes.bin: DIR holds 65,536 bytes, sha256 [0-9a-f]{64}; the Source serves 16,777,216 bytes, sha256 [0-9a-f]{64}; the log: GET /res/large/sixteen-mebibytes.bin 200, 16,777,216 bytes sent$`)))
 	})
 
+	decoded := ahead.addScript("resource-names", shadowCopy(`bash -c 'printf "%b" "${1//%/\\x}"' _ "$1"`, ""))
 	It("percent-decodes names into collisions", func() {
-		res := playScenario("resource-names", time.Minute, writeScript(shadowCopy(`bash -c 'printf "%b" "${1//%/\\x}"' _ "$1"`, "")))
+		res := ahead.get(decoded)
 		Expect(failingMust(res)).To(ContainElements("step 1 DEST-PRESENT", "step 1 DEST-EXTRA"))
 		Expect(verdict(res, 1, harness.AllPresent.ID).Actual).To(Equal("3 missing: /res/names/100%25.txt, /res/names/a%20b.txt, /res/names/a%2Fb.txt"))
 		Expect(verdict(res, 1, harness.AllPresent.ID).Evidence).To(ContainElement(MatchRegexp(`^/res/names/a%2Fb.txt: the log: GET /res/names/a%2Fb.txt 200, [0-9,]+ bytes sent$`)))
 		Expect(verdict(res, 1, harness.NoExtraFiles.ID).Actual).To(Equal("2 extra: /res/names/100%.txt, /res/names/a b.txt"))
 	})
 
+	noQuery := ahead.addScript("resource-names", shadowCopy(`printf '%s' "${1%%\?*}"`, ""))
 	It("drops the query string", func() {
-		res := playScenario("resource-names", time.Minute, writeScript(shadowCopy(`printf '%s' "${1%%\?*}"`, "")))
+		res := ahead.get(noQuery)
 		Expect(failingMust(res)).To(ContainElements("step 1 DEST-PRESENT", "step 2 DEST-PRESENT"))
 		Expect(verdict(res, 1, harness.AllPresent.ID).Actual).To(Equal("2 missing: /res/names/q.txt?page=1, /res/names/q.txt?page=2"))
 	})
 
+	folded := ahead.addScript("resource-names", shadowCopy(`printf '%s' "$1" | tr A-Z a-z`, ""))
 	It("folds case", func() {
-		res := playScenario("resource-names", time.Minute, writeScript(shadowCopy(`printf '%s' "$1" | tr A-Z a-z`, "")))
+		res := ahead.get(folded)
 		Expect(failingMust(res)).To(ContainElement("step 1 DEST-PRESENT"))
 		// Folding case folds the escapes' hex digits too.
 		Expect(verdict(res, 1, harness.AllPresent.ID).Actual).To(Equal("3 missing: /res/names/Case.txt, /res/names/a%2Fb.txt, /res/names/caf%C3%A9.txt"))
@@ -80,9 +86,10 @@ var _ = Describe("Destinations with one defect each are caught", Label("Kind:har
 rm -rf "$RSCONFORM_DIR" && mkdir -p "$RSCONFORM_DIR" && cd "$RSCONFORM_DIR.shadow" || exit 1
 `
 
+	mixed := ahead.addScript(mocksource.Origin2Scenario, bothOrigins+`cp -R res "$RSCONFORM_DIR/" || exit 1
+if [ -d origin2 ]; then cp -R origin2/. "$RSCONFORM_DIR/"; fi`)
 	It("mixes two origins into one path: the second origin's /res/0000000.txt takes the first's file", func() {
-		res := playScenario(mocksource.Origin2Scenario, time.Minute, writeScript(bothOrigins+`cp -R res "$RSCONFORM_DIR/" || exit 1
-if [ -d origin2 ]; then cp -R origin2/. "$RSCONFORM_DIR/"; fi`))
+		res := ahead.get(mixed)
 		Expect(failingMust(res)).To(ConsistOf("step 1 DEST-PRESENT", "step 1 DEST-CURRENT", "step 1 DEST-EXTRA",
 			"step 2 DEST-PRESENT", "step 2 DEST-CURRENT", "step 2 DEST-EXTRA"))
 		Expect(verdict(res, 1, harness.AllPresent.ID).Actual).To(Equal("3 missing: /origin2/res/0000000.txt, /origin2/res/data/list.json, /origin2/res/only-here.html"))
@@ -91,15 +98,17 @@ if [ -d origin2 ]; then cp -R origin2/. "$RSCONFORM_DIR/"; fi`))
 		Expect(verdict(res, 1, harness.NoExtraFiles.ID).Actual).To(Equal("2 extra: /res/data/list.json, /res/only-here.html"))
 	})
 
+	dropped := ahead.addScript(mocksource.Origin2Scenario, bothOrigins+`cp -R res "$RSCONFORM_DIR/"`)
 	It("drops the second origin", func() {
-		res := playScenario(mocksource.Origin2Scenario, time.Minute, writeScript(bothOrigins+`cp -R res "$RSCONFORM_DIR/"`))
+		res := ahead.get(dropped)
 		Expect(failingMust(res)).To(ConsistOf("step 1 DEST-PRESENT", "step 2 DEST-PRESENT"))
 		Expect(verdict(res, 2, harness.AllPresent.ID).Actual).To(Equal("3 missing: /origin2/res/0000000.txt, /origin2/res/data/list.json, /origin2/res/new.txt"))
 	})
 
+	dirRemoved := ahead.addScript("create-update-delete", `if [ "$RSCONFORM_STEP" = 1 ]; then rm -rf "$RSCONFORM_DIR"; exit 0; fi
+exec "$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR" --rate 0`)
 	It("removes its DIR after a failed run: judged, DEST-RUN fails and DIR is judged empty", func() {
-		res := playScenario("create-update-delete", time.Minute, writeScript(`if [ "$RSCONFORM_STEP" = 1 ]; then rm -rf "$RSCONFORM_DIR"; exit 0; fi
-exec "$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR" --rate 0`))
+		res := ahead.get(dirRemoved)
 		v := verdict(res, 1, harness.RunCompletes.ID)
 		Expect(v.Status).To(Equal(harness.Fail))
 		Expect(v.Actual).To(ContainSubstring("DIR does not exist after the run: it is judged as empty"))
@@ -110,12 +119,13 @@ exec "$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR" --rate 0`))
 		Expect(verdict(res, 2, harness.AllPresent.ID).Status).To(Equal(harness.Pass))
 	})
 
-	It("dies by a signal after fetching a broken document: a crash with its signal named, not a report", func() {
-		res := playScenario("broken-documents", time.Minute, writeScript(`if [ "$RSCONFORM_STEP" = 1 ]; then
+	crashed := ahead.addScript("broken-documents", `if [ "$RSCONFORM_STEP" = 1 ]; then
   "$RSCONFORM_BIN" validate "${RSCONFORM_SOURCE%/.well-known/resourcesync}/dataset1/changelist.xml" >/dev/null 2>&1
   kill -SEGV $$
 fi
-exec "$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR" --rate 0`))
+exec "$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR" --rate 0`)
+	It("dies by a signal after fetching a broken document: a crash with its signal named, not a report", func() {
+		res := ahead.get(crashed)
 		Expect(res.Steps[1].Run.Signal).To(Equal("SIGSEGV"))
 		v := verdict(res, 1, harness.RunCompletes.ID)
 		Expect(v.Status).To(Equal(harness.Fail))

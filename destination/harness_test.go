@@ -111,7 +111,149 @@ func offersDumps(name string) bool {
 	}
 }
 
-var _ = Describe("rsconform sync against the mock Source [5.2]", Label("Section:5.2", "Kind:harness"), func() {
+// aheadPlays plays the scenarios of an Ordered container's specs ahead of
+// them: at most Window plays run at once, none further than Lookahead
+// past the spec being run. The spec that needs play i waits for it;
+// whenever a play ends, the next ones start. Ordered specs run in the
+// order they are defined, so while one spec waits (a run that sleeps on a
+// Retry-After) the next plays use the processors; a focused run starts
+// at most Lookahead-1 plays it does not need. Each play has its own mock
+// Source, port and directory.
+type aheadPlays struct {
+	Window, Lookahead int
+	dir               string
+	plays             []*aheadPlay
+	wg                sync.WaitGroup
+
+	mu      sync.Mutex
+	cursor  int // the play of the spec being run
+	next    int // the first play not started
+	running int
+}
+
+type aheadPlay struct {
+	cfg    func() harness.Config
+	script string // the shell script of addScript
+	done   chan struct{}
+	res    *harness.Result
+	err    error
+}
+
+// add registers a play and returns its index. cfg is called when the play
+// starts (the suite's rsconform is built by then); its Scenario and Dir
+// are set here.
+func (a *aheadPlays) add(scenario string, cfg func() harness.Config) int {
+	sc, err := mocksource.LoadScenario(scenario)
+	if err != nil {
+		panic(err)
+	}
+	i := len(a.plays)
+	a.plays = append(a.plays, &aheadPlay{done: make(chan struct{}), cfg: func() harness.Config {
+		c := cfg()
+		c.Scenario, c.Dir = sc, filepath.Join(a.dir, fmt.Sprint(i))
+		return c
+	}})
+	return i
+}
+
+// addScript registers a play of scenario against a shell script (see
+// writeScript). setUp writes the scripts before any play starts: a script
+// written while another goroutine forks a child can be held open by it
+// and fail to start (ETXTBSY, golang.org/issue/22315).
+func (a *aheadPlays) addScript(scenario, body string) int {
+	var i int
+	i = a.add(scenario, func() harness.Config {
+		return harness.Config{Command: []string{a.script(i)}, Timeout: time.Minute}
+	})
+	a.plays[i].script = body
+	return i
+}
+
+func (a *aheadPlays) script(i int) string {
+	return filepath.Join(a.dir, fmt.Sprint(i)+".sh")
+}
+
+// setUp is the container's BeforeAll: the plays' directories, removed
+// once the plays started have ended.
+func (a *aheadPlays) setUp() {
+	dir, err := os.MkdirTemp("", "rsconform-plays-")
+	Expect(err).NotTo(HaveOccurred())
+	a.dir = dir
+	DeferCleanup(func() {
+		a.wg.Wait()
+		os.RemoveAll(dir)
+	})
+	for i, p := range a.plays {
+		if p.script != "" {
+			Expect(os.WriteFile(a.script(i), scriptText(p.script), 0o755)).To(Succeed())
+		}
+	}
+}
+
+// fill starts plays while fewer than Window run and the next is within
+// Lookahead of the cursor; a.mu is held.
+func (a *aheadPlays) fill() {
+	for a.next < len(a.plays) && a.running < max(a.Window, 1) && a.next < a.cursor+max(a.Lookahead, 1) {
+		p := a.plays[a.next]
+		a.next++
+		a.running++
+		cfg := p.cfg()
+		a.wg.Add(1)
+		go func() {
+			defer a.wg.Done()
+			p.res, p.err = harness.Run(context.Background(), cfg)
+			close(p.done)
+			a.mu.Lock()
+			a.running--
+			a.fill()
+			a.mu.Unlock()
+		}()
+	}
+}
+
+// get moves the cursor to play i, starts what it may and returns play i.
+func (a *aheadPlays) get(i int) *harness.Result {
+	GinkgoHelper()
+	a.mu.Lock()
+	a.cursor = i
+	if a.next <= i {
+		// Plays before i were not asked for (a focused run): skip them.
+		a.next = i
+	}
+	a.fill()
+	a.mu.Unlock()
+	<-a.plays[i].done
+	Expect(a.plays[i].err).NotTo(HaveOccurred())
+	return a.plays[i].res
+}
+
+var _ = Describe("rsconform sync against the mock Source [5.2]", Label("Section:5.2", "Kind:harness"), Ordered, ContinueOnFailure, func() {
+	// Three at a time, up to eight ahead: on two cores, while a run sleeps
+	// on a Retry-After or waits for its child, the next ones use the
+	// processors.
+	ahead := &aheadPlays{Window: 3, Lookahead: 8}
+	BeforeAll(ahead.setUp)
+	play := func(name string, flags ...string) int {
+		return ahead.add(name, func() harness.Config { return harness.Config{Command: syncCommand(flags...), Timeout: time.Minute} })
+	}
+
+	// flaky-server first: its waits (two Retry-After 2, a 1.5 s answer)
+	// overlap with the plays after it.
+	flaky := ahead.add("flaky-server", func() harness.Config {
+		return harness.Config{Command: []string{rsconformBin, "sync", "{source}", "{dir}", "--rate", "40"}, MaxRate: 50, Timeout: time.Minute}
+	})
+	It("checks Retry-After and the request rate from the request log", func() {
+		res := ahead.get(flaky)
+		Expect(failures(res)).To(BeEmpty())
+		for _, st := range res.Steps {
+			Expect(st.Ran).To(BeTrue(), "step %d", st.Step)
+			Expect(st.Verdicts).To(HaveLen(len(harness.Requirements)))
+		}
+		Expect(verdict(res, 1, harness.RetryAfterHonoured.ID).Status).To(Equal(harness.Pass))
+		Expect(verdict(res, 1, harness.RetryAfterHonoured.ID).Evidence).To(ContainElement(MatchRegexp(`^/dataset1/changelist.xml 503 with Retry-After 2, asked again [2-9]\.\d\ds later$`)))
+		Expect(verdict(res, 1, harness.RateLimit.ID).Status).To(Equal(harness.Pass))
+	})
+
 	dumps := map[string]bool{}
 	for _, name := range scenariosToPlay() {
 		dumps[name] = offersDumps(name)
@@ -128,8 +270,9 @@ var _ = Describe("rsconform sync against the mock Source [5.2]", Label("Section:
 				// The same run as without --dumps (see offersDumps).
 				continue
 			}
+			i := play(name, flags...)
 			It(fmt.Sprintf("passes %s with %q", name, strings.Join(flags, " ")), func() {
-				res := playScenario(name, time.Minute, syncCommand(flags...)...)
+				res := ahead.get(i)
 				Expect(failures(res)).To(BeEmpty())
 				ran := 0
 				for _, st := range res.Steps {
@@ -149,8 +292,9 @@ var _ = Describe("rsconform sync against the mock Source [5.2]", Label("Section:
 	}
 
 	for _, flags := range [][]string{nil, {"--baseline"}, {"--dumps"}, {"--baseline", "--dumps"}} {
+		i := play(mocksource.Origin2Scenario, append([]string{"--map", "{origin}=.", "--map", "{origin2}=origin2"}, flags...)...)
 		It(fmt.Sprintf("passes %s with %q, told where the second origin goes", mocksource.Origin2Scenario, strings.Join(flags, " ")), func() {
-			res := playScenario(mocksource.Origin2Scenario, time.Minute, syncCommand(append([]string{"--map", "{origin}=.", "--map", "{origin2}=origin2"}, flags...)...)...)
+			res := ahead.get(i)
 			Expect(failures(res)).To(BeEmpty())
 			for _, st := range res.Steps {
 				Expect(st.Ran).To(BeTrue(), "step %d", st.Step)
@@ -168,8 +312,9 @@ var _ = Describe("rsconform sync against the mock Source [5.2]", Label("Section:
 		})
 	}
 
+	unmapped := play(mocksource.Origin2Scenario)
 	It("fails "+mocksource.Origin2Scenario+" when not told where the second origin goes: it reports the URLs it cannot keep", func() {
-		res := playScenario(mocksource.Origin2Scenario, time.Minute, syncCommand()...)
+		res := ahead.get(unmapped)
 		Expect(failures(res)).To(ConsistOf(
 			"step 1 [5.2] MUST the Destination's run completes: expected finished within 1m0s with exit 0 (or non-zero after the Source served something broken), actual "+
 				verdict(res, 1, harness.RunCompletes.ID).Actual,
@@ -187,21 +332,6 @@ exec "$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR" --rate 0 --basel
 		Expect(res.Steps[1].Run.Output).To(ContainSubstring("3 packages unpacked"))
 	})
 
-	It("checks Retry-After and the request rate from the request log", func() {
-		sc, err := mocksource.LoadScenario("flaky-server")
-		Expect(err).NotTo(HaveOccurred())
-		res, err := harness.Run(context.Background(), harness.Config{Scenario: sc, Dir: GinkgoT().TempDir(),
-			Command: []string{rsconformBin, "sync", "{source}", "{dir}", "--rate", "40"}, MaxRate: 50, Timeout: time.Minute})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(failures(res)).To(BeEmpty())
-		for _, st := range res.Steps {
-			Expect(st.Ran).To(BeTrue(), "step %d", st.Step)
-			Expect(st.Verdicts).To(HaveLen(len(harness.Requirements)))
-		}
-		Expect(verdict(res, 1, harness.RetryAfterHonoured.ID).Status).To(Equal(harness.Pass))
-		Expect(verdict(res, 1, harness.RetryAfterHonoured.ID).Evidence).To(ContainElement(MatchRegexp(`^/dataset1/changelist.xml 503 with Retry-After 2, asked again [2-9]\.\d\ds later$`)))
-		Expect(verdict(res, 1, harness.RateLimit.ID).Status).To(Equal(harness.Pass))
-	})
 })
 
 var _ = Describe("The request log", Label("Kind:harness"), func() {
@@ -295,7 +425,7 @@ var _ = Describe("rsconform test-destination", Label("Kind:cli"), func() {
 
 	It("exits 0 and writes JSON when every verdict passes", func() {
 		code, out, errs := cli("test-destination", "--scenario", "multiple-changes-one-resource", "--format", "json",
-			"--", rsconformBin, "sync", "{source}", "{dir}", "--rate", "20")
+			"--", rsconformBin, "sync", "{source}", "{dir}", "--rate", "40")
 		Expect(code).To(Equal(0), errs)
 		var rep reporter.DestinationReport
 		Expect(json.Unmarshal([]byte(out), &rep)).To(Succeed())
@@ -333,7 +463,7 @@ var _ = Describe("rsconform test-destination", Label("Kind:cli"), func() {
 	})
 
 	It("prints one line per verdict in text", func() {
-		code, out, _ := cli("test-destination", "--scenario", "create-update-delete", "--", rsconformBin, "sync", "{source}", "{dir}", "--rate", "20")
+		code, out, _ := cli("test-destination", "--scenario", "create-update-delete", "--", rsconformBin, "sync", "{source}", "{dir}", "--rate", "40")
 		Expect(code).To(Equal(0))
 		Expect(out).To(ContainSubstring("PASS step 3 [5.2] MUST deleted resources are removed: expected 1 deleted resource absent, actual absent"))
 		Expect(out).To(ContainSubstring("PASS step 4 [policy] POLICY the request rate stays within the limit: expected at most 50 requests in any second"))
@@ -502,8 +632,12 @@ func verdict(res *harness.Result, step int, id string) harness.Verdict {
 func writeScript(body string) string {
 	GinkgoHelper()
 	p := filepath.Join(GinkgoT().TempDir(), "destination.sh")
-	Expect(os.WriteFile(p, []byte("#!/bin/sh\nRSCONFORM_BIN='"+rsconformBin+"'\n"+body+"\n"), 0o755)).To(Succeed())
+	Expect(os.WriteFile(p, scriptText(body), 0o755)).To(Succeed())
 	return p
+}
+
+func scriptText(body string) []byte {
+	return []byte("#!/bin/sh\nRSCONFORM_BIN='" + rsconformBin + "'\n" + body + "\n")
 }
 
 // hashes is the sha256 of every file of dir by "/path", without the

@@ -16,6 +16,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/destination"
+	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
 
@@ -185,7 +186,9 @@ var _ = Describe("Baseline from a Resource Dump [11.1, 11.2]", Label("Section:11
 	It("refuses a package with a zip bomb member whole", func() {
 		src := newTestSource(3)
 		src.dump = true
-		bomb := make([]byte, 3<<20) // zeros compress about 1000 times
+		// Zeros compress about 1000 times; the ratio is judged over
+		// PackageRatioFloor (1 MiB) only.
+		bomb := make([]byte, rs.PackageRatioFloor+64<<10)
 		src.pkgOverride = func(k int, ms []zipMember) []zipMember {
 			ms[0].body = repath(ms[0].body, "/bomb")
 			return append(ms, zipMember{name: "bomb", body: bomb})

@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -25,15 +26,28 @@ import (
 var _ = Describe("Streaming", func() {
 	all, err := fixtures.All()
 	It("has fixtures", func() { Expect(err).NotTo(HaveOccurred()) })
+	// The whole model's results (ValidateDoc reads no window), computed
+	// once for both windows.
+	var wholes []engine.Result
+	whole := func(i int) engine.Result {
+		if wholes == nil {
+			for _, f := range all {
+				res, _ := validatorFor(f).ValidateDoc(context.Background(), f.Path, f.Data)
+				wholes = append(wholes, res)
+			}
+		}
+		return wholes[i]
+	}
 	for _, window := range []int{1, 3} {
 		It("gives the whole model's result on every fixture, in windows of "+strconv.Itoa(window)+" entries", func() {
 			defer engine.SetStreamWindow(window)()
-			for _, f := range all {
-				v := validatorFor(f)
-				streamed := v.ValidateBytes(context.Background(), f.Path, f.Data)
-				whole, _ := v.ValidateDoc(context.Background(), f.Path, f.Data)
-				Expect(describe(streamed)).To(Equal(describe(whole)), "%s, streamed (actual) and whole (expected)", f.Path)
-				Expect(streamed).To(Equal(whole), f.Path)
+			for i, f := range all {
+				streamed := validatorFor(f).ValidateBytes(context.Background(), f.Path, f.Data)
+				whole := whole(i)
+				if !reflect.DeepEqual(streamed, whole) {
+					Expect(describe(streamed)).To(Equal(describe(whole)), "%s, streamed (actual) and whole (expected)", f.Path)
+					Expect(streamed).To(Equal(whole), f.Path)
+				}
 			}
 		})
 	}
@@ -75,7 +89,7 @@ var _ = Describe("Streaming", func() {
 		}
 		b.WriteString("<url><loc>http://example.com/broken</loc></urlx>\n</urlset>\n")
 		before := runtime.NumGoroutine()
-		for i := 0; i < 5; i++ {
+		for i := 0; i < 2; i++ {
 			res := v.ValidateBytes(context.Background(), "broken.xml", []byte(b.String()))
 			Expect(res.Status).To(Equal(engine.StatusError))
 			Expect(res.Diagnostics).To(HaveLen(1), describe(res)) // the syntax error only: what the rules saw is discarded

@@ -1,20 +1,20 @@
 package destination_test
 
 import (
-	"context"
 	"flag"
-	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mattn/go-isatty"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	dst "github.com/rsconform/rsconform/destination"
+	"github.com/rsconform/rsconform/internal/testbin"
+	"github.com/rsconform/rsconform/mocksource"
 	"github.com/rsconform/rsconform/suite/destination"
 )
 
@@ -23,59 +23,68 @@ var (
 	scenarios = flag.String("scenarios", "", "comma-separated scenarios (default: every built-in one but large-source)")
 )
 
-// TestMain lets this test binary act as a Destination: with
-// RSCONFORM_SUITE_SYNC set it synchronises {dir} with {source} using the
-// reference Destination (and, with RSCONFORM_SUITE_BROKEN=ignore-deletions,
-// puts back every file a run removed: a Destination that ignores deletions).
-//
-// The Destinations it starts are this binary: built with -race, each would
-// wait a second before exiting 0 (the race runtime's atexit_sleep_ms,
-// default 1000) for goroutines still running to report a race, and the
-// suite starts one about seventy times; GORACE tells them not to wait.
+// refdestBin is testdata/refdest, the reference Destination of the
+// self-test, built once without -race (see its doc) into testbin's folder.
+var (
+	refdestOnce sync.Once
+	refdestBin  string
+	refdestErr  error
+)
+
+// TestMain: TestBrokenDestination starts this test binary again, built
+// with -race: it would wait a second before exiting 0 (the race runtime's
+// atexit_sleep_ms, default 1000) for goroutines still running to report a
+// race; GORACE tells it not to wait.
 func TestMain(m *testing.M) {
-	if os.Getenv("RSCONFORM_SUITE_SYNC") != "" {
-		os.Exit(syncMain(os.Args[1:]))
-	}
 	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
-	os.Exit(m.Run())
+	code := m.Run()
+	if shorterDir != "" {
+		os.RemoveAll(shorterDir)
+	}
+	os.Exit(code)
 }
 
-func syncMain(args []string) int {
-	if len(args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: SOURCE DIR")
-		return 2
-	}
-	dir := args[1]
-	before := map[string][]byte{}
-	broken := os.Getenv("RSCONFORM_SUITE_BROKEN") == "ignore-deletions"
-	if broken {
-		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && !strings.Contains(p, ".rsconform") {
-				if data, err := os.ReadFile(p); err == nil {
-					before[p] = data
-				}
-			}
-			return nil
-		})
-	}
-	// Warnings on standard error, as rsconform sync prints them: how the
-	// reference reports a broken document it recovers from.
-	logf := func(f string, a ...any) { fmt.Fprintf(os.Stderr, "sync: warning: "+f+"\n", a...) }
-	rep, err := dst.Run(context.Background(), dst.Options{Source: args[0], Dir: dir, Logf: logf})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "sync:", err)
-		return 2
-	}
-	for p, data := range before {
-		if _, err := os.Stat(p); os.IsNotExist(err) {
-			os.MkdirAll(filepath.Dir(p), 0o755)
-			os.WriteFile(p, data, 0o644)
+// selfTest says whether the suite checks the reference Destination: no
+// -destination argument, no RSCONFORM_DESTINATION (read before the flags
+// are parsed: the suite is defined when the package is initialised).
+func selfTest() bool {
+	for _, a := range os.Args[1:] {
+		if strings.HasPrefix(strings.TrimLeft(a, "-"), "destination") {
+			return false
 		}
 	}
-	if rep.Failed > 0 || rep.Rejected > 0 {
-		return 1
+	return os.Getenv("RSCONFORM_DESTINATION") == ""
+}
+
+// shorterDir holds the scenarios shorterWaits writes.
+var shorterDir string
+
+// shorterWaits replaces, in the self-test, flaky-server by a copy of its
+// YAML that asks for Retry-After 1 instead of 2: the reference Destination
+// waits for real, twice per run, and a wait of 1 s tells one that honours
+// Retry-After from one that does not (the harness allows 100 ms) as well.
+func shorterWaits(names []string) []string {
+	out := slices.Clone(names)
+	i := slices.Index(out, "flaky-server")
+	if i < 0 {
+		return out
 	}
-	return 0
+	data, err := os.ReadFile(filepath.Join("..", "..", "mocksource", "scenarios", "flaky-server.yaml"))
+	if err != nil {
+		panic(err)
+	}
+	const from, to = "retry-after: 2s", "retry-after: 1s"
+	if strings.Count(string(data), from) != 1 {
+		panic("flaky-server.yaml: no longer one " + from)
+	}
+	if shorterDir, err = os.MkdirTemp("", "rsconform-suite-"); err != nil {
+		panic(err)
+	}
+	out[i] = filepath.Join(shorterDir, "flaky-server.yaml")
+	if err := os.WriteFile(out[i], []byte(strings.Replace(string(data), from, to, 1)), 0o644); err != nil {
+		panic(err)
+	}
+	return out
 }
 
 var _ = func() bool {
@@ -88,9 +97,12 @@ var _ = func() bool {
 			c.Command = strings.Fields(cmd)
 			return nil
 		}
-		// Self-test: the reference Destination, as this very binary.
-		c.Command = []string{os.Args[0], "{source}", "{dir}"}
-		c.Env = []string{"RSCONFORM_SUITE_SYNC=1"}
+		// Self-test: the reference Destination, as testdata/refdest.
+		refdestOnce.Do(func() { refdestBin, refdestErr = testbin.Build("suite-destination", "./testdata/refdest") })
+		if refdestErr != nil {
+			return refdestErr
+		}
+		c.Command = []string{refdestBin, "{source}", "{dir}"}
 		if b := os.Getenv("RSCONFORM_SUITE_BROKEN_CHILD"); b != "" {
 			c.Env = append(c.Env, "RSCONFORM_SUITE_BROKEN="+b)
 		}
@@ -98,6 +110,8 @@ var _ = func() bool {
 	}}
 	if s := os.Getenv("RSCONFORM_SUITE_SCENARIOS"); s != "" {
 		cfg.Scenarios = strings.Split(s, ",")
+	} else if selfTest() {
+		cfg.Scenarios = shorterWaits(mocksource.DefaultScenarios())
 	}
 	if err := destination.DefineSpecs(cfg); err != nil {
 		panic(err)
