@@ -89,6 +89,37 @@ func stateOpts(tr http.RoundTripper, state string, pauses *int) crawler.Options 
 	return opts
 }
 
+// showcase is stateSource and its uninterrupted crawl, one request at a
+// time: the Source, played to its end with faults ignored, serves the
+// same bytes to every crawl, and its crawl is the same each time (the
+// specs here and in order_test.go compare other crawls with it byte for
+// byte): both are made once for the package, not for each spec (0.7 s
+// each under -race).
+var showcase struct {
+	once   sync.Once
+	h      http.Handler
+	counts map[string]int
+	want   string
+}
+
+func showcaseBaseline() (http.Handler, map[string]int, string) {
+	showcase.once.Do(func() {
+		h := stateSource()
+		tr := newCounting(h)
+		pauses := 0
+		rep, err := crawler.Crawl(context.Background(), stateEntry, stateOpts(tr, "", &pauses))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.EntryError).NotTo(HaveOccurred())
+		Expect(rep.Stats.Packages).To(BeNumerically(">", 0))
+		Expect(rep.Stats.Refetched).To(BeNumerically(">", 0))
+		Expect(rep.Stats.Revisited).To(BeNumerically(">", 0))
+		Expect(rep.Sampling.Resources).To(BeNumerically(">", 0))
+		showcase.h, showcase.counts, showcase.want = h, tr.counts, reportJSON(rep)
+	})
+	Expect(showcase.want).NotTo(BeEmpty(), "the baseline crawl of the showcase failed (see the first spec that made it)")
+	return showcase.h, showcase.counts, showcase.want
+}
+
 // reportJSON is what a report says, as JSON, for comparing two crawls.
 func reportJSON(rep *crawler.Report) string {
 	data, err := json.Marshal(struct {
@@ -131,27 +162,9 @@ var _ = Describe("A crawl with a state file (--state)", func() {
 		want     string
 		dir      string
 	)
-	// The Source, played to its end with faults ignored, serves the same
-	// bytes to every crawl, and the baseline crawl of it is the same each
-	// time (the specs compare resumed crawls to it byte for byte): both
-	// are made once, for the first spec, not again for each (0.7 s each
-	// under -race).
 	BeforeEach(func() {
 		dir = GinkgoT().TempDir()
-		if baseline != nil {
-			return
-		}
-		h = stateSource()
-		tr := newCounting(h)
-		pauses := 0
-		rep, err := crawler.Crawl(context.Background(), stateEntry, stateOpts(tr, "", &pauses))
-		Expect(err).NotTo(HaveOccurred())
-		Expect(rep.EntryError).NotTo(HaveOccurred())
-		Expect(rep.Stats.Packages).To(BeNumerically(">", 0))
-		Expect(rep.Stats.Refetched).To(BeNumerically(">", 0))
-		Expect(rep.Stats.Revisited).To(BeNumerically(">", 0))
-		Expect(rep.Sampling.Resources).To(BeNumerically(">", 0))
-		baseline, want = tr.counts, reportJSON(rep)
+		h, baseline, want = showcaseBaseline()
 	})
 
 	// resume crawls with the state file until it finishes, interrupted

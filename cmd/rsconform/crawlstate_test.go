@@ -41,13 +41,24 @@ func (s *cuttingSource) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.h.ServeHTTP(w, r)
 }
 
-var _ = Describe("rsconform crawl --state", func() {
+// The specs share one Source (played to its end with faults ignored, it
+// serves the same bytes to every crawl) and its uninterrupted crawl, made
+// once (the report names the server's port): ContinueOnFailure, a failed
+// spec does not skip the others.
+var _ = Describe("rsconform crawl --state", Ordered, ContinueOnFailure, func() {
 	var (
 		src   *cuttingSource
 		url   string
 		state string
+		// full is the uninterrupted crawl without a state file.
+		full struct {
+			done      bool
+			code      int
+			out, errs string
+			counts    map[string]int
+		}
 	)
-	BeforeEach(func() {
+	BeforeAll(func() {
 		sc, err := mocksource.LoadScenario("showcase")
 		Expect(err).NotTo(HaveOccurred())
 		ms, err := mocksource.New(mocksource.Options{Scenario: sc, IgnoreFaults: true})
@@ -57,6 +68,11 @@ var _ = Describe("rsconform crawl --state", func() {
 		srv := httptest.NewServer(src)
 		DeferCleanup(srv.Close)
 		url = srv.URL + "/"
+	})
+	BeforeEach(func() {
+		src.mu.Lock()
+		src.counts = map[string]int{} // what an earlier spec fetched
+		src.mu.Unlock()
 		state = filepath.Join(GinkgoT().TempDir(), "crawl.state")
 	})
 
@@ -79,11 +95,18 @@ var _ = Describe("rsconform crawl --state", func() {
 		src.counts = map[string]int{}
 		return c
 	}
+	uninterrupted := func() (int, string, string, map[string]int) {
+		if !full.done {
+			full.code, full.out, full.errs = crawl(0)
+			full.counts = counts()
+			full.done = true
+		}
+		return full.code, full.out, full.errs, full.counts
+	}
 
 	It("resumes an interrupted crawl: nothing fetched twice, the same report as an uninterrupted crawl", func() {
-		wantCode, want, errs := crawl(0)
+		wantCode, want, errs, wantCounts := uninterrupted()
 		Expect(wantCode).NotTo(Equal(2), errs)
-		wantCounts := counts()
 
 		code, _, errs := crawl(25, "--state", state)
 		Expect(code).To(Equal(2))
@@ -116,7 +139,7 @@ var _ = Describe("rsconform crawl --state", func() {
 	})
 
 	It("has no verdict when interrupted without a state file: exit 2, the report of what was fetched", func() {
-		wantCode, _, errs := crawl(0)
+		wantCode, _, errs, _ := uninterrupted()
 		Expect(wantCode).To(Equal(0), errs)
 		code, out, errs := crawl(25)
 		Expect(code).To(Equal(2), "an interrupted crawl of a valid Source passed: %s", errs)

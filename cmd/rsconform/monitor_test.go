@@ -32,6 +32,10 @@ var _ = Describe("monitor", func() {
 		DeferCleanup(srv.Close)
 		return src, srv
 	}
+	// entry is the mock's Source Description: at "/" the mock answers 404,
+	// which a crawl asks again after the default back-off (500 ms) before
+	// it discovers, a wait per run that these specs do not test.
+	entry := func(srv *httptest.Server) string { return srv.URL + "/.well-known/resourcesync" }
 	mockFromFile := func(name string) (*mocksource.Source, *httptest.Server) {
 		data, err := os.ReadFile(filepath.Join("testdata", name+".yaml"))
 		Expect(err).NotTo(HaveOccurred())
@@ -63,7 +67,7 @@ var _ = Describe("monitor", func() {
 	It("exits 0, 1, 0 as a Source is clean, gains a wrong hash, is fixed; alerts once; the dashboard, badge and API show the three runs", func() {
 		src, srv := mockFromFile("monitor-regression")
 		dir := GinkgoT().TempDir()
-		sources := writeFile(dir, "sources.yaml", fmt.Sprintf("sources:\n  - name: demo\n    url: %s/\n    sample: all\n    rate: 0\n", srv.URL))
+		sources := writeFile(dir, "sources.yaml", fmt.Sprintf("sources:\n  - name: demo\n    url: %s\n    sample: all\n    rate: 0\n", entry(srv)))
 		db := filepath.Join(dir, "monitor.db")
 		alerts := filepath.Join(dir, "alerts")
 		Expect(os.Mkdir(alerts, 0o755)).To(Succeed())
@@ -165,8 +169,8 @@ var _ = Describe("monitor", func() {
 		_, err := src.Step() // a wrong hash from the start
 		Expect(err).NotTo(HaveOccurred())
 		dir := GinkgoT().TempDir()
-		sources := writeFile(dir, "sources.yaml", fmt.Sprintf("sources:\n  - name: demo\n    url: %s/\n    sample: all\n    rate: 0\n"+
-			"  - name: gone\n    url: http://127.0.0.1:1/\n    rate: 0\n", srv.URL))
+		sources := writeFile(dir, "sources.yaml", fmt.Sprintf("sources:\n  - name: demo\n    url: %s\n    sample: all\n    rate: 0\n"+
+			"  - name: gone\n    url: http://127.0.0.1:1/\n    rate: 0\n", entry(srv)))
 		alerts := filepath.Join(dir, "alerts")
 		Expect(os.Mkdir(alerts, 0o755)).To(Succeed())
 		args := []string{"--sources", sources, "--db", filepath.Join(dir, "monitor.db"), "--once", "--alert-command", "cat > " + alerts + "/$$.json"}
@@ -189,8 +193,8 @@ var _ = Describe("monitor", func() {
 		src, srv := serveScenario(sc)
 		Expect(src.PlayToEnd()).To(Succeed())
 		dir := GinkgoT().TempDir()
-		sources := writeFile(dir, "sources.yaml", fmt.Sprintf("sources:\n  - name: capped\n    url: %s/\n    rate: 0\n"+
-			"  - name: all\n    url: %s/\n    rate: 0\n    max_findings_per_rule: 0\n", srv.URL, srv.URL))
+		sources := writeFile(dir, "sources.yaml", fmt.Sprintf("sources:\n  - name: capped\n    url: %s\n    rate: 0\n"+
+			"  - name: all\n    url: %s\n    rate: 0\n    max_findings_per_rule: 0\n", entry(srv), entry(srv)))
 		db := filepath.Join(dir, "monitor.db")
 		code, out, errs := monitorRun("--sources", sources, "--db", db, "--once", "--max-findings-per-rule", "2")
 		Expect(code).To(Equal(0), out+errs)
@@ -345,7 +349,7 @@ var _ = Describe("monitor", func() {
 		defer srv.Close()
 		defer close(release)
 		dir := GinkgoT().TempDir()
-		sources := writeFile(dir, "sources.yaml", fmt.Sprintf("sources:\n  - name: demo\n    url: %s/\n    rate: 0\n", srv.URL))
+		sources := writeFile(dir, "sources.yaml", fmt.Sprintf("sources:\n  - name: demo\n    url: %s\n    rate: 0\n", entry(srv)))
 		db := filepath.Join(dir, "monitor.db")
 
 		code, out, errs := monitorRun("--sources", sources, "--db", db, "--once")
