@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"sort"
 	"time"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -84,19 +83,7 @@ var ChangeListOverlap = &engine.Rule{
 				}
 			}
 		})
-		sort.SliceStable(out, func(i, j int) bool {
-			a, b := out[i], out[j]
-			if a.url != b.url {
-				return a.url < b.url
-			}
-			if a.pos.Line != b.pos.Line {
-				return a.pos.Line < b.pos.Line
-			}
-			return a.msg < b.msg
-		})
-		for _, f := range out {
-			p.ReportRelated(f.url, f.pos, []engine.Location{f.related}, "%s", f.msg)
-		}
+		reportFindings(p, out)
 		return nil
 	}),
 }

@@ -113,6 +113,24 @@ type snapshotFinding struct {
 	msg     string
 }
 
+// reportFindings reports out in a stable order (document, line, message),
+// so two crawls of one Source list them alike.
+func reportFindings(p *Pass, out []snapshotFinding) {
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.url != b.url {
+			return a.url < b.url
+		}
+		if a.pos.Line != b.pos.Line {
+			return a.pos.Line < b.pos.Line
+		}
+		return a.msg < b.msg
+	})
+	for _, f := range out {
+		p.ReportRelated(f.url, f.pos, []engine.Location{f.related}, "%s", f.msg)
+	}
+}
+
 // 7: "It thus provides a guarantee that each resource state represented in
 // the document is the result of all changes to the resource at least up
 // until the datetime expressed as the value of the at attribute."
@@ -133,19 +151,7 @@ var SnapshotChanges = &engine.Rule{
 			}
 			out = append(out, checkSnapshots(p.Graph, cap)...)
 		}
-		sort.SliceStable(out, func(i, j int) bool {
-			a, b := out[i], out[j]
-			if a.url != b.url {
-				return a.url < b.url
-			}
-			if a.pos.Line != b.pos.Line {
-				return a.pos.Line < b.pos.Line
-			}
-			return a.msg < b.msg
-		})
-		for _, f := range out {
-			p.ReportRelated(f.url, f.pos, []engine.Location{f.related}, "%s", f.msg)
-		}
+		reportFindings(p, out)
 		return nil
 	}),
 }
