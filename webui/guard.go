@@ -137,12 +137,14 @@ type lookupFunc func(ctx context.Context, network, host string) ([]netip.Addr, e
 // proxy's address, not the Source's). Names are resolved by the system
 // resolver.
 func NewTransport(allowPrivate bool, timeout time.Duration) *http.Transport {
-	return newTransport(allowPrivate, timeout, net.DefaultResolver.LookupNetIP)
+	return newTransport(allowPrivate, timeout, nil)
 }
 
-// newTransport is NewTransport resolving names with lookup: the server's
-// one resolver (Options.lookup) answers both its early check and its
-// connections, so tests inject one and resolve no name through the system.
+// newTransport is NewTransport resolving names with lookup when it is not
+// nil: the server's one injected resolver (Options.lookup) then answers
+// both its early check and its connections, so tests resolve no name
+// through the system. Without it the dialer resolves names itself (with
+// its IPv4/IPv6 fallback).
 func newTransport(allowPrivate bool, timeout time.Duration, lookup lookupFunc) *http.Transport {
 	d := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
 	if !allowPrivate {
@@ -155,7 +157,10 @@ func newTransport(allowPrivate bool, timeout time.Duration, lookup lookupFunc) *
 		t = http.DefaultTransport.(*http.Transport).Clone()
 	}
 	t.Proxy = nil
-	t.DialContext = dialResolved(d, lookup)
+	t.DialContext = d.DialContext
+	if lookup != nil {
+		t.DialContext = dialResolved(d, lookup)
+	}
 	return t
 }
 
@@ -197,7 +202,10 @@ func dialResolved(d *net.Dialer, lookup lookupFunc) func(ctx context.Context, ne
 // checkHost refuses, before a crawl starts, a host that is or resolves to
 // an address the guard would refuse: the visitor gets a clear answer
 // instead of a report of failed fetches. The dial-time guard still decides.
-func checkHost(ctx context.Context, lookup func(ctx context.Context, network, host string) ([]netip.Addr, error), host string) error {
+func checkHost(ctx context.Context, lookup lookupFunc, host string) error {
+	if lookup == nil {
+		lookup = net.DefaultResolver.LookupNetIP
+	}
 	if a, err := netip.ParseAddr(host); err == nil {
 		if why := refusal(a); why != "" {
 			return &RefusedError{Host: host, Addr: a.Unmap(), Reason: why}

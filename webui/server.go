@@ -23,7 +23,6 @@ import (
 	"io"
 	"mime"
 	"mime/multipart"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -80,8 +79,9 @@ type Options struct {
 	// Logf, when set, is told of each job (for the CLI's log).
 	Logf func(format string, args ...any)
 
-	// transport replaces the guarded transport; lookup the resolver of
-	// the early check and of the guarded transport's connections (tests).
+	// transport replaces the guarded transport; lookup, when set, resolves
+	// the names of the early check and of the guarded transport's
+	// connections instead of the system resolver (tests).
 	transport http.RoundTripper
 	lookup    lookupFunc
 }
@@ -113,9 +113,6 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Version == "" {
 		o.Version = "dev"
-	}
-	if o.lookup == nil {
-		o.lookup = net.DefaultResolver.LookupNetIP
 	}
 	return o
 }
