@@ -20,6 +20,19 @@ var pages embed.FS
 // trendRuns is how many runs the trend charts show.
 const trendRuns = 30
 
+// trendOf is the trend chart of runs (newest first): the errors of the
+// complete runs among the newest n, oldest first.
+func trendOf(runs []Run, n int) []int {
+	runs = runs[:min(len(runs), n)]
+	trend := []int{}
+	for i := len(runs) - 1; i >= 0; i-- {
+		if runs[i].Status == StatusOK {
+			trend = append(trend, runs[i].Errors)
+		}
+	}
+	return trend
+}
+
 // Dashboard serves the history in store:
 //
 //	GET /                         the Sources: status, last run, counts, trend
@@ -129,15 +142,8 @@ func (d *dashboard) source(w http.ResponseWriter, r *http.Request) {
 		d.fail(w, err)
 		return
 	}
-	var trend []int
+	trend := trendOf(runs, trendRuns)
 	var changes *Regression
-	for i := len(runs) - 1; i >= 0; i-- {
-		if runs[i].Status == StatusOK {
-			if len(runs)-i <= trendRuns {
-				trend = append(trend, runs[i].Errors)
-			}
-		}
-	}
 	for _, run := range runs {
 		if run.Status == StatusOK {
 			c, err := d.store.Changes(r.Context(), run.ID)

@@ -319,9 +319,6 @@ type Run struct {
 	HasReport bool `json:"has_report"`
 }
 
-// DurationSeconds is Duration for JSON.
-func (r Run) DurationSeconds() float64 { return r.Duration.Seconds() }
-
 // Regression is what changed in a run since the Source's last complete
 // one.
 type Regression struct {
@@ -624,12 +621,7 @@ func (s *Store) Sources(ctx context.Context, trendRuns int) ([]SourceSummary, er
 			last := runs[0]
 			out[i].Last = &last
 		}
-		out[i].Trend = []int{}
-		for j := len(runs) - 1; j >= 0; j-- {
-			if runs[j].Status == StatusOK {
-				out[i].Trend = append(out[i].Trend, runs[j].Errors)
-			}
-		}
+		out[i].Trend = trendOf(runs, trendRuns)
 	}
 	return out, nil
 }
