@@ -128,6 +128,12 @@ type crawlConfig struct {
 	progress string // --progress: auto, always or never
 }
 
+// crawl's bounds by default; the monitor's Sources get the same.
+const (
+	defaultMaxDocuments       = 1000
+	defaultMaxBytes     int64 = 1 << 30
+)
+
 // crawlConfigFromFlags reads crawl's flags and the configuration file.
 func crawlConfigFromFlags(args []string, stderr io.Writer) (*crawlConfig, error) {
 	c := &crawlConfig{}
@@ -138,8 +144,8 @@ func crawlConfigFromFlags(args []string, stderr io.Writer) (*crawlConfig, error)
 	var hf httpFlags
 	hf.register(fset)
 	var maps mapValue
-	fset.IntVar(&opts.MaxDocuments, "max-documents", 1000, "fetch at most `N` ResourceSync documents")
-	fset.Int64Var(&opts.MaxBytes, "max-bytes", 1<<30, "download at most `BYTES` in all")
+	fset.IntVar(&opts.MaxDocuments, "max-documents", defaultMaxDocuments, "fetch at most `N` ResourceSync documents")
+	fset.Int64Var(&opts.MaxBytes, "max-bytes", defaultMaxBytes, "download at most `BYTES` in all")
 	fset.DurationVar(&opts.Revisit, "revisit", 0, "read the lists, dumps and closed documents again after `DURATION` and check how they changed (0: no)")
 	sample := fset.String("sample", "10", "resources fetched per Resource List or open Change List to check length, hash, type, lastmod: `N`, all or 0")
 	fset.BoolVar(&opts.Packages, "packages", false, "download dump packages (ZIP) and check them against their manifests")

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -170,9 +169,8 @@ func (s *monitorSource) set(key string, v *yaml.Node, dir string) error {
 			return fmt.Errorf("%q: want letters, digits, '.', '_' and '-' (at most 100), starting with a letter or digit", val)
 		}
 	case "url":
-		u, perr := url.Parse(val)
-		if perr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("%q is not an http(s) URL", val)
+		if _, err := parseHTTPURL(val); err != nil {
+			return err
 		}
 		s.URL = val
 	case "every":
@@ -241,7 +239,7 @@ func stringList(v *yaml.Node) ([]string, error) {
 // them (its defaults for the rest).
 func (s monitorSource) crawlOptions() crawler.Options {
 	return crawler.Options{
-		MaxDocuments: 1000, MaxBytes: 1 << 30,
+		MaxDocuments: defaultMaxDocuments, MaxBytes: defaultMaxBytes,
 		Sample: s.Sample, SampleSet: true, Packages: s.Packages, Revisit: s.Revisit,
 		AllowHosts: s.AllowHost,
 		// The HTTP settings every command has (sourcehttp's defaults for
