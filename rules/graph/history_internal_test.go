@@ -3,6 +3,7 @@ package graph
 import (
 	"strings"
 	"testing"
+	"time"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/engine"
@@ -177,5 +178,18 @@ func TestCreatedThenDeletedAnswers404(t *testing.T) {
 	got = judge(changeList("2013-01-02T00:00:00Z", "", created))
 	if len(got["RS-REP-GONE"]) != 1 || got["RS-REP-GONE"][0] != engine.SeverityError {
 		t.Errorf("created, no deletion, 404: got %v, want an RS-REP-GONE error", got)
+	}
+}
+
+// A History change and a Change List edge's claim read <lastmod> through one
+// timeClue, which trims space around it (claimOf trimmed, the History did not).
+func TestTimeClueTrimsLastmod(t *testing.T) {
+	start, end, clue := timeClue(nil, " 2020-01-02T03:04:05Z\n")
+	want := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+	if clue != "lastmod" || !start.Equal(want) || !end.After(start) {
+		t.Fatalf("timeClue = %v, %v, %q; want the second from %v, lastmod", start, end, clue, want)
+	}
+	if _, _, clue := timeClue(nil, " "); clue != "" {
+		t.Fatalf("timeClue of a blank lastmod = %q, want no clue", clue)
 	}
 }
