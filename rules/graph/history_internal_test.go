@@ -193,3 +193,24 @@ func TestTimeClueTrimsLastmod(t *testing.T) {
 		t.Fatalf("timeClue of a blank lastmod = %q, want no clue", clue)
 	}
 }
+
+// lengthState reads a length as section 7 writes one, decimal digits only:
+// "+12" and "-0" say no length (strconv.ParseInt took them).
+func TestLengthStateTakesDigitsOnly(t *testing.T) {
+	n := &Node{Body: &BodyFacts{Length: 12}}
+	if m, known := lengthState(n, "", "12"); !m || !known {
+		t.Fatalf("lengthState(12) = %v, %v; want a known match", m, known)
+	}
+	if m, known := lengthState(n, "", "13"); m || !known {
+		t.Fatalf("lengthState(13) = %v, %v; want a known mismatch", m, known)
+	}
+	for _, v := range []string{"+12", "-0", "", "1 2"} {
+		if m, known := lengthState(n, "", v); m || known {
+			t.Errorf("lengthState(%q) = %v, %v; want no length known", v, m, known)
+		}
+	}
+	n.Body.Length = 0
+	if _, known := lengthState(n, "", "-0"); known {
+		t.Errorf("lengthState(-0) took -0 as a length")
+	}
+}
