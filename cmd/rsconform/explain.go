@@ -163,21 +163,5 @@ func printExample(w io.Writer, title string, f *fixtures.Fixture) {
 
 // wrap breaks text into lines of at most width columns at spaces.
 func wrap(s string, width int) string {
-	var out []string
-	for _, para := range strings.Split(s, "\n") {
-		line := ""
-		for _, word := range strings.Fields(para) {
-			if line != "" && len(line)+1+len(word) > width {
-				out = append(out, line)
-				line = word
-				continue
-			}
-			if line != "" {
-				line += " "
-			}
-			line += word
-		}
-		out = append(out, line)
-	}
-	return strings.Join(out, "\n")
+	return strings.Join(wrapText(s, width), "\n")
 }
