@@ -76,9 +76,9 @@ func TestRequirementsOnHandBuiltSteps(t *testing.T) {
 			st.Run.ExitCode, st.Run.Signal, st.RunFailed = -1, "SIGSEGV", "killed by SIGSEGV"
 			st.Broken = []string{"GET /cl.xml 200 (malformed)"}
 		}, Fail, "killed by SIGSEGV after 1.0s, 0 requests: a crash, not a report"},
-		{"run: DIR missing after the run", RunCompletes, func(st *Step) { st.DirMissing = true }, Fail, "DIR does not exist after the run"},
+		{"run: DIR missing after the run", RunCompletes, func(st *Step) { st.Run.DirMissing = true }, Fail, "DIR does not exist after the run"},
 		{"present: DIR missing, judged as empty", AllPresent, func(st *Step) {
-			st.DirMissing, st.After = true, map[string]string{}
+			st.Run.DirMissing, st.After = true, map[string]string{}
 		}, Fail, "absent; not requested in this run"},
 		{"report: a crash is no report", ProblemsReported, func(st *Step) {
 			r := get("/cl.xml", 200, 0)
