@@ -336,3 +336,20 @@ func TestDirNames(t *testing.T) {
 		t.Errorf("a missing DIR: %+v, %v", missing, err)
 	}
 }
+
+func TestWhyGivesTheReadingOrThePolicyFallback(t *testing.T) {
+	if got := RunCompletes.Why(); got != RunCompletes.Reading || got == "" {
+		t.Errorf("DEST-RUN: Why() = %q, want its Reading", got)
+	}
+	p := Requirement{ID: "DEST-X", Level: Policy}
+	if got := p.Why(); !strings.Contains(got, "No standard states it") || !strings.Contains(got, "--strict") {
+		t.Errorf("a POLICY without a Reading: Why() = %q", got)
+	}
+	p.Reading = "the reading"
+	if got := p.Why(); got != "the reading" {
+		t.Errorf("a POLICY with a Reading: Why() = %q", got)
+	}
+	if got := (&Requirement{ID: "DEST-Y", Level: Must, Quote: "It must."}).Why(); got != "" {
+		t.Errorf("a plain MUST: Why() = %q, want none", got)
+	}
+}
