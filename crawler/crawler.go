@@ -362,18 +362,18 @@ func (c *crawl) enqueue(t task) bool {
 		}
 		return false
 	}
-	if u, err := url.Parse(t.url); err == nil && !c.f.Origins().Allowed(u) {
-		err := c.f.Origins().Check(u)
-		n.Skipped = err.Error()
-		var refused *sourcehttp.NotAllowedError
-		if errors.As(err, &refused) {
-			n.AllowHost = refused.AllowHost()
+	if u, err := url.Parse(t.url); err == nil {
+		if err := c.f.Origins().Check(u); err != nil {
+			n.Skipped = err.Error()
+			if refused, ok := err.(*sourcehttp.NotAllowedError); ok {
+				n.AllowHost = refused.AllowHost()
+			}
+			c.stats.Skipped++
+			if t.role == graph.RoleDocument && !t.probe {
+				c.setResult(skippedResult(t.url, "not fetched: "+n.Skipped))
+			}
+			return false
 		}
-		c.stats.Skipped++
-		if t.role == graph.RoleDocument && !t.probe {
-			c.setResult(skippedResult(t.url, "not fetched: "+n.Skipped))
-		}
-		return false
 	}
 	if t.role == graph.RoleResource {
 		// Resources are fetched once every document is (run).

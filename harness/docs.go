@@ -38,10 +38,8 @@ func WriteMarkdown(w io.Writer) error {
 		if r.Quote != "" {
 			fmt.Fprintf(&b, "\n> %s\n", r.Quote)
 		}
-		if r.Reading != "" {
-			fmt.Fprintf(&b, "\nWhy %s: %s\n", r.Level, r.Reading)
-		} else if r.Level == Policy {
-			b.WriteString("\nWhy POLICY: no standard states it.\n")
+		if why := r.Why(); why != "" {
+			fmt.Fprintf(&b, "\nWhy %s: %s\n", r.Level, why)
 		}
 		fmt.Fprintf(&b, "\n- Passes: %s\n- Fails: %s\n", r.Passes, r.Fails)
 		if r.Doc != "" {

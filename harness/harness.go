@@ -320,6 +320,13 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		Source: base + "/.well-known/resourcesync", Dir: dir, Command: cfg.Command}
 	j := &judge{cfg: &cfg, sc: cfg.Scenario, ever: map[string]bool{}}
 	var seq int64
+	// before is DIR before the next run: read once here, then the after of
+	// the run before it (nothing between runs writes DIR; a DIR the
+	// Destination removed stays missing, judged as empty).
+	before, err := snapshot(dir)
+	if err != nil {
+		return res, err
+	}
 	for step := 0; step <= len(cfg.Scenario.Steps); step++ {
 		sr := StepResult{Step: step, Name: "initial state", Checkpoint: true}
 		if step > 0 {
@@ -342,10 +349,6 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		if !sr.Checkpoint && !cfg.EveryStep {
 			res.Steps = append(res.Steps, sr)
 			continue
-		}
-		before, err := snapshot(dir)
-		if err != nil {
-			return res, err
 		}
 		if cfg.Progress != nil {
 			cfg.Progress(Progress{Scenario: res.Scenario, Step: step, Steps: len(cfg.Scenario.Steps), Name: sr.Name})
@@ -375,6 +378,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			cfg.Progress(Progress{Scenario: res.Scenario, Step: step, Steps: len(cfg.Scenario.Steps), Name: sr.Name, Run: info, Verdicts: sr.Verdicts})
 		}
 		res.Steps = append(res.Steps, sr)
+		before = after
 	}
 	res.Duration = time.Since(started).Seconds()
 	return res, nil

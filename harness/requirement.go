@@ -94,6 +94,20 @@ type Outcome struct {
 	Evidence []string
 }
 
+// Why says why the requirement has its level, after "Why LEVEL:" in
+// docs/destination.md, rsconform explain and the SARIF rule's help: its
+// Reading; for a POLICY without one, that no standard states it; "" for a
+// MUST or SHOULD whose Quote says it plainly.
+func (r *Requirement) Why() string {
+	switch {
+	case r.Reading != "":
+		return r.Reading
+	case r.Level == Policy:
+		return "No standard states it: it fails a run only with --strict."
+	}
+	return ""
+}
+
 var reqIDPattern = regexp.MustCompile(`^DEST-[A-Z0-9]+(-[A-Z0-9]+)*$`)
 
 // checkRequirement reports what is wrong with a requirement value.

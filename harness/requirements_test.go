@@ -76,9 +76,9 @@ func TestRequirementsOnHandBuiltSteps(t *testing.T) {
 			st.Run.ExitCode, st.Run.Signal, st.RunFailed = -1, "SIGSEGV", "killed by SIGSEGV"
 			st.Broken = []string{"GET /cl.xml 200 (malformed)"}
 		}, Fail, "killed by SIGSEGV after 1.0s, 0 requests: a crash, not a report"},
-		{"run: DIR missing after the run", RunCompletes, func(st *Step) { st.DirMissing = true }, Fail, "DIR does not exist after the run"},
+		{"run: DIR missing after the run", RunCompletes, func(st *Step) { st.Run.DirMissing = true }, Fail, "DIR does not exist after the run"},
 		{"present: DIR missing, judged as empty", AllPresent, func(st *Step) {
-			st.DirMissing, st.After = true, map[string]string{}
+			st.Run.DirMissing, st.After = true, map[string]string{}
 		}, Fail, "absent; not requested in this run"},
 		{"report: a crash is no report", ProblemsReported, func(st *Step) {
 			r := get("/cl.xml", 200, 0)
@@ -334,5 +334,22 @@ func TestDirNames(t *testing.T) {
 	missing, err := snapshot(filepath.Join(dir, "gone"))
 	if err != nil || !missing.Missing || len(missing.Hashes) != 0 {
 		t.Errorf("a missing DIR: %+v, %v", missing, err)
+	}
+}
+
+func TestWhyGivesTheReadingOrThePolicyFallback(t *testing.T) {
+	if got := RunCompletes.Why(); got != RunCompletes.Reading || got == "" {
+		t.Errorf("DEST-RUN: Why() = %q, want its Reading", got)
+	}
+	p := Requirement{ID: "DEST-X", Level: Policy}
+	if got := p.Why(); !strings.Contains(got, "No standard states it") || !strings.Contains(got, "--strict") {
+		t.Errorf("a POLICY without a Reading: Why() = %q", got)
+	}
+	p.Reading = "the reading"
+	if got := p.Why(); got != "the reading" {
+		t.Errorf("a POLICY with a Reading: Why() = %q", got)
+	}
+	if got := (&Requirement{ID: "DEST-Y", Level: Must, Quote: "It must."}).Why(); got != "" {
+		t.Errorf("a plain MUST: Why() = %q, want none", got)
 	}
 }

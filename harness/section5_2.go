@@ -51,7 +51,7 @@ func checkRun(st *Step) Outcome {
 		return Outcome{Status: Fail, Expected: want,
 			Actual:   fmt.Sprintf("exit %d after %.1fs, %d requests, nothing broken served: the content is not judged", info.ExitCode, info.Seconds, info.Requests),
 			Evidence: outputEvidence(info.Output)}
-	case st.DirMissing:
+	case st.Run.DirMissing:
 		return Outcome{Status: Fail, Expected: want + ", DIR in place",
 			Actual:   fmt.Sprintf("%s after %.1fs, %d requests, and DIR does not exist after the run: it is judged as empty", info.Exit(), info.Seconds, info.Requests),
 			Evidence: append([]string{"DIR missing after the run"}, outputEvidence(info.Output)...)}
@@ -114,7 +114,7 @@ func checkPresent(st *Step) Outcome {
 	}
 	live := len(st.Expected) - len(st.WrongHash)
 	want := plural(live, "resource") + " present"
-	if st.DirMissing {
+	if st.Run.DirMissing {
 		want += " (DIR does not exist after the run)"
 	}
 	switch {

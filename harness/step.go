@@ -28,9 +28,6 @@ type Step struct {
 	// AfterLength gives the length of each file after it.
 	Before, After map[string]string
 	AfterLength   map[string]int64
-	// DirMissing is true when DIR did not exist after the run: the run
-	// fails (DEST-RUN), and DIR is judged as empty.
-	DirMissing bool
 	// Requests are the requests of the run, oldest first; Lost counts
 	// requests the log dropped (it overflowed).
 	Requests []mocksource.Request
@@ -110,7 +107,7 @@ func (j *judge) newStep(step int, info *RunInfo, expected map[string]mocksource.
 	before, after dirState, reqs []mocksource.Request, lost int64) *Step {
 	st := &Step{Number: step, Scenario: j.sc, First: j.runs == 0, Run: info, Timeout: j.cfg.Timeout, MaxRate: j.cfg.MaxRate,
 		Expected: expected, Before: before.Hashes, After: after.Hashes, AfterLength: after.Lengths,
-		DirMissing: after.Missing, Requests: reqs, Lost: lost,
+		Requests: reqs, Lost: lost,
 		Faults: activeFaults(j.sc, step), WrongHash: map[string]bool{}, Deleted: map[string]bool{}, Ever: j.ever}
 	j.runs++
 	for p, e := range expected {

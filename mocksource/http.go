@@ -164,14 +164,10 @@ func (s *Source) serveHTTP(rw http.ResponseWriter, r *http.Request, origin int) 
 		http.NotFound(w, r)
 		return
 	}
-	if isMoved {
-		// The target of redirect faults: the same content, no faults. The
-		// log names it as the origin it was asked of names it.
-		p = moved
-		if origin == 2 {
-			p = moved[len(Origin2Prefix)-1:]
-		}
-	} else if !s.opts.IgnoreFaults {
+	// The target of redirect faults (isMoved) serves the same content, no
+	// faults; the log keeps the path as asked (/moved/...), so a followed
+	// redirect is told from a direct GET.
+	if !isMoved && !s.opts.IgnoreFaults {
 		var done bool
 		if mod, fired, done = s.applyFaults(w, r, own, hb); done {
 			return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -223,6 +224,18 @@ var _ = Describe("Faults", func() {
 			r, _ = m.get("/res/0000001.html")
 			Expect(r.StatusCode).To(Equal(http.StatusMovedPermanently))
 		}
+		resLoc := r.Header.Get("Location")
+		Expect(resLoc).To(Equal(m.srv.URL + "/moved/res/0000001.html"))
+		r, _ = m.get(m.pathOf(resLoc))
+		Expect(r.StatusCode).To(Equal(http.StatusOK))
+		// The log names the followed redirects by the path asked, so a
+		// followed redirect is told from a direct GET.
+		var asked []string
+		for _, rq := range m.src.Log() {
+			asked = append(asked, fmt.Sprintf("%s %s %d", rq.Method, rq.Path, rq.Status))
+		}
+		Expect(asked).To(ContainElements(
+			"GET /moved/dataset1/resourcelist.xml 200", "GET /moved/res/0000001.html 200"))
 		_, d := m.get("/dataset1/changelist.xml")
 		doc, err := rs.ParseBytes(d)
 		Expect(err).NotTo(HaveOccurred())

@@ -238,15 +238,11 @@ func (m *Monitor) RunSource(ctx context.Context, src *Source) Result {
 		}
 	}
 	if o.Run.Status == StatusUnreachable {
-		last, err := store.LastStatus(ctx, src.Name, id)
+		last, reached, err := store.LastStatus(ctx, src.Name, id)
 		if err != nil {
 			res.Err = err
 		}
 		res.NewlyUnreachable = last == StatusOK
-		reached, err := store.Reached(ctx, src.Name, id)
-		if err != nil {
-			res.Err = errors.Join(res.Err, err)
-		}
 		res.NeverReached = err == nil && !reached
 	}
 	if err := store.FinishRun(ctx, o, m.cfg.KeepReports); err != nil {

@@ -379,14 +379,6 @@ func (s *Store) SourceURL(ctx context.Context, name string) (string, error) {
 	return u, err
 }
 
-// Reached says whether the Source had a complete run before run.
-func (s *Store) Reached(ctx context.Context, name string, before int64) (bool, error) {
-	var n int
-	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM runs r JOIN sources s ON s.id = r.source_id
-		WHERE s.name = ? AND r.status = ? AND r.id < ?`, name, StatusOK, before).Scan(&n)
-	return n > 0, err
-}
-
 // Baseline is the findings of the Source's last complete run before run
 // (0 and nil when it has none).
 func (s *Store) Baseline(ctx context.Context, name string, before int64) (int64, map[fingerprint.Key]Finding, error) {
@@ -411,15 +403,17 @@ func (s *Store) Baseline(ctx context.Context, name string, before int64) (int64,
 }
 
 // LastStatus is the status of the Source's last finished run before run
-// ("" when none): interrupted runs are not counted.
-func (s *Store) LastStatus(ctx context.Context, name string, before int64) (string, error) {
-	var st string
-	err := s.db.QueryRowContext(ctx, `SELECT r.status FROM runs r JOIN sources s ON s.id = r.source_id
-		WHERE s.name = ? AND r.status IN (?, ?) AND r.id < ? ORDER BY r.id DESC LIMIT 1`, name, StatusOK, StatusUnreachable, before).Scan(&st)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
-	}
-	return st, err
+// ("" when none; interrupted runs are not counted), and whether any run
+// before run was complete (reached).
+func (s *Store) LastStatus(ctx context.Context, name string, before int64) (last string, reached bool, err error) {
+	var st sql.NullString
+	err = s.db.QueryRowContext(ctx, `SELECT
+		(SELECT r.status FROM runs r JOIN sources s ON s.id = r.source_id
+			WHERE s.name = ? AND r.status IN (?, ?) AND r.id < ? ORDER BY r.id DESC LIMIT 1),
+		EXISTS (SELECT 1 FROM runs r JOIN sources s ON s.id = r.source_id
+			WHERE s.name = ? AND r.status = ? AND r.id < ?)`,
+		name, StatusOK, StatusUnreachable, before, name, StatusOK, before).Scan(&st, &reached)
+	return st.String, reached, err
 }
 
 // Findings are the findings of run, by fingerprint.

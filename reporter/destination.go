@@ -219,8 +219,8 @@ func writeDestinationSARIF(w io.Writer, results []*harness.Result, o Options) er
 			DefaultConfiguration: sarifRuleConfig{Level: destinationSARIFLevel(r.Level)},
 			Properties:           map[string]string{"section": r.Section, "level": string(r.Level)}}
 		help := "Passes: " + r.Passes + "\nFails: " + r.Fails
-		if r.Reading != "" {
-			help = "Why " + string(r.Level) + ": " + r.Reading + "\n" + help
+		if why := r.Why(); why != "" {
+			help = "Why " + string(r.Level) + ": " + why + "\n" + help
 		}
 		if r.Doc != "" {
 			help += "\n" + r.Doc

@@ -3,7 +3,6 @@ package sourcehttp
 import (
 	"bufio"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"strings"
@@ -67,7 +66,7 @@ func (hs *Headers) ReadFile(name string) error {
 	}
 	defer f.Close()
 	limit := &safefile.LimitError{Name: name, What: "header file", Limit: MaxHeaderFileBytes}
-	sc := bufio.NewScanner(&capped{r: f, left: MaxHeaderFileBytes, err: limit})
+	sc := bufio.NewScanner(safefile.LimitReader(f, MaxHeaderFileBytes, limit))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for line := 1; sc.Scan(); line++ {
 		text := strings.TrimSpace(sc.Text())
@@ -82,30 +81,6 @@ func (hs *Headers) ReadFile(name string) error {
 		return fmt.Errorf("--header-file %s: %w", name, err)
 	}
 	return nil
-}
-
-// capped reads r up to left bytes, then fails with err if there is more.
-type capped struct {
-	r    io.Reader
-	left int64
-	err  error
-}
-
-func (c *capped) Read(p []byte) (int, error) {
-	if c.left <= 0 {
-		var one [1]byte
-		n, err := c.r.Read(one[:])
-		if n > 0 {
-			return 0, c.err
-		}
-		return 0, err
-	}
-	if int64(len(p)) > c.left {
-		p = p[:c.left]
-	}
-	n, err := c.r.Read(p)
-	c.left -= int64(n)
-	return n, err
 }
 
 func (hs *Headers) add(where, line string) {

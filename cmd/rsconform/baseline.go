@@ -207,21 +207,13 @@ func (b baseline) keeps() func(location string, k rs.Kind, d engine.Diagnostic) 
 // findings that were all known is skipped, saying so; one that could not
 // be processed for another reason (no answer, no file) stays in error.
 func (b baseline) filter(results []engine.Result) int {
-	left := map[baselineKey]int{}
-	for k, v := range b {
-		left[k] = v
-	}
+	known := b.keeps()
 	removed := 0
 	for i := range results {
 		r := &results[i]
 		kept := r.Diagnostics[:0]
 		for _, d := range r.Diagnostics {
-			k := fingerprint.Of(r, d)
-			if left[k] > 0 {
-				if !k.Sampled {
-					// A sampled finding's entry accepts any number.
-					left[k]--
-				}
+			if known(r.Location, r.Kind, d) {
 				removed++
 				continue
 			}

@@ -140,11 +140,8 @@ func explainRequirement(w io.Writer, r *harness.Requirement) {
 	if r.Quote != "" {
 		fmt.Fprintf(w, "\nThe sentence its level rests on:\n%s\n", indent(wrap(r.Quote, 76), "  > "))
 	}
-	switch {
-	case r.Reading != "":
-		fmt.Fprintf(w, "\nWhy %s:\n%s\n", r.Level, indent(wrap(r.Reading, 78), "  "))
-	case r.Level == harness.Policy:
-		fmt.Fprintf(w, "\nWhy POLICY:\n  No standard states it: it fails a run only with --strict.\n")
+	if why := r.Why(); why != "" {
+		fmt.Fprintf(w, "\nWhy %s:\n%s\n", r.Level, indent(wrap(why, 78), "  "))
 	}
 	fmt.Fprintf(w, "\nPasses:\n%s\n", indent(wrap(r.Passes, 78), "  "))
 	fmt.Fprintf(w, "\nFails:\n%s\n", indent(wrap(r.Fails, 78), "  "))
@@ -163,21 +160,5 @@ func printExample(w io.Writer, title string, f *fixtures.Fixture) {
 
 // wrap breaks text into lines of at most width columns at spaces.
 func wrap(s string, width int) string {
-	var out []string
-	for _, para := range strings.Split(s, "\n") {
-		line := ""
-		for _, word := range strings.Fields(para) {
-			if line != "" && len(line)+1+len(word) > width {
-				out = append(out, line)
-				line = word
-				continue
-			}
-			if line != "" {
-				line += " "
-			}
-			line += word
-		}
-		out = append(out, line)
-	}
-	return strings.Join(out, "\n")
+	return strings.Join(wrapText(s, width), "\n")
 }

@@ -231,22 +231,7 @@ func firstSentence(s string) string {
 }
 
 // mockWrap breaks s into lines of at most width characters, indenting all but
-// the first.
+// the first; its newlines are spaces.
 func mockWrap(s string, width int, indent string) string {
-	var b strings.Builder
-	n := 0
-	for i, w := range strings.Fields(s) {
-		if i > 0 {
-			if n+1+len(w) > width {
-				b.WriteString("\n" + indent)
-				n = 0
-			} else {
-				b.WriteByte(' ')
-				n++
-			}
-		}
-		b.WriteString(w)
-		n += len(w)
-	}
-	return b.String()
+	return strings.Join(wrapText(strings.Join(strings.Fields(s), " "), width), "\n"+indent)
 }

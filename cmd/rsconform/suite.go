@@ -13,7 +13,6 @@ import (
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 
-	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/harness"
 	"github.com/rsconform/rsconform/internal/suggest"
 	"github.com/rsconform/rsconform/mocksource"
@@ -164,26 +163,18 @@ func (f *suiteFlags) sourceConfig(rest []string) (source.Config, error) {
 	if err := checkLabelFilter(f.labelFilter, labelSets); err != nil {
 		return source.Config{}, err
 	}
-	switch f.failLevel {
-	case "error", "warning", "info":
-	default:
-		return source.Config{}, fmt.Errorf("--fail-level %q: want error, warning or info%s", f.failLevel, suggest.DidYouMean(f.failLevel, []string{"error", "warning", "info"}))
+	if err := checkFailLevel(f.failLevel); err != nil {
+		return source.Config{}, err
 	}
 	cfg := source.Config{Entry: rest[0], Spec: sp, Packages: f.packages, AllowHosts: f.http.hosts, Maps: f.maps,
 		FailLevel: engine.Severity(f.failLevel)}
 	if cfg.HTTP, err = f.http.config(); err != nil {
 		return source.Config{}, err
 	}
-	switch strings.ToLower(f.sample) {
-	case "all":
-		cfg.Sample, cfg.SampleSet = crawler.SampleAll, true
-	default:
-		var n int
-		if _, err := fmt.Sscanf(f.sample, "%d", &n); err != nil || n < 0 {
-			return source.Config{}, errors.New("--sample takes a number, all or 0")
-		}
-		cfg.Sample, cfg.SampleSet = n, true
+	if cfg.Sample, err = parseSample(f.sample); err != nil {
+		return source.Config{}, err
 	}
+	cfg.SampleSet = true
 	return cfg, nil
 }
 

@@ -34,6 +34,13 @@ var _ = Describe("rsconform suite, before any work", func() {
 		Entry("an unknown scenario", "destination", "Scenario:nope", "selects no spec"),
 	)
 
+	It("refuses a --sample that is not a whole number, all or 0 (exit 2, nothing crawled)", func() {
+		code, _, errs := cli("suite", "source", "--sample", "5x", "http://127.0.0.1:1/")
+		Expect(code).To(Equal(2))
+		Expect(errs).To(ContainSubstring(`--sample "5x": want a number of resources per list, all or 0`))
+		Expect(errs).NotTo(ContainSubstring("crawling"))
+	})
+
 	It("prints its help once, on stdout", func() {
 		for _, args := range [][]string{{"suite", "source", "--help"}, {"suite", "--help"}, {"suite", "destination", "-h"}} {
 			code, out, errs := cli(args...)

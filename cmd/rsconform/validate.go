@@ -84,19 +84,27 @@ func (f *reportFlags) settle(fset *flag.FlagSet) error {
 	if f.noColor {
 		f.color = reporter.ColorNever
 	}
-	switch f.failLevel {
-	case "error":
-	case "warning", "info":
+	if err := checkFailLevel(f.failLevel); err != nil {
+		return err
+	}
+	if f.failLevel != "error" {
 		// Reporters that mark failures (JUnit) and the summary treat
 		// warnings as failing, as under --strict.
 		f.strict = true
-	default:
-		return fmt.Errorf("--fail-level %q: want error, warning or info%s", f.failLevel, suggest.DidYouMean(f.failLevel, []string{"error", "warning", "info"}))
 	}
 	if f.strict && f.failLevel == "error" {
 		f.failLevel = "warning"
 	}
 	return nil
+}
+
+// checkFailLevel refuses a --fail-level other than error, warning or info.
+func checkFailLevel(level string) error {
+	switch level {
+	case "error", "warning", "info":
+		return nil
+	}
+	return fmt.Errorf("--fail-level %q: want error, warning or info%s", level, suggest.DidYouMean(level, []string{"error", "warning", "info"}))
 }
 
 // exitCode is the exit code for a run summarised by s, at --fail-level.

@@ -121,7 +121,10 @@ func Open(name, what string, limit int64, own bool) (io.ReadCloser, error) {
 		f.Close()
 		return nil, &LimitError{Name: name, What: what, Limit: limit}
 	}
-	return &bounded{f: f, left: limit, err: &LimitError{Name: name, What: what, Limit: limit}}, nil
+	return struct {
+		io.Reader
+		io.Closer
+	}{LimitReader(f, limit, &LimitError{Name: name, What: what, Limit: limit}), f}, nil
 }
 
 // ReadFile is Open and reading the whole file.
@@ -134,23 +137,35 @@ func ReadFile(name, what string, limit int64, own bool) ([]byte, error) {
 	return io.ReadAll(r)
 }
 
-// bounded reads f and fails with err beyond left bytes.
-type bounded struct {
-	f    *os.File
+// LimitReader reads r up to limit bytes, then fails with err if r has
+// more. Unlike io.LimitReader, what is beyond the limit is an error, not
+// the end: a file or pipe that is too large is refused, never cut short.
+func LimitReader(r io.Reader, limit int64, err error) io.Reader {
+	return &limited{r: r, left: limit, err: err}
+}
+
+type limited struct {
+	r    io.Reader
 	left int64
 	err  error
 }
 
-func (b *bounded) Read(p []byte) (int, error) {
-	if int64(len(p)) > b.left+1 {
-		p = p[:b.left+1]
+func (l *limited) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
 	}
-	k, err := b.f.Read(p)
-	b.left -= int64(k)
-	if b.left < 0 {
-		return k + int(b.left), b.err
+	if l.left <= 0 {
+		var one [1]byte
+		n, err := l.r.Read(one[:])
+		if n > 0 {
+			return 0, l.err
+		}
+		return 0, err
 	}
-	return k, err
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	return n, err
 }
-
-func (b *bounded) Close() error { return b.f.Close() }

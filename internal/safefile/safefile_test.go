@@ -1,11 +1,15 @@
 package safefile
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // Refused tells a file refused unread from any other error, wrapped or not.
@@ -34,5 +38,34 @@ func TestRefused(t *testing.T) {
 	}
 	if _, err := ReadFile(big, "test file", 10, false); err != nil {
 		t.Errorf("a file of exactly the limit: %v", err)
+	}
+}
+
+// LimitReader passes a reader of limit bytes whole and refuses one with
+// more, whatever sizes the reads come in.
+func TestLimitReader(t *testing.T) {
+	tooMuch := errors.New("too much")
+	for _, tc := range []struct {
+		data string
+		want error
+	}{
+		{"", nil},
+		{"01234", nil},
+		{"012345", tooMuch},
+		{"0123456789", tooMuch},
+	} {
+		for _, one := range []bool{false, true} {
+			var r io.Reader = strings.NewReader(tc.data)
+			if one {
+				r = iotest.OneByteReader(r)
+			}
+			got, err := io.ReadAll(LimitReader(r, 5, tooMuch))
+			if err != tc.want {
+				t.Errorf("%q (one byte a read: %v): error %v, want %v", tc.data, one, err, tc.want)
+			}
+			if len(got) > 5 || (tc.want == nil && string(got) != tc.data) {
+				t.Errorf("%q (one byte a read: %v): read %q", tc.data, one, got)
+			}
+		}
 	}
 }
