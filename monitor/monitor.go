@@ -282,16 +282,20 @@ func (m *Monitor) crawl(ctx context.Context, src *Source) (*crawler.Report, *rep
 func (m *Monitor) judge(ctx context.Context, src *Source, o *Outcome, report *crawler.Report, kept *reporter.Sources) error {
 	var tally reporter.Tally
 	// Each fingerprint's first finding says, for people, where it is and
-	// what it says in full (a sampled finding's key has no URL).
-	first := map[fingerprint.Key]Finding{}
+	// what it says in full (a sampled finding's key has no URL); Count is
+	// how many findings have the fingerprint, counted in the same walk.
+	first := map[fingerprint.Key]*Finding{}
 	for i := range report.Results {
 		r := &report.Results[i]
 		tally.Add(*r)
 		for _, d := range r.Diagnostics {
 			k := fingerprint.Of(r, d)
-			if _, ok := first[k]; !ok {
-				first[k] = Finding{Key: k, Severity: string(d.Severity), Location: r.Location, Example: d.Message}
+			f := first[k]
+			if f == nil {
+				f = &Finding{Key: k, Severity: string(d.Severity), Location: r.Location, Example: d.Message}
+				first[k] = f
 			}
+			f.Count++
 		}
 	}
 	sum := tally.Summary()
@@ -300,10 +304,8 @@ func (m *Monitor) judge(ctx context.Context, src *Source, o *Outcome, report *cr
 		o.Run.Resources = report.Sampling.Resources
 	}
 	o.Omitted = omittedOf(report.Results)
-	for k, n := range fingerprint.Counts(report.Results) {
-		f := first[k]
-		f.Count = n
-		o.Findings = append(o.Findings, f)
+	for _, f := range first {
+		o.Findings = append(o.Findings, *f)
 	}
 	sortFindings(o.Findings)
 	title := fmt.Sprintf("%s, run %d (%s)", src.Name, o.Run.ID, o.Run.Started.UTC().Format(time.RFC3339))

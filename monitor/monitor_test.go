@@ -222,6 +222,14 @@ var _ = Describe("Findings beyond the cap on findings per rule", func() {
 		}
 		first := runWith(0) // every finding kept
 		Expect(first.FirstRun).To(BeTrue())
+		fs, err := store.Findings(context.Background(), first.Run.ID)
+		Expect(err).NotTo(HaveOccurred())
+		counted := 0
+		for _, f := range fs {
+			counted += f.Count
+		}
+		Expect(len(fs)).To(BeNumerically("<", counted), "findings that differ only in numbers share a fingerprint")
+		Expect(counted).To(Equal(first.Run.Errors+first.Run.Warnings+first.Run.Infos), "each finding counted once under its fingerprint")
 		second := runWith(2)
 		Expect(second.Run.Warnings + second.Run.Errors).To(Equal(first.Run.Warnings + first.Run.Errors))
 		Expect(second.Changes.Fixed).To(BeEmpty())

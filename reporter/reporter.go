@@ -249,10 +249,13 @@ func ExitCode(s Summary, strict bool) int {
 // as a severity (--fail-level): error (the default), warning (what
 // --strict means) or info (every finding fails).
 func ExitCodeAt(s Summary, failLevel engine.Severity) int {
+	if failLevel == "" {
+		failLevel = engine.SeverityError
+	}
 	switch {
 	case s.ErrorFindings > 0,
-		(failLevel == engine.SeverityWarning || failLevel == engine.SeverityInfo) && s.Warnings > 0,
-		failLevel == engine.SeverityInfo && s.Infos > 0:
+		engine.SeverityWarning.AtLeast(failLevel) && s.Warnings > 0,
+		engine.SeverityInfo.AtLeast(failLevel) && s.Infos > 0:
 		return ExitFailures
 	case s.Errors > 0, s.Documents == 0:
 		return ExitNoVerdict
@@ -291,7 +294,6 @@ func severityOf(d engine.Diagnostic) engine.Severity {
 	return engine.SeverityInfo
 }
 
-// fails reports whether a finding of severity s fails the run.
 // shownStatus is the status the text and html formats show for r: its
 // status, or "fails" for a valid document with a finding that fails at
 // o's fail level (a warning under --strict). The json format keeps the
@@ -301,7 +303,6 @@ func shownStatus(r engine.Result, o Options) engine.Status {
 	if st != engine.StatusValid {
 		return st
 	}
-	rank := map[engine.Severity]int{engine.SeverityInfo: 0, engine.SeverityWarning: 1, engine.SeverityError: 2}
 	level := o.FailLevel
 	if level == "" {
 		level = engine.SeverityError
@@ -310,7 +311,7 @@ func shownStatus(r engine.Result, o Options) engine.Status {
 		}
 	}
 	for _, d := range r.Diagnostics {
-		if rank[severityOf(d)] >= rank[level] {
+		if severityOf(d).AtLeast(level) {
 			return StatusFails
 		}
 	}
@@ -321,8 +322,13 @@ func shownStatus(r engine.Result, o Options) engine.Status {
 // whose findings fail the run (warnings under --strict).
 const StatusFails engine.Status = "fails"
 
+// fails reports whether a finding of severity s fails the run: an error,
+// or a warning under --strict.
 func fails(s engine.Severity, strict bool) bool {
-	return s == engine.SeverityError || (strict && s == engine.SeverityWarning)
+	if strict {
+		return s.AtLeast(engine.SeverityWarning)
+	}
+	return s.AtLeast(engine.SeverityError)
 }
 
 // once guards the Write/Flush protocol shared by every format.

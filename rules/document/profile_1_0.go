@@ -83,10 +83,11 @@ var V10Datetime = &engine.Rule{
 // provide change datetime values at a sufficiently fine granularity."
 var V10ChangeUnique = &engine.Rule{
 	ID: "RS-V10-CHANGE-UNIQUE", Section: "12.1", Level: engine.Should, Scope: engine.ScopeEntries,
-	Applies: []rs.Kind{rs.ChangeList},
-	Specs:   []engine.Spec{engine.Spec10},
-	Title:   "ResourceSync 1.0: no two entries of a Change List have the same <loc> and change time",
-	Quote:   "In order for the determination of the first unprocessed change to be accurate, the combination of the URI of a changed resource and the datetime of its change should be unique. Hence, a Source should provide change datetime values at a sufficiently fine granularity.",
+	Applies:  []rs.Kind{rs.ChangeList},
+	Specs:    []engine.Spec{engine.Spec10},
+	Requires: []engine.Value{engine.EntryTimes},
+	Title:    "ResourceSync 1.0: no two entries of a Change List have the same <loc> and change time",
+	Quote:    "In order for the determination of the first unprocessed change to be accurate, the combination of the URI of a changed resource and the datetime of its change should be unique. Hence, a Source should provide change datetime values at a sufficiently fine granularity.",
 	Doc: "In 1.0 the datetime of a change is the <lastmod> of its entry. Two entries with the same <loc> (as written, compared by a 95-bit fingerprint as RS-LOC-DUPLICATE compares locs) and <lastmod> values denoting the same instant are reported at the second, whatever the notation (2013-01-03 and 2013-01-03T00:00:00Z are the same instant); a coarse granularity such as a date alone is the usual cause. " +
 		"1.1 dropped the sentence (its change time, datetime, is optional), so the rule runs only under --spec 1.0. Unparsable values are left to RS-TIME-W3C.",
 	Check: func(p *engine.Pass) error {
@@ -99,8 +100,8 @@ var V10ChangeUnique = &engine.Rule{
 			if e.Loc == "" || e.Lastmod == "" {
 				continue
 			}
-			d, err := rs.ParseDatetime(e.Lastmod)
-			if err != nil {
+			d, _, ok := lastmodTimeOf(p, e)
+			if !ok {
 				continue
 			}
 			t := d.Time.UTC()

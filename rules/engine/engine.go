@@ -71,6 +71,21 @@ const (
 	SeverityInfo    Severity = "info"
 )
 
+// AtLeast reports whether s is as severe as level or more: error, then
+// warning, then info. A severity that is none of the three ranks as info,
+// as Result.Count counts it.
+func (s Severity) AtLeast(level Severity) bool { return s.rank() >= level.rank() }
+
+func (s Severity) rank() int {
+	switch s {
+	case SeverityError:
+		return 2
+	case SeverityWarning:
+		return 1
+	}
+	return 0
+}
+
 // Spec is a version of the ResourceSync specification; each is a profile.
 type Spec string
 

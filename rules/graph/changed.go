@@ -64,10 +64,12 @@ func hashState(n *Node, hash, _ string) (matches, known bool) {
 }
 
 func lengthState(n *Node, _, length string) (matches, known bool) {
-	if n.Body == nil || n.Body.Truncated || strings.TrimSpace(length) == "" {
+	if n.Body == nil || n.Body.Truncated {
 		return false, false
 	}
-	want, err := strconv.ParseInt(strings.TrimSpace(length), 10, 64)
+	// A length is decimal digits only (section 7), as lengthDiffers reads
+	// it: "+12" or "-0" says no length.
+	want, err := rs.ParseLength(strings.TrimSpace(length))
 	if err != nil {
 		return false, false
 	}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
-	"github.com/rsconform/rsconform/rules/document"
 	"github.com/rsconform/rsconform/rules/engine"
 )
 
@@ -199,14 +198,15 @@ func entryPrint(e *rs.Entry) uint64 {
 }
 
 // timeClue is the time an entry gives for its change: datetime, else
-// <lastmod>, as the period its granularity denotes.
-func timeClue(e *rs.Entry) (start, end time.Time, clue string) {
-	if e.Md != nil {
-		if d, ok, err := e.Md.Time("datetime"); ok && err == nil {
+// <lastmod> (surrounding space trimmed), as the period its granularity
+// denotes; clue says which, "" when neither parses.
+func timeClue(md *rs.Md, lastmod string) (start, end time.Time, clue string) {
+	if md != nil {
+		if d, ok, err := md.Time("datetime"); ok && err == nil {
 			return d.Time.UTC(), d.End().UTC(), "datetime"
 		}
 	}
-	if d, _, ok := document.LastmodTime(e); ok {
+	if d, err := rs.ParseDatetime(strings.TrimSpace(lastmod)); err == nil {
 		return d.Time.UTC(), d.End().UTC(), "lastmod"
 	}
 	return time.Time{}, time.Time{}, ""
@@ -236,7 +236,7 @@ func (h *History) Record(list string, d *rs.Document, resolve func(loc string) s
 	n := len(d.Entries)
 	starts, ends, clues := make([]time.Time, n), make([]time.Time, n), make([]string, n)
 	for i, e := range d.Entries {
-		starts[i], ends[i], clues[i] = timeClue(e)
+		starts[i], ends[i], clues[i] = timeClue(e.Md, e.Lastmod)
 		if clues[i] == "lastmod" && h.Spec != engine.Spec10 {
 			ends[i] = time.Time{}
 		}
@@ -354,13 +354,8 @@ func claimOf(g *Graph, n *Node, e Edge, from *Node) (c claim) {
 			c.ok = !c.lo.IsZero() || !c.hi.IsZero()
 			return c
 		}
-		if e.Md != nil {
-			if d, ok, err := e.Md.Time("datetime"); ok && err == nil {
-				return claim{lo: d.Time.UTC(), hi: d.End().UTC(), ok: true}
-			}
-		}
-		if d, err := rs.ParseDatetime(strings.TrimSpace(e.Lastmod)); err == nil {
-			return claim{lo: d.Time.UTC(), hi: d.End().UTC(), ok: true}
+		if lo, hi, clue := timeClue(e.Md, e.Lastmod); clue != "" {
+			return claim{lo: lo, hi: hi, ok: true}
 		}
 	case rs.ResourceList:
 		if from.Doc.Md != nil {

@@ -3,6 +3,7 @@ package graph
 import (
 	"strings"
 	"testing"
+	"time"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/engine"
@@ -177,5 +178,39 @@ func TestCreatedThenDeletedAnswers404(t *testing.T) {
 	got = judge(changeList("2013-01-02T00:00:00Z", "", created))
 	if len(got["RS-REP-GONE"]) != 1 || got["RS-REP-GONE"][0] != engine.SeverityError {
 		t.Errorf("created, no deletion, 404: got %v, want an RS-REP-GONE error", got)
+	}
+}
+
+// A History change and a Change List edge's claim read <lastmod> through one
+// timeClue, which trims space around it (claimOf trimmed, the History did not).
+func TestTimeClueTrimsLastmod(t *testing.T) {
+	start, end, clue := timeClue(nil, " 2020-01-02T03:04:05Z\n")
+	want := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+	if clue != "lastmod" || !start.Equal(want) || !end.After(start) {
+		t.Fatalf("timeClue = %v, %v, %q; want the second from %v, lastmod", start, end, clue, want)
+	}
+	if _, _, clue := timeClue(nil, " "); clue != "" {
+		t.Fatalf("timeClue of a blank lastmod = %q, want no clue", clue)
+	}
+}
+
+// lengthState reads a length as section 7 writes one, decimal digits only:
+// "+12" and "-0" say no length (strconv.ParseInt took them).
+func TestLengthStateTakesDigitsOnly(t *testing.T) {
+	n := &Node{Body: &BodyFacts{Length: 12}}
+	if m, known := lengthState(n, "", "12"); !m || !known {
+		t.Fatalf("lengthState(12) = %v, %v; want a known match", m, known)
+	}
+	if m, known := lengthState(n, "", "13"); m || !known {
+		t.Fatalf("lengthState(13) = %v, %v; want a known mismatch", m, known)
+	}
+	for _, v := range []string{"+12", "-0", "", "1 2"} {
+		if m, known := lengthState(n, "", v); m || known {
+			t.Errorf("lengthState(%q) = %v, %v; want no length known", v, m, known)
+		}
+	}
+	n.Body.Length = 0
+	if _, known := lengthState(n, "", "-0"); known {
+		t.Errorf("lengthState(-0) took -0 as a length")
 	}
 }

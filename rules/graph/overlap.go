@@ -42,50 +42,67 @@ var ChangeListOverlap = &engine.Rule{
 	CheckGraph: Check(func(p *Pass) error {
 		g := p.Graph
 		var lists []clInterval
-		byURL := map[string]clInterval{}
 		for _, n := range g.docs() {
 			if iv, ok := intervalOf(n); ok {
 				lists = append(lists, iv)
-				byURL[n.URL] = iv
 			}
 		}
 		if len(lists) < 2 {
 			return nil
 		}
+		partners := overlapsOf(lists)
 		var out []snapshotFinding
 		g.History.Each(func(_ uint64, c *RecordedChange) {
 			for i := range c.Series {
 				x := &c.Series[i]
-				a, ok := byURL[x.List]
-				if !ok {
-					continue
-				}
-				for _, b := range lists {
-					if b.n == a.n || a.until.IsZero() && b.until.IsZero() {
+				for _, o := range partners[x.List] {
+					if !x.Earliest.After(o.start) || x.Latest.IsZero() || !x.Latest.Before(o.end) {
 						continue
 					}
-					start, end := a.from, a.until
-					if b.from.After(start) {
-						start = b.from
-					}
-					if end.IsZero() || !b.until.IsZero() && b.until.Before(end) {
-						end = b.until
-					}
-					if !start.Before(end) || !x.Earliest.After(start) || x.Latest.IsZero() || !x.Latest.Before(end) {
+					if recordedIn(c, o.other.URL, x) {
 						continue
 					}
-					if recordedIn(c, b.n.URL, x) {
-						continue
-					}
-					out = append(out, snapshotFinding{url: x.List, pos: x.Pos, related: loc(b.n.URL, b.n.Doc.Md.Pos),
-						msg: "this change of " + c.Loc + " (" + x.Change + ", " + x.When() + ") falls between " + rs.FormatDatetime(start) + " and " + rs.FormatDatetime(end) +
-							", which " + b.n.URL + " covers too (its from and until), but that list records no change of it then: a Change List includes all changes of its interval"})
+					out = append(out, snapshotFinding{url: x.List, pos: x.Pos, related: loc(o.other.URL, o.other.Doc.Md.Pos),
+						msg: "this change of " + c.Loc + " (" + x.Change + ", " + x.When() + ") falls between " + rs.FormatDatetime(o.start) + " and " + rs.FormatDatetime(o.end) +
+							", which " + o.other.URL + " covers too (its from and until), but that list records no change of it then: a Change List includes all changes of its interval"})
 				}
 			}
 		})
 		reportFindings(p, out)
 		return nil
 	}),
+}
+
+// clOverlap is the overlap of a Change List's interval with that of
+// another list, other: from start to end, both set.
+type clOverlap struct {
+	other      *Node
+	start, end time.Time
+}
+
+// overlapsOf maps each list's URL to the lists whose intervals overlap its
+// own, in the order of lists, for every pair of which at least one is
+// closed; computed once, not per change.
+func overlapsOf(lists []clInterval) map[string][]clOverlap {
+	out := map[string][]clOverlap{}
+	for _, a := range lists {
+		for _, b := range lists {
+			if b.n == a.n || a.until.IsZero() && b.until.IsZero() {
+				continue
+			}
+			start, end := a.from, a.until
+			if b.from.After(start) {
+				start = b.from
+			}
+			if end.IsZero() || !b.until.IsZero() && b.until.Before(end) {
+				end = b.until
+			}
+			if start.Before(end) {
+				out[a.n.URL] = append(out[a.n.URL], clOverlap{other: b.n, start: start, end: end})
+			}
+		}
+	}
+	return out
 }
 
 // recordedIn reports whether the list at url records a change of the

@@ -206,9 +206,10 @@ func checkSnapshots(g *Graph, cap *Node) []snapshotFinding {
 	}
 	var out []snapshotFinding
 	g.History.Each(func(key uint64, c *RecordedChange) {
+		locKey := LocFingerprint(c.Loc)
 		listedIn := func(s snapshot) bool {
 			_, a := s.n.LocFingerprints[key]
-			_, b := s.n.LocFingerprints[LocFingerprint(c.Loc)]
+			_, b := s.n.LocFingerprints[locKey]
 			return a || b
 		}
 		listed := false

@@ -143,8 +143,7 @@ func failLevelOr(l engine.Severity) engine.Severity {
 
 // fails says whether a finding of severity sev fails a spec at level.
 func fails(sev, level engine.Severity) bool {
-	rank := map[engine.Severity]int{engine.SeverityInfo: 0, engine.SeverityWarning: 1, engine.SeverityError: 2}
-	return rank[sev] >= rank[failLevelOr(level)]
+	return sev.AtLeast(failLevelOr(level))
 }
 
 // FormatFindings says what the rule requires, where it does not hold and
