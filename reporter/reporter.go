@@ -249,8 +249,8 @@ func ExitCode(s Summary, strict bool) int {
 // as a severity (--fail-level): error (the default), warning (what
 // --strict means) or info (every finding fails).
 func ExitCodeAt(s Summary, failLevel engine.Severity) int {
-	if failLevel == "" {
-		failLevel = engine.SeverityError
+	if failLevel != engine.SeverityWarning && failLevel != engine.SeverityInfo {
+		failLevel = engine.SeverityError // "" or a level it does not know: errors only, as before
 	}
 	switch {
 	case s.ErrorFindings > 0,
