@@ -32,3 +32,6 @@ func HostWaits(c sourcehttp.Clock, declared map[string][]float64, requests []str
 	}
 	return out
 }
+
+// SetMaxReportBytes sets the bound of a full report of s (MaxReportBytes).
+func SetMaxReportBytes(s *Store, n int64) { s.maxReport = n }

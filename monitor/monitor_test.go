@@ -1,9 +1,13 @@
 package monitor_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -20,6 +24,7 @@ import (
 
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/internal/fingerprint"
+	"github.com/rsconform/rsconform/internal/safefile"
 	"github.com/rsconform/rsconform/mocksource"
 	"github.com/rsconform/rsconform/monitor"
 	_ "github.com/rsconform/rsconform/rules" // the catalogue
@@ -355,6 +360,57 @@ var _ = Describe("The store", func() {
 		Expect(runs[3].Errors).To(BeNumerically(">", 0))
 		Expect(runs[3].New + runs[2].New + runs[1].New + runs[0].New).To(BeZero())
 		_, err = store.Report(ctx, runs[3].ID, "html")
+		Expect(err).To(MatchError(monitor.ErrNotFound))
+	})
+})
+
+var _ = Describe("The store's full reports", func() {
+	// finish records a finished run of Source a with reports json and html.
+	finish := func(store *monitor.Store, json, html string) int64 {
+		ctx := context.Background()
+		id, err := store.StartRun(ctx, "a", "http://a.test/", time.Now())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(store.FinishRun(ctx, &monitor.Outcome{Run: monitor.Run{ID: id, Status: monitor.StatusOK},
+			JSON: []byte(json), HTML: []byte(html)}, 10)).To(Succeed())
+		return id
+	}
+
+	It("are read back within their bound; one that unzips to more (a crafted zip bomb) is refused, naming the run", func() {
+		store, path := openStore()
+		monitor.SetMaxReportBytes(store, 1<<20)
+		ctx := context.Background()
+		id := finish(store, "{}", strings.Repeat("h", 1<<20))
+		b, err := store.Report(ctx, id, "html")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(b).To(HaveLen(1 << 20))
+
+		// 64 MiB of zeros, 64 KiB zipped, put in the database behind the
+		// store's back.
+		var bomb bytes.Buffer
+		zw := gzip.NewWriter(&bomb)
+		_, err = zw.Write(make([]byte, 64<<20))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(zw.Close()).To(Succeed())
+		db, err := sql.Open("sqlite3", path)
+		Expect(err).NotTo(HaveOccurred())
+		defer db.Close()
+		_, err = db.Exec(`UPDATE reports SET json = ? WHERE run_id = ?`, bomb.Bytes(), id)
+		Expect(err).NotTo(HaveOccurred())
+		b, err = store.Report(ctx, id, "json")
+		Expect(len(b)).To(BeZero(), "the bytes read of a refused report")
+		var le *safefile.LimitError
+		Expect(errors.As(err, &le)).To(BeTrue(), "%v", err)
+		Expect(err.Error()).To(Equal(fmt.Sprintf("run %d: the json report is larger than 1 MiB, more than any json report needs: refused", id)))
+	})
+
+	It("are not kept beyond their bound, which they could not be read back within", func() {
+		store, _ := openStore()
+		monitor.SetMaxReportBytes(store, 1<<20)
+		id := finish(store, "{}", strings.Repeat("h", 1<<20+1))
+		run, err := store.Run(context.Background(), id)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(run.HasReport).To(BeFalse())
+		_, err = store.Report(context.Background(), id, "json")
 		Expect(err).To(MatchError(monitor.ErrNotFound))
 	})
 })

@@ -22,6 +22,7 @@ import (
 
 	"github.com/rsconform/rsconform/internal/filelock"
 	"github.com/rsconform/rsconform/internal/fingerprint"
+	"github.com/rsconform/rsconform/internal/safefile"
 )
 
 // Run statuses.
@@ -144,7 +145,17 @@ type Store struct {
 	// Interrupted is the number of runs found in progress at Open: the
 	// runs of a monitor that was killed, now marked interrupted.
 	Interrupted int
+	// maxReport bounds a full report, stored and read back
+	// (MaxReportBytes; the tests set less).
+	maxReport int64
 }
+
+// MaxReportBytes bounds one full report (json or html) the store keeps
+// and unzips: a larger one is not kept, and a stored one that unzips to
+// more (a damaged or crafted database) is refused, not read into memory.
+// A crawl's reports keep at most --max-findings-per-rule findings of a
+// rule per document and 8 MiB of documents' text.
+const MaxReportBytes = 256 << 20
 
 // Open opens (creating it if need be) the database at path, migrates it
 // to SchemaVersion and takes it for this process: a second monitor on the
@@ -191,7 +202,7 @@ func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{db: db}
+	s := &Store{db: db, maxReport: MaxReportBytes}
 	var v int
 	if err := db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&v); err != nil {
 		db.Close()
@@ -214,7 +225,7 @@ func openDB(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{db: db}
+	s := &Store{db: db, maxReport: MaxReportBytes}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -484,13 +495,17 @@ func (s *Store) FinishRun(ctx context.Context, o *Outcome, keepReports int) erro
 	// The record is written even when ctx is cancelled by a stop: the
 	// crawl it records is over.
 	ctx = context.WithoutCancel(ctx)
-	jsonGz, err := gz(o.JSON)
-	if err != nil {
-		return err
-	}
-	htmlGz, err := gz(o.HTML)
-	if err != nil {
-		return err
+	// A report beyond the bound is not kept: it could not be read back.
+	keepReport := len(o.JSON) > 0 && int64(len(o.JSON)) <= s.maxReport && int64(len(o.HTML)) <= s.maxReport
+	var jsonGz, htmlGz []byte
+	if keepReport {
+		var err error
+		if jsonGz, err = gz(o.JSON); err != nil {
+			return err
+		}
+		if htmlGz, err = gz(o.HTML); err != nil {
+			return err
+		}
 	}
 	s.writing.Lock()
 	defer s.writing.Unlock()
@@ -538,7 +553,7 @@ func (s *Store) FinishRun(ctx context.Context, o *Outcome, keepReports int) erro
 			}
 		}
 	}
-	if len(o.JSON) > 0 {
+	if keepReport {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO reports(run_id, json, html) VALUES(?, ?, ?)`, r.ID, jsonGz, htmlGz); err != nil {
 			return err
 		}
@@ -652,7 +667,8 @@ func (s *Store) Run(ctx context.Context, id int64) (Run, error) {
 }
 
 // Report is the full report of run in format "json" or "html"
-// (ErrNotFound once dropped).
+// (ErrNotFound once dropped, a *safefile.LimitError naming the run when
+// it unzips to more than MaxReportBytes).
 func (s *Store) Report(ctx context.Context, run int64, format string) ([]byte, error) {
 	col := "json"
 	if format == "html" {
@@ -668,9 +684,17 @@ func (s *Store) Report(ctx context.Context, run int64, format string) ([]byte, e
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(b))
 	if err != nil {
+		return nil, fmt.Errorf("run %d: the %s report: %w", run, col, err)
+	}
+	too := &safefile.LimitError{Name: fmt.Sprintf("run %d", run), What: col + " report", Limit: s.maxReport}
+	data, err := io.ReadAll(safefile.LimitReader(zr, s.maxReport, too))
+	if errors.Is(err, too) {
 		return nil, err
 	}
-	return io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("run %d: the %s report: %w", run, col, err)
+	}
+	return data, nil
 }
 
 func gz(b []byte) ([]byte, error) {
