@@ -415,6 +415,60 @@ var _ = Describe("The store's full reports", func() {
 	})
 })
 
+var _ = Describe("The dashboard's list of Sources", func() {
+	It("has each Source's last run, number of runs and trend, in queries whose number does not grow with the Sources", func() {
+		store, path := openStore()
+		ctx := context.Background()
+		const trend = 3
+		// Source i has i runs: statuses and error counts vary.
+		statuses := []string{monitor.StatusOK, monitor.StatusUnreachable, monitor.StatusOK, monitor.StatusInterrupted, monitor.StatusOK}
+		var sources []monitor.Source
+		for i := 0; i < 6; i++ {
+			name := fmt.Sprintf("s%d", i)
+			sources = append(sources, monitor.Source{Name: name, URL: "http://" + name + ".test/"})
+			for j := 0; j < i; j++ {
+				id, err := store.StartRun(ctx, name, "http://"+name+".test/", time.UnixMilli(int64(1000*(i*10+j))))
+				Expect(err).NotTo(HaveOccurred())
+				if i == 5 && j == i-1 {
+					continue // in progress
+				}
+				Expect(store.FinishRun(ctx, &monitor.Outcome{Run: monitor.Run{ID: id, Status: statuses[(i+j)%len(statuses)],
+					Errors: 10*i + j, Warnings: j, Documents: i + j}, JSON: []byte("{}")}, 2)).To(Succeed())
+			}
+		}
+		Expect(store.Declare(ctx, sources)).To(Succeed())
+
+		reader, queries := monitor.OpenCounting(path)
+		DeferCleanup(reader.Close)
+		list, err := reader.Sources(ctx, trend)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(queries.Load()).To(BeNumerically("<=", 2), "queries for %d Sources", len(sources))
+
+		// What each Source's own runs say.
+		Expect(list).To(HaveLen(len(sources)))
+		for i, ss := range list {
+			name := fmt.Sprintf("s%d", i)
+			Expect(ss.Name).To(Equal(name))
+			Expect(ss.URL).To(Equal("http://" + name + ".test/"))
+			all, err := store.Runs(ctx, name, 100)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(ss.Runs).To(Equal(len(all)), name)
+			Expect(ss.Runs).To(Equal(i), name)
+			if len(all) == 0 {
+				Expect(ss.Last).To(BeNil(), name)
+			} else {
+				Expect(ss.Last).NotTo(BeNil(), name)
+				Expect(*ss.Last).To(Equal(all[0]), name)
+			}
+			Expect(ss.Trend).To(Equal(monitor.TrendOf(all, trend)), name)
+			Expect(ss.Trend).NotTo(BeNil(), "JSON [] when no run")
+		}
+		Expect(list[5].Last.Status).To(Equal(monitor.StatusRunning))
+		Expect(list[4].Last.HasReport).To(BeTrue())
+		Expect(list[4].Trend).To(Equal([]int{41, 43}))
+	})
+})
+
 var _ = Describe("Alerts", func() {
 	It("posts a regression to the webhook, retrying a failure, once per regression", func() {
 		mock, srv := steppedServer()

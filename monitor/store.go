@@ -602,38 +602,71 @@ func scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 }
 
 // Sources lists the Sources with their last run and trend (trendRuns
-// runs), by name.
+// runs), by name: two queries whatever the number of Sources, one for
+// the Sources and one for the last runs of them all.
 func (s *Store) Sources(ctx context.Context, trendRuns int) ([]SourceSummary, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT s.name, s.url, (SELECT count(*) FROM runs r WHERE r.source_id = s.id) FROM sources s ORDER BY s.name`)
+	rows, err := s.db.QueryContext(ctx, `SELECT name, url FROM sources ORDER BY name`)
 	if err != nil {
 		return nil, err
 	}
 	var out []SourceSummary
+	byName := map[string]int{}
 	for rows.Next() {
 		var ss SourceSummary
-		if err := rows.Scan(&ss.Name, &ss.URL, &ss.Runs); err != nil {
+		if err := rows.Scan(&ss.Name, &ss.URL); err != nil {
 			rows.Close()
 			return nil, err
 		}
+		byName[ss.Name] = len(out)
 		out = append(out, ss)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	for i := range out {
-		runs, err := s.Runs(ctx, out[i].Name, trendRuns)
+	// Each Source's last trendRuns runs, newest first, with its number
+	// of runs in all.
+	rows, err = s.db.QueryContext(ctx, `SELECT r.total, `+runColumns+` FROM (
+		SELECT *, row_number() OVER (PARTITION BY source_id ORDER BY id DESC) AS rank,
+			count(*) OVER (PARTITION BY source_id) AS total FROM runs) r
+		JOIN sources s ON s.id = r.source_id
+		WHERE r.rank <= ? ORDER BY r.source_id, r.id DESC`, trendRuns)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	runs := make([][]Run, len(out))
+	for rows.Next() {
+		var total int
+		r, err := scanRun(scanFunc(func(dest ...any) error { return rows.Scan(append([]any{&total}, dest...)...) }))
 		if err != nil {
 			return nil, err
 		}
-		if len(runs) > 0 {
-			last := runs[0]
+		i, ok := byName[r.Source]
+		if !ok {
+			continue // a Source declared since the first query
+		}
+		runs[i] = append(runs[i], r)
+		out[i].Runs = total
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for i := range out {
+		if len(runs[i]) > 0 {
+			last := runs[i][0]
 			out[i].Last = &last
 		}
-		out[i].Trend = trendOf(runs, trendRuns)
+		out[i].Trend = trendOf(runs[i], trendRuns)
 	}
 	return out, nil
 }
+
+// scanFunc is a Scan method of its own: scanRun reads the columns a
+// query has after its own ones.
+type scanFunc func(dest ...any) error
+
+func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
 
 // Runs are the last limit runs of the Source named name, newest first.
 func (s *Store) Runs(ctx context.Context, name string, limit int) ([]Run, error) {
