@@ -68,10 +68,28 @@ var _ = Describe("Resource names and sizes that test a Destination's mapping (is
 			"/res/q.txt?":         "empty query",
 			"/res/q.txt?a b":      "query",
 			"/res/caf\u00e9 .txt": "use letters",
+			// A query's escapes are held to the same rule.
+			"/res/q.txt?a=%2f": "upper case",
+			"/res/q.txt?a=%41": "written plain",
+			"/res/q.txt?a=%2":  "does not start an escape",
+			"/res/q.txt?a=:b":  "use letters, digits, . _ - ~ = & and %XX escapes",
 		} {
 			_, err := mocksource.ParseScenario("s.yaml", []byte("name: s\nsteps:\n  - after: 1h\n    actions:\n      - create: {path: \""+path+"\", type: text/plain}\n"))
-			Expect(err).To(HaveOccurred(), path)
-			Expect(err.Error()).To(ContainSubstring(msg), path)
+			Expect(err).To(HaveOccurred(), "%s", path)
+			Expect(err.Error()).To(ContainSubstring(msg), "%s", path)
+		}
+	})
+
+	It("takes a query written as a path is, and serves it as clients escape it", func() {
+		sc, err := mocksource.ParseScenario("s.yaml", []byte("name: s\nsteps:\n  - after: 1h\n    actions:\n"+
+			"      - create: {path: \"/res/q.txt?name=caf\u00e9\", type: text/plain}\n"+
+			"      - create: {path: \"/res/q.txt?a=%2F\", type: text/plain}\n"))
+		Expect(err).NotTo(HaveOccurred())
+		m := startMock(mocksource.Options{Scenario: sc})
+		m.step()
+		for _, q := range []string{"?name=caf%C3%A9", "?a=%2F", "?a=%2f"} {
+			resp, _ := m.get("/res/q.txt" + q)
+			Expect(resp.StatusCode).To(Equal(http.StatusOK), q)
 		}
 	})
 
