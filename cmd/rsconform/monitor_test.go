@@ -278,7 +278,7 @@ var _ = Describe("monitor", func() {
 		Expect(err).To(MatchError(os.DevNull + ": the Sources file is a character device, not a regular file: refused"))
 		big := filepath.Join(GinkgoT().TempDir(), "sources.yaml")
 		Expect(os.WriteFile(big, []byte("sources:\n"), 0o644)).To(Succeed())
-		Expect(os.Truncate(big, maxSourcesFile+1)).To(Succeed())
+		Expect(os.Truncate(big, monitor.MaxSourcesFileBytes+1)).To(Succeed())
 		_, err = readSourcesFile(big)
 		Expect(err).To(MatchError(big + ": the Sources file is larger than 16 MiB, more than any Sources file needs: refused"))
 	})

@@ -13,6 +13,7 @@ import (
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/harness"
 	"github.com/rsconform/rsconform/internal/suggest"
 	"github.com/rsconform/rsconform/mocksource/scenario"
@@ -171,7 +172,7 @@ func (f *suiteFlags) sourceConfig(rest []string) (source.Config, error) {
 	if cfg.HTTP, err = f.http.config(); err != nil {
 		return source.Config{}, err
 	}
-	if cfg.Sample, err = parseSample(f.sample); err != nil {
+	if cfg.Sample, err = crawler.ParseSample(f.sample); err != nil {
 		return source.Config{}, err
 	}
 	cfg.SampleSet = true
