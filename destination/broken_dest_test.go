@@ -9,7 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/harness"
-	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 )
 
 // notPassed lists the verdicts that neither passed nor were skipped, as
@@ -40,7 +40,7 @@ var _ = Describe("Broken Destinations get exactly the verdicts they deserve", La
 	}
 	DescribeTable("a Destination that",
 		func(k kind) {
-			sc, err := mocksource.LoadScenario(k.scenario)
+			sc, err := scenario.Load(k.scenario)
 			Expect(err).NotTo(HaveOccurred())
 			res, err := harness.Run(context.Background(), harness.Config{Scenario: sc, Dir: GinkgoT().TempDir(),
 				Command: []string{writeScript(k.script)}, Timeout: time.Minute})

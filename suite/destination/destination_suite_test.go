@@ -14,7 +14,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/internal/testbin"
-	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 	"github.com/rsconform/rsconform/suite/destination"
 )
 
@@ -69,7 +69,7 @@ func shorterWaits(names []string) []string {
 	if i < 0 {
 		return out
 	}
-	data, err := os.ReadFile(filepath.Join("..", "..", "mocksource", "scenarios", "flaky-server.yaml"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "mocksource", "scenario", "builtin", "flaky-server.yaml"))
 	if err != nil {
 		panic(err)
 	}
@@ -111,7 +111,7 @@ var _ = func() bool {
 	if s := os.Getenv("RSCONFORM_SUITE_SCENARIOS"); s != "" {
 		cfg.Scenarios = strings.Split(s, ",")
 	} else if selfTest() {
-		cfg.Scenarios = shorterWaits(mocksource.DefaultScenarios())
+		cfg.Scenarios = shorterWaits(scenario.DefaultNames())
 	}
 	if err := destination.DefineSpecs(cfg); err != nil {
 		panic(err)
