@@ -443,7 +443,7 @@ var _ = Describe("The dashboard's list of Sources", func() {
 		DeferCleanup(reader.Close)
 		list, err := reader.Sources(ctx, trend)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(queries.Load()).To(BeNumerically("<=", 2), "queries for %d Sources", len(sources))
+		Expect(queries.Load()).To(Equal(int64(1)), "queries for %d Sources", len(sources))
 
 		// What each Source's own runs say.
 		Expect(list).To(HaveLen(len(sources)))

@@ -602,52 +602,40 @@ func scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 }
 
 // Sources lists the Sources with their last run and trend (trendRuns
-// runs), by name: two queries whatever the number of Sources, one for
-// the Sources and one for the last runs of them all.
+// runs), by name, in one query whatever the number of Sources: each
+// Source with its last trendRuns runs, newest first, and its number of
+// runs in all (a Source without runs: one row whose run columns are NULL).
 func (s *Store) Sources(ctx context.Context, trendRuns int) ([]SourceSummary, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT name, url FROM sources ORDER BY name`)
-	if err != nil {
-		return nil, err
-	}
-	var out []SourceSummary
-	byName := map[string]int{}
-	for rows.Next() {
-		var ss SourceSummary
-		if err := rows.Scan(&ss.Name, &ss.URL); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		byName[ss.Name] = len(out)
-		out = append(out, ss)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	// Each Source's last trendRuns runs, newest first, with its number
-	// of runs in all.
-	rows, err = s.db.QueryContext(ctx, `SELECT r.total, `+runColumns+` FROM (
+	rows, err := s.db.QueryContext(ctx, `SELECT s.url, coalesce(r.total, 0), `+runColumns+` FROM sources s LEFT JOIN (
 		SELECT *, row_number() OVER (PARTITION BY source_id ORDER BY id DESC) AS rank,
 			count(*) OVER (PARTITION BY source_id) AS total FROM runs) r
-		JOIN sources s ON s.id = r.source_id
-		WHERE r.rank <= ? ORDER BY r.source_id, r.id DESC`, trendRuns)
+		ON r.source_id = s.id AND r.rank <= ?
+		ORDER BY s.name, r.id DESC`, trendRuns)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	runs := make([][]Run, len(out))
+	var out []SourceSummary
+	var runs [][]Run
 	for rows.Next() {
-		var total int
-		r, err := scanRun(scanFunc(func(dest ...any) error { return rows.Scan(append([]any{&total}, dest...)...) }))
+		var ss SourceSummary
+		r, err := scanRun(scanFunc(func(dest ...any) error {
+			for i := range dest {
+				dest[i] = orZero(dest[i])
+			}
+			return rows.Scan(append([]any{&ss.URL, &ss.Runs}, dest...)...)
+		}))
 		if err != nil {
 			return nil, err
 		}
-		i, ok := byName[r.Source]
-		if !ok {
-			continue // a Source declared since the first query
+		if len(out) == 0 || out[len(out)-1].Name != r.Source {
+			ss.Name = r.Source
+			out = append(out, ss)
+			runs = append(runs, nil)
 		}
-		runs[i] = append(runs[i], r)
-		out[i].Runs = total
+		if r.ID != 0 {
+			runs[len(runs)-1] = append(runs[len(runs)-1], r)
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -667,6 +655,33 @@ func (s *Store) Sources(ctx context.Context, trendRuns int) ([]SourceSummary, er
 type scanFunc func(dest ...any) error
 
 func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
+
+// orZero is dest scanning NULL as its zero value (the run columns of a
+// Source without runs), for the types scanRun reads.
+func orZero(dest any) any {
+	switch d := dest.(type) {
+	case *int64:
+		return nullable[int64]{d}
+	case *int:
+		return nullable[int]{d}
+	case *string:
+		return nullable[string]{d}
+	case *bool:
+		return nullable[bool]{d}
+	}
+	return dest
+}
+
+type nullable[T any] struct{ dst *T }
+
+func (n nullable[T]) Scan(src any) error {
+	var v sql.Null[T]
+	if err := v.Scan(src); err != nil {
+		return err
+	}
+	*n.dst = v.V
+	return nil
+}
 
 // Runs are the last limit runs of the Source named name, newest first.
 func (s *Store) Runs(ctx context.Context, name string, limit int) ([]Run, error) {
