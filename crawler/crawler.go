@@ -91,7 +91,7 @@ type Options struct {
 	// what it recorded instead of fetching it again.
 	State string
 	// MaxStateBytes bounds the state file (default: MaxBytes, base64 as
-	// the records hold bodies, and 1 GiB for the records' HTTP facts): a
+	// the records hold bodies, and stateFactsBytes): a
 	// larger file is refused before it is read, and a crawl whose records
 	// would take the file beyond it records no more (StateInfo.Err).
 	MaxStateBytes int64
@@ -105,7 +105,7 @@ func (o Options) withDefaults() Options {
 		o.MaxBytes = 1 << 30
 	}
 	if o.MaxStateBytes <= 0 {
-		o.MaxStateBytes = 4*((o.MaxBytes+2)/3) + 1<<30
+		o.MaxStateBytes = 4*((o.MaxBytes+2)/3) + stateFactsBytes
 	}
 	o.HTTP = o.HTTP.WithDefaults()
 	if o.Sample == 0 && !o.SampleSet {

@@ -204,6 +204,11 @@ func stateOptions(o Options) map[string]string {
 	}
 }
 
+// stateFactsBytes is what the default bound of a state file
+// (Options.MaxStateBytes) gives the records' HTTP facts besides the
+// bodies: 1 GiB, a few hundred bytes a resource for millions of them.
+const stateFactsBytes = 1 << 30
+
 // maxRecordBytes bounds one line of a crawl's state file, the most that
 // is read into memory at once: a record holds at most what the crawl read
 // of a body (a document within --max-size, an HTML page or robots.txt
@@ -345,8 +350,8 @@ func (j *journal) load(want stateHeader) error {
 
 // tooLarge is the refusal of a state file beyond its bound.
 func (j *journal) tooLarge() *StateError {
-	return &StateError{File: j.path, Msg: fmt.Sprintf("larger than %d bytes, more than a crawl with these options records "+
-		"(what --max-bytes downloads, as its records hold it, and 1 GiB of HTTP facts): the file was changed or damaged; start a new state file", j.maxFile)}
+	return &StateError{File: j.path, Msg: fmt.Sprintf("larger than %d bytes, more than a crawl with these options records: "+
+		"the file was changed or damaged; start a new state file", j.maxFile)}
 }
 
 // checkHeader compares a state file's header with the crawl's.
