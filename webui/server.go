@@ -67,7 +67,8 @@ type Options struct {
 	BodyTimeout time.Duration
 	// MaxFindings is the number of findings of one document the html
 	// report shows (default 1,000); it says how many more there are. The
-	// json and sarif formats, which the form offers too, give them all.
+	// json and sarif formats, which the form offers too, give all those
+	// kept (MaxFindingsPerRule).
 	MaxFindings int
 	// MaxFindingsPerRule is the engine's cap on the findings of one rule
 	// a document's result keeps, the others only counted
