@@ -31,9 +31,10 @@ resolution, so redirects and DNS rebinding cannot get round it) unless
 --max-bytes and --job-timeout (validation and the report stop then, or when
 the visitor hangs up); at most --max-jobs checks run at once (more are
 answered 503); request bodies are capped at --max-body and must arrive within
---body-timeout, before a check's slot is taken; the report page shows the
-first --max-findings findings of a document (the JSON and SARIF downloads
-all); uploads are kept in memory, never written to disk.
+--body-timeout, before a check's slot is taken; a document keeps the first
+--max-findings-per-rule findings of each rule, as validate does, and the
+report page shows the first --max-findings of them (the JSON and SARIF
+downloads all); uploads are kept in memory, never written to disk.
 
 Behind a reverse proxy, serve on a loopback address and forward a path to
 it with the prefix stripped: every link of the pages is relative.
