@@ -36,20 +36,9 @@ type aheadPlayer struct {
 
 type aheadPlay struct {
 	done chan struct{}
-	out  lockedBuffer
+	out  bytes.Buffer // the harness serialises its writes, all made by the end of the play
 	res  *harness.Result
 	err  error
-}
-
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
 }
 
 // newAheadPlayer plays scenarios (names or files, in that order) ahead,
@@ -89,9 +78,7 @@ func (a *aheadPlayer) Play(ctx context.Context, cfg harness.Config) (*harness.Re
 		return nil, ctx.Err()
 	}
 	if cfg.Output != nil {
-		p.out.mu.Lock()
-		cfg.Output.Write(p.out.buf.Bytes())
-		p.out.mu.Unlock()
+		cfg.Output.Write(p.out.Bytes())
 	}
 	return p.res, p.err
 }
