@@ -19,6 +19,7 @@ import (
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/fixtures"
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 	"github.com/rsconform/rsconform/rules/engine"
 )
 
@@ -67,7 +68,7 @@ const stateEntry = "http://source.test/"
 // stateSource is the mock Source's showcase, played to its end: every
 // kind of document, packages, open and closed Change Lists.
 func stateSource() http.Handler {
-	sc, err := mocksource.LoadScenario("showcase")
+	sc, err := scenario.Load("showcase")
 	Expect(err).NotTo(HaveOccurred())
 	src, err := mocksource.New(mocksource.Options{Scenario: sc, IgnoreFaults: true})
 	Expect(err).NotTo(HaveOccurred())

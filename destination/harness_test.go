@@ -23,6 +23,7 @@ import (
 	"github.com/rsconform/rsconform/harness"
 	"github.com/rsconform/rsconform/internal/testbin"
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 	"github.com/rsconform/rsconform/reporter"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
@@ -43,7 +44,7 @@ var _ = SynchronizedBeforeSuite(func() []byte {
 // playScenario runs a scenario against a command in-process.
 func playScenario(name string, timeout time.Duration, command ...string) *harness.Result {
 	GinkgoHelper()
-	sc, err := mocksource.LoadScenario(name)
+	sc, err := scenario.Load(name)
 	Expect(err).NotTo(HaveOccurred())
 	res, err := harness.Run(context.Background(), harness.Config{Scenario: sc, Dir: GinkgoT().TempDir(),
 		Command: command, Timeout: timeout})
@@ -71,9 +72,9 @@ func syncCommand(flags ...string) []string {
 // scenariosToPlay are the default scenarios, and the volume one with
 // RSCONFORM_LARGE=1.
 func scenariosToPlay() []string {
-	out := mocksource.DefaultScenarios()
+	out := scenario.DefaultNames()
 	if os.Getenv("RSCONFORM_LARGE") != "" {
-		out = append(out, mocksource.VolumeScenario)
+		out = append(out, scenario.VolumeName)
 	}
 	return out
 }
@@ -84,7 +85,7 @@ func scenariosToPlay() []string {
 // (destination/syncer.go, baseline.go): without one, a run with --dumps
 // is the run without it.
 func offersDumps(name string) bool {
-	sc, err := mocksource.LoadScenario(name)
+	sc, err := scenario.Load(name)
 	Expect(err).NotTo(HaveOccurred())
 	const base = "http://source.test"
 	src, err := mocksource.New(mocksource.Options{Scenario: sc, IgnoreFaults: true, BaseURL: base})
@@ -142,8 +143,8 @@ type aheadPlay struct {
 // add registers a play and returns its index. cfg is called when the play
 // starts (the suite's rsconform is built by then); its Scenario and Dir
 // are set here.
-func (a *aheadPlays) add(scenario string, cfg func() harness.Config) int {
-	sc, err := mocksource.LoadScenario(scenario)
+func (a *aheadPlays) add(name string, cfg func() harness.Config) int {
+	sc, err := scenario.Load(name)
 	if err != nil {
 		panic(err)
 	}
@@ -298,8 +299,8 @@ var _ = Describe("rsconform sync against the mock Source [5.2]", Label("Section:
 	}
 
 	for _, flags := range [][]string{nil, {"--baseline"}, {"--dumps"}, {"--baseline", "--dumps"}} {
-		i := play(mocksource.Origin2Scenario, append([]string{"--map", "{origin}=.", "--map", "{origin2}=origin2"}, flags...)...)
-		It(fmt.Sprintf("passes %s with %q, told where the second origin goes", mocksource.Origin2Scenario, strings.Join(flags, " ")), func() {
+		i := play(scenario.Origin2Name, append([]string{"--map", "{origin}=.", "--map", "{origin2}=origin2"}, flags...)...)
+		It(fmt.Sprintf("passes %s with %q, told where the second origin goes", scenario.Origin2Name, strings.Join(flags, " ")), func() {
 			res := ahead.get(i)
 			Expect(failures(res)).To(BeEmpty())
 			for _, st := range res.Steps {
@@ -318,8 +319,8 @@ var _ = Describe("rsconform sync against the mock Source [5.2]", Label("Section:
 		})
 	}
 
-	unmapped := play(mocksource.Origin2Scenario)
-	It("fails "+mocksource.Origin2Scenario+" when not told where the second origin goes: it reports the URLs it cannot keep", func() {
+	unmapped := play(scenario.Origin2Name)
+	It("fails "+scenario.Origin2Name+" when not told where the second origin goes: it reports the URLs it cannot keep", func() {
 		res := ahead.get(unmapped)
 		Expect(failures(res)).To(ConsistOf(
 			"step 1 [5.2] MUST the Destination's run completes: expected finished within 1m0s with exit 0 (or non-zero after the Source served something broken), actual "+
@@ -342,7 +343,7 @@ exec "$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR" --rate 0 --basel
 
 var _ = Describe("The request log", Label("Kind:harness"), func() {
 	It("does not judge behaviour from a log that overflowed", func() {
-		sc, err := mocksource.LoadScenario("create-update-delete")
+		sc, err := scenario.Load("create-update-delete")
 		Expect(err).NotTo(HaveOccurred())
 		res, err := harness.Run(context.Background(), harness.Config{Scenario: sc, Dir: GinkgoT().TempDir(),
 			Command: syncCommand(), Timeout: time.Minute, MaxRate: 1000, Source: mocksource.Options{LogSize: 3}})
@@ -504,7 +505,7 @@ var _ = Describe("rsconform sync", Label("Kind:cli"), func() {
 	var src *mocksource.Source
 	var srv *httptest.Server
 	BeforeEach(func() {
-		sc, err := mocksource.LoadScenario("wrong-hash")
+		sc, err := scenario.Load("wrong-hash")
 		Expect(err).NotTo(HaveOccurred())
 		src, err = mocksource.New(mocksource.Options{Scenario: sc})
 		Expect(err).NotTo(HaveOccurred())
@@ -577,7 +578,7 @@ var _ = Describe("rsconform sync", Label("Kind:cli"), func() {
 
 var _ = Describe("Many Destinations against one mock Source", Label("Section:concurrency"), func() {
 	It("gives each the correct state after every step", func() {
-		sc, err := mocksource.LoadScenario("changelist-rollover")
+		sc, err := scenario.Load("changelist-rollover")
 		Expect(err).NotTo(HaveOccurred())
 		src, err := mocksource.New(mocksource.Options{Scenario: sc})
 		Expect(err).NotTo(HaveOccurred())

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 )
 
 // Step is what a requirement's Check sees of one run of the Destination:
@@ -15,7 +16,7 @@ import (
 type Step struct {
 	Number int
 	// Scenario is the scenario played.
-	Scenario *mocksource.Scenario
+	Scenario *scenario.Scenario
 	// First is true for the first run of the command (DIR was empty).
 	First bool
 	Run   *RunInfo
@@ -33,7 +34,7 @@ type Step struct {
 	Requests []mocksource.Request
 	Lost     int64
 	// Faults are the faults armed during the run.
-	Faults []*mocksource.Fault
+	Faults []*scenario.Fault
 	// WrongHash holds the live resources the Source lists with a hash
 	// that does not match what it serves.
 	WrongHash map[string]bool
@@ -70,22 +71,22 @@ func (st *Step) noDeletion() string {
 // judge keeps what spans runs: every path ever live, deletions seen.
 type judge struct {
 	cfg         *Config
-	sc          *mocksource.Scenario
+	sc          *scenario.Scenario
 	ever        map[string]bool
 	deletedEver bool
 	runs        int
 }
 
 // activeFaults are the faults armed after the first step steps.
-func activeFaults(sc *mocksource.Scenario, step int) []*mocksource.Fault {
-	var out []*mocksource.Fault
+func activeFaults(sc *scenario.Scenario, step int) []*scenario.Fault {
+	var out []*scenario.Fault
 	for i := 0; i < step && i < len(sc.Steps); i++ {
 		for _, a := range sc.Steps[i].Actions {
 			switch a.Op {
-			case mocksource.OpFault:
+			case scenario.OpFault:
 				out = append(out, a.Fault)
-			case mocksource.OpClearFaults:
-				var kept []*mocksource.Fault
+			case scenario.OpClearFaults:
+				var kept []*scenario.Fault
 				for _, f := range out {
 					if a.Match != "" && f.Match != a.Match {
 						kept = append(kept, f)

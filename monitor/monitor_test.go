@@ -21,6 +21,7 @@ import (
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/internal/fingerprint"
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 	"github.com/rsconform/rsconform/monitor"
 	_ "github.com/rsconform/rsconform/rules" // the catalogue
 	"github.com/rsconform/rsconform/rules/engine"
@@ -95,7 +96,7 @@ func (c *fakeClock) waiting() int {
 }
 
 func mockServer(name string) *httptest.Server {
-	sc, err := mocksource.LoadScenario(name)
+	sc, err := scenario.Load(name)
 	Expect(err).NotTo(HaveOccurred())
 	src, srv := serveScenario(sc)
 	Expect(src.PlayToEnd()).To(Succeed())
@@ -103,7 +104,7 @@ func mockServer(name string) *httptest.Server {
 }
 
 // serveScenario serves sc, at its step 0.
-func serveScenario(sc *mocksource.Scenario) (*mocksource.Source, *httptest.Server) {
+func serveScenario(sc *scenario.Scenario) (*mocksource.Source, *httptest.Server) {
 	src, err := mocksource.New(mocksource.Options{Scenario: sc})
 	Expect(err).NotTo(HaveOccurred())
 	srv := httptest.NewServer(src.Handler())
@@ -116,7 +117,7 @@ func serveScenario(sc *mocksource.Scenario) (*mocksource.Source, *httptest.Serve
 func steppedServer() (*mocksource.Source, *httptest.Server) {
 	data, err := os.ReadFile(filepath.Join("..", "cmd", "rsconform", "testdata", "monitor-regression.yaml"))
 	Expect(err).NotTo(HaveOccurred())
-	sc, err := mocksource.ParseScenario("monitor-regression.yaml", data)
+	sc, err := scenario.Parse("monitor-regression.yaml", data)
 	Expect(err).NotTo(HaveOccurred())
 	return serveScenario(sc)
 }
@@ -482,7 +483,7 @@ var _ = Describe("Service mode", func() {
 
 	It("on a stop, lets the run in progress finish within the grace, or records it as interrupted", func() {
 		for _, grace := range []time.Duration{0, time.Minute} {
-			sc, err := mocksource.LoadScenario("baseline-resourcelist")
+			sc, err := scenario.Load("baseline-resourcelist")
 			Expect(err).NotTo(HaveOccurred())
 			src, err := mocksource.New(mocksource.Options{Scenario: sc})
 			Expect(err).NotTo(HaveOccurred())

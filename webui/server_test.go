@@ -25,6 +25,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 	"github.com/rsconform/rsconform/rules/frontend"
 	"github.com/rsconform/rsconform/webui"
 )
@@ -57,7 +58,7 @@ func startValidator(o webui.Options) *httptest.Server {
 
 // startMock serves the mock Source with a scenario played to its end.
 func startMock(name string) *httptest.Server {
-	sc, err := mocksource.LoadScenario(name)
+	sc, err := scenario.Load(name)
 	Expect(err).NotTo(HaveOccurred())
 	src, err := mocksource.New(mocksource.Options{Scenario: sc, IgnoreFaults: true})
 	Expect(err).NotTo(HaveOccurred())

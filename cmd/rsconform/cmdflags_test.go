@@ -12,6 +12,7 @@ import (
 
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/destination"
+	"github.com/rsconform/rsconform/internal/inputs"
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/sourcehttp"
@@ -98,7 +99,7 @@ var _ = Describe("Configs from flags", func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(c.report.failLevel).To(Equal("warning"), "strict from the file")
 			Expect(c.engine.Spec).To(Equal(engine.Spec10))
-			Expect(c.inputs).To(Equal([]input{{name: filepath.Join("site", "a.xml"), walked: true}}))
+			Expect(c.inputs).To(Equal([]inputs.Input{{Name: filepath.Join("site", "a.xml"), Walked: true}}))
 			Expect(c.client).To(BeNil(), "no URL given")
 
 			c, err = validateConfigFromFlags([]string{"--allow-host", "cdn.example.com", "http://example.com/rl.xml"}, io.Discard)

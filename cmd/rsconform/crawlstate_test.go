@@ -13,6 +13,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 )
 
 // cuttingSource serves the mock Source's showcase, counting the requests
@@ -59,7 +60,7 @@ var _ = Describe("rsconform crawl --state", Ordered, ContinueOnFailure, func() {
 		}
 	)
 	BeforeAll(func() {
-		sc, err := mocksource.LoadScenario("showcase")
+		sc, err := scenario.Load("showcase")
 		Expect(err).NotTo(HaveOccurred())
 		ms, err := mocksource.New(mocksource.Options{Scenario: sc, IgnoreFaults: true})
 		Expect(err).NotTo(HaveOccurred())

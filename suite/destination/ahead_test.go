@@ -10,7 +10,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 
 	"github.com/rsconform/rsconform/harness"
-	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 )
 
 // aheadPlayer is the self-test's Config.Play: the scenario a container
@@ -24,7 +24,7 @@ import (
 type aheadPlayer struct {
 	window int
 	dir    string
-	next   []*mocksource.Scenario // not yet started, in order
+	next   []*scenario.Scenario // not yet started, in order
 
 	mu       sync.Mutex
 	ahead    bool // decided at the first play (playsAhead)
@@ -50,7 +50,7 @@ func newAheadPlayer(window int, scenarios []string) (*aheadPlayer, error) {
 	}
 	a := &aheadPlayer{window: window, dir: dir, plays: map[string]*aheadPlay{}}
 	for _, name := range scenarios {
-		sc, err := mocksource.LoadScenario(name)
+		sc, err := scenario.Load(name)
 		if err != nil {
 			return nil, err
 		}
@@ -84,7 +84,7 @@ func (a *aheadPlayer) Play(ctx context.Context, cfg harness.Config) (*harness.Re
 }
 
 // start plays sc in its own directory; a.mu is held.
-func (a *aheadPlayer) start(sc *mocksource.Scenario) *aheadPlay {
+func (a *aheadPlayer) start(sc *scenario.Scenario) *aheadPlay {
 	for i, n := range a.next {
 		if n.Name == sc.Name {
 			a.next = append(a.next[:i], a.next[i+1:]...)

@@ -28,7 +28,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 
 	"github.com/rsconform/rsconform/harness"
-	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 	"github.com/rsconform/rsconform/rules"
 	"github.com/rsconform/rsconform/suite"
 )
@@ -42,7 +42,7 @@ type Config struct {
 	Command []string
 	// Env is added to the command's environment.
 	Env []string
-	// Scenarios to play; empty means mocksource.DefaultScenarios (every
+	// Scenarios to play; empty means scenario.DefaultNames (every
 	// built-in scenario but the volume, token and second-origin ones,
 	// which are asked for by name).
 	Scenarios []string
@@ -74,12 +74,12 @@ func RequirementLabels(scenario string, r *harness.Requirement) ginkgo.Labels {
 func DefineSpecs(cfg Config) error {
 	names := cfg.Scenarios
 	if len(names) == 0 {
-		names = mocksource.DefaultScenarios()
+		names = scenario.DefaultNames()
 	}
-	known := mocksource.BuiltinScenarios()
+	known := scenario.BuiltinNames()
 	seen := map[string]bool{}
 	for _, name := range names {
-		sc, err := mocksource.LoadScenario(name)
+		sc, err := scenario.Load(name)
 		if err != nil {
 			return err
 		}
@@ -97,7 +97,7 @@ func specName(step int, stepName string, r *harness.Requirement) string {
 	return fmt.Sprintf("step %d (%s): %s %s %s [%s]", step, stepName, r.ID, r.Level, r.Title, r.Section)
 }
 
-func defineScenario(cfg *Config, sc *mocksource.Scenario, seen map[string]bool) {
+func defineScenario(cfg *Config, sc *scenario.Scenario, seen map[string]bool) {
 	Describe("Scenario "+sc.Name, Ordered, func() {
 		var result *harness.Result
 		BeforeAll(func(ctx SpecContext) {

@@ -14,7 +14,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/internal/testbin"
-	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 	"github.com/rsconform/rsconform/suite/destination"
 )
 
@@ -75,7 +75,7 @@ func shorterWaits(names []string) []string {
 	if i < 0 {
 		return out
 	}
-	data, err := os.ReadFile(filepath.Join("..", "..", "mocksource", "scenarios", "flaky-server.yaml"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "mocksource", "scenario", "builtin", "flaky-server.yaml"))
 	if err != nil {
 		panic(err)
 	}
@@ -117,13 +117,13 @@ var _ = func() bool {
 	if s := os.Getenv("RSCONFORM_SUITE_SCENARIOS"); s != "" {
 		cfg.Scenarios = strings.Split(s, ",")
 	} else if selfTest() {
-		cfg.Scenarios = shorterWaits(mocksource.DefaultScenarios())
+		cfg.Scenarios = shorterWaits(scenario.DefaultNames())
 	}
 	if selfTest() {
 		// flaky-server first: its waits overlap with the plays after it.
 		order := slices.Clone(cfg.Scenarios)
 		if len(order) == 0 {
-			order = mocksource.DefaultScenarios()
+			order = scenario.DefaultNames()
 		}
 		if i := slices.IndexFunc(order, func(s string) bool { return strings.Contains(s, "flaky-server") }); i > 0 {
 			flaky := order[i]

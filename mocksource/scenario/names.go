@@ -1,4 +1,4 @@
-package mocksource
+package scenario
 
 import (
 	"fmt"
@@ -23,9 +23,7 @@ import (
 // URIKey is the URI key of a path (and query), as the Source looks it up
 // and its log and expected state name resources. Plain ASCII paths
 // without escapes are their own key.
-func URIKey(p string) string { return uriKey(p) }
-
-func uriKey(p string) string {
+func URIKey(p string) string {
 	plain := true
 	for i := 0; i < len(p); i++ {
 		if c := p[i]; c == '%' || c >= utf8.RuneSelf {
@@ -128,6 +126,34 @@ func checkQuery(q string) string {
 		}
 		if c == '%' && (i+2 >= len(q) || !ishex(q[i+1]) || !ishex(q[i+2])) {
 			return fmt.Sprintf("query %q has a %% that does not start an escape", q)
+		}
+	}
+	return ""
+}
+
+// reservedPrefixes are paths the Source serves itself.
+var reservedPrefixes = []string{"/_rsconform/", "/.well-known/", "/dataset1/", "/info/", "/moved/"}
+
+// checkResourcePath says what is wrong with a resource path, or "".
+func checkResourcePath(p string) string {
+	if !strings.HasPrefix(p, "/") || len(p) < 2 {
+		return fmt.Sprintf("path %q must start with / and name a resource", p)
+	}
+	for _, r := range reservedPrefixes {
+		if strings.HasPrefix(p, r) {
+			return fmt.Sprintf("path %q is under %s, which the Source reserves", p, r)
+		}
+	}
+	if p == "/robots.txt" || p == "/_rsconform" || strings.HasSuffix(p, "/") || strings.Contains(p, "//") || strings.Contains(p, "/./") || strings.Contains(p, "/../") || strings.HasSuffix(p, "/..") || strings.HasSuffix(p, "/.") {
+		return fmt.Sprintf("path %q is not a plain resource path", p)
+	}
+	name, query, hasQuery := strings.Cut(p, "?")
+	if msg := checkNameChars(name); msg != "" {
+		return msg
+	}
+	if hasQuery {
+		if msg := checkQuery(query); msg != "" {
+			return fmt.Sprintf("path %q: %s", p, msg)
 		}
 	}
 	return ""
