@@ -514,7 +514,7 @@ func (c *crawl) report() *Report {
 			}
 			c.results[u] = res
 		}
-		res.Diagnostics = append(res.Diagnostics, ds...)
+		res.AddFindings(c.v.Config, ds)
 	}
 	for _, res := range c.results {
 		if n := c.graph.Node(res.Location); n != nil && n.Role == graph.RoleDocument && n.Doc != nil {
