@@ -12,7 +12,9 @@ import (
 )
 
 // A rule's level comes from the keyword of the sentence it quotes: an
-// error needs a must-class word (must, shall, mandatory, is required;
+// error needs a must-class word (must, shall, mandatory, is required (as
+// in "the use of <until> is required", not "If multiple documents are
+// required");
 // なければならない in the Archives draft), a warning a should-class word
 // (should, recommended, recommends, ought to; すべき, 推奨). An info is a
 // hint and needs no keyword, but a hint whose sentence says must has to say
@@ -22,7 +24,7 @@ import (
 // in any case. The Archives draft is read in its Japanese original (Quote),
 // not in rsconform's English rendering.
 var (
-	mustWord   = regexp.MustCompile(`(?i)\b(must|shall|mandatory|(is|are) required)\b|なければなりません|なければならない|必須`)
+	mustWord   = regexp.MustCompile(`(?i)\b(must|shall|mandatory|is required)\b|なければなりません|なければならない|必須`)
 	shouldWord = regexp.MustCompile(`(?i)\b(should|recommended|recommends|ought to)\b|すべき|べきで|推奨`)
 	mayWord    = regexp.MustCompile(`(?i)\b(may|optional|can)\b|できます|してもよい|任意`)
 )
@@ -96,6 +98,7 @@ var levelReasons = map[string]string{
 	"RS-TIME-ENTRY-SNAPSHOT": "definition: at 'provides a guarantee' for the whole document; a part taken outside the document's snapshot breaks it",
 	"RS-TIME-ENTRY-INTERVAL": "definition: from/until say all changes of the interval are included; a closed document's entry past its until breaks it",
 	"RS-CAPLIST-ENTRY-KIND":  "definition: 9 'A Capability List points at the capability documents'; an entry that is none is no Capability List entry",
+	"RS-LIST-OF-LISTS":       "definition: 6.1 multiple documents are grouped by a <sitemapindex> 'introduced as an index to point at all individual <urlset> documents'",
 	"RS-LISTED-KIND":         "definition: 6.1 the documents of a capability 'have the same value for the capability attribute'",
 	"RS-UP-TARGET":           "definition: 6.2 the up link gives 'the URI of the document that sits higher in the hierarchy'",
 	"RS-INDEX-TARGET":        "definition: 6.2 the index link gives 'the URI of the index document' under which the document resides",
