@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsconform/rsconform/internal/digits"
 	"github.com/rsconform/rsconform/mocksource"
 	"github.com/rsconform/rsconform/mocksource/scenario"
 )
@@ -268,10 +269,7 @@ func (st *Step) wire(p string) string {
 
 // byteCount is "1,184 bytes".
 func byteCount(n int64) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
+	s := digits.Grouped(n)
 	if n == 1 {
 		return s + " byte"
 	}

@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 )
 
 var _ = Describe("Resource names and sizes that test a Destination's mapping (issue 24)", func() {
@@ -57,6 +58,19 @@ var _ = Describe("Resource names and sizes that test a Destination's mapping (is
 			logged = append(logged, r.Path+"?"+r.Query)
 		}
 		Expect(logged).To(ContainElements("/res/names/a%2Fb.txt?", "/res/names/q.txt?page=2", "/res/names/caf%C3%A9.txt?"))
+	})
+
+	It("takes a query written as a path is, and serves it as clients escape it", func() {
+		sc, err := scenario.Parse("s.yaml", []byte("name: s\nsteps:\n  - after: 1h\n    actions:\n"+
+			"      - create: {path: \"/res/q.txt?name=caf\u00e9\", type: text/plain}\n"+
+			"      - create: {path: \"/res/q.txt?a=%2F\", type: text/plain}\n"))
+		Expect(err).NotTo(HaveOccurred())
+		m := startMock(mocksource.Options{Scenario: sc})
+		m.step()
+		for _, q := range []string{"?name=caf%C3%A9", "?a=%2F", "?a=%2f"} {
+			resp, _ := m.get("/res/q.txt" + q)
+			Expect(resp.StatusCode).To(Equal(http.StatusOK), q)
+		}
 	})
 
 	It("generates large bodies of the size asked, the same on every request, cheaply", func() {

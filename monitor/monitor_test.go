@@ -1,9 +1,13 @@
 package monitor_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -20,6 +24,7 @@ import (
 
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/internal/fingerprint"
+	"github.com/rsconform/rsconform/internal/safefile"
 	"github.com/rsconform/rsconform/mocksource"
 	"github.com/rsconform/rsconform/mocksource/scenario"
 	"github.com/rsconform/rsconform/monitor"
@@ -357,6 +362,111 @@ var _ = Describe("The store", func() {
 		Expect(runs[3].New + runs[2].New + runs[1].New + runs[0].New).To(BeZero())
 		_, err = store.Report(ctx, runs[3].ID, "html")
 		Expect(err).To(MatchError(monitor.ErrNotFound))
+	})
+})
+
+var _ = Describe("The store's full reports", func() {
+	// finish records a finished run of Source a with reports json and html.
+	finish := func(store *monitor.Store, json, html string) int64 {
+		ctx := context.Background()
+		id, err := store.StartRun(ctx, "a", "http://a.test/", time.Now())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(store.FinishRun(ctx, &monitor.Outcome{Run: monitor.Run{ID: id, Status: monitor.StatusOK},
+			JSON: []byte(json), HTML: []byte(html)}, 10)).To(Succeed())
+		return id
+	}
+
+	It("are read back within their bound; one that unzips to more (a crafted zip bomb) is refused, naming the run", func() {
+		store, path := openStore()
+		monitor.SetMaxReportBytes(store, 1<<20)
+		ctx := context.Background()
+		id := finish(store, "{}", strings.Repeat("h", 1<<20))
+		b, err := store.Report(ctx, id, "html")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(b).To(HaveLen(1 << 20))
+
+		// 64 MiB of zeros, 64 KiB zipped, put in the database behind the
+		// store's back.
+		var bomb bytes.Buffer
+		zw := gzip.NewWriter(&bomb)
+		_, err = zw.Write(make([]byte, 64<<20))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(zw.Close()).To(Succeed())
+		db, err := sql.Open("sqlite3", path)
+		Expect(err).NotTo(HaveOccurred())
+		defer db.Close()
+		_, err = db.Exec(`UPDATE reports SET json = ? WHERE run_id = ?`, bomb.Bytes(), id)
+		Expect(err).NotTo(HaveOccurred())
+		b, err = store.Report(ctx, id, "json")
+		Expect(len(b)).To(BeZero(), "the bytes read of a refused report")
+		var le *safefile.LimitError
+		Expect(errors.As(err, &le)).To(BeTrue(), "%v", err)
+		Expect(err.Error()).To(Equal(fmt.Sprintf("run %d: the json report is larger than 1 MiB, more than any json report needs: refused", id)))
+	})
+
+	It("are not kept beyond their bound, which they could not be read back within", func() {
+		store, _ := openStore()
+		monitor.SetMaxReportBytes(store, 1<<20)
+		id := finish(store, "{}", strings.Repeat("h", 1<<20+1))
+		run, err := store.Run(context.Background(), id)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(run.HasReport).To(BeFalse())
+		_, err = store.Report(context.Background(), id, "json")
+		Expect(err).To(MatchError(monitor.ErrNotFound))
+	})
+})
+
+var _ = Describe("The dashboard's list of Sources", func() {
+	It("has each Source's last run, number of runs and trend, in queries whose number does not grow with the Sources", func() {
+		store, path := openStore()
+		ctx := context.Background()
+		const trend = 3
+		// Source i has i runs: statuses and error counts vary.
+		statuses := []string{monitor.StatusOK, monitor.StatusUnreachable, monitor.StatusOK, monitor.StatusInterrupted, monitor.StatusOK}
+		var sources []monitor.Source
+		for i := 0; i < 6; i++ {
+			name := fmt.Sprintf("s%d", i)
+			sources = append(sources, monitor.Source{Name: name, URL: "http://" + name + ".test/"})
+			for j := 0; j < i; j++ {
+				id, err := store.StartRun(ctx, name, "http://"+name+".test/", time.UnixMilli(int64(1000*(i*10+j))))
+				Expect(err).NotTo(HaveOccurred())
+				if i == 5 && j == i-1 {
+					continue // in progress
+				}
+				Expect(store.FinishRun(ctx, &monitor.Outcome{Run: monitor.Run{ID: id, Status: statuses[(i+j)%len(statuses)],
+					Errors: 10*i + j, Warnings: j, Documents: i + j}, JSON: []byte("{}")}, 2)).To(Succeed())
+			}
+		}
+		Expect(store.Declare(ctx, sources)).To(Succeed())
+
+		reader, queries := monitor.OpenCounting(path)
+		DeferCleanup(reader.Close)
+		list, err := reader.Sources(ctx, trend)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(queries.Load()).To(Equal(int64(1)), "queries for %d Sources", len(sources))
+
+		// What each Source's own runs say.
+		Expect(list).To(HaveLen(len(sources)))
+		for i, ss := range list {
+			name := fmt.Sprintf("s%d", i)
+			Expect(ss.Name).To(Equal(name))
+			Expect(ss.URL).To(Equal("http://" + name + ".test/"))
+			all, err := store.Runs(ctx, name, 100)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(ss.Runs).To(Equal(len(all)), name)
+			Expect(ss.Runs).To(Equal(i), name)
+			if len(all) == 0 {
+				Expect(ss.Last).To(BeNil(), name)
+			} else {
+				Expect(ss.Last).NotTo(BeNil(), name)
+				Expect(*ss.Last).To(Equal(all[0]), name)
+			}
+			Expect(ss.Trend).To(Equal(monitor.TrendOf(all, trend)), name)
+			Expect(ss.Trend).NotTo(BeNil(), "JSON [] when no run")
+		}
+		Expect(list[5].Last.Status).To(Equal(monitor.StatusRunning))
+		Expect(list[4].Last.HasReport).To(BeTrue())
+		Expect(list[4].Trend).To(Equal([]int{41, 43}))
 	})
 })
 

@@ -63,7 +63,13 @@ func (f *reportFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.baseline, "baseline", "", "known findings in `FILE`: report and fail on new findings only; a missing FILE is written with the current findings")
 	fs.StringVar(&f.configPath, "config", "", "configuration `FILE` (default: "+configFileName+" in the working directory or above)")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colour (same as --color never)")
-	fs.IntVar(&f.maxFindingsPerRule, "max-findings-per-rule", engine.DefaultMaxFindingsPerRule,
+	maxFindingsPerRuleFlag(fs, &f.maxFindingsPerRule)
+}
+
+// maxFindingsPerRuleFlag registers --max-findings-per-rule, the engine's
+// cap (engine.Config.MaxFindingsPerRule), for validate, crawl and serve.
+func maxFindingsPerRuleFlag(fs *flag.FlagSet, p *int) {
+	fs.IntVar(p, "max-findings-per-rule", engine.DefaultMaxFindingsPerRule,
 		"findings of one rule listed per document; the rest are counted (0: list all)")
 }
 

@@ -69,8 +69,8 @@
 // Resource paths are letters (of any script: /res/café.txt is written raw,
 // an IRI), digits, / . _ - ~ and escapes (%2F, %20, %25: upper case, and
 // never of a character that needs none), with an optional query
-// (/res/q.txt?page=2: name=value pairs of the same characters, joined by
-// &). The Source finds a resource, and its log and expected state name
+// (/res/q.txt?page=2: name=value pairs of the same characters but /,
+// joined by &). The Source finds a resource, and its log and expected state name
 // it, by the path's URI key: the IRI's characters beyond ASCII escaped
 // (RFC 3987 3.1) and escapes normalised (RFC 3986 6.2.2), so
 // /res/caf%C3%A9.txt, /res/names/a%2Fb.txt (not /res/names/a/b.txt) and

@@ -74,59 +74,54 @@ func unreserved(c byte) bool {
 }
 
 // checkNameChars says what is wrong with the characters of a scenario
-// resource path (the part before any query), or "": letters (any script),
-// digits, / . _ - ~, and escapes of characters that need one (upper case
-// hex; an escape of an unreserved character is written plain, so that
-// no two paths share a key).
-func checkNameChars(p string) string {
-	for i := 0; i < len(p); {
-		c := p[i]
+// resource path (the part before any query), or "" (checkChars).
+func checkNameChars(p string) string { return checkChars("path", p, "/._-~") }
+
+// checkQuery says what is wrong with the query of a scenario resource
+// path, or "": name=value pairs joined by &, written as a path is
+// (checkChars) but for their punctuation.
+func checkQuery(q string) string {
+	if q == "" {
+		return "an empty query: leave out the ?"
+	}
+	return checkChars("query", q, "._-~=&")
+}
+
+// checkChars is the one rule for the characters of a scenario path and of
+// its query (what, s): letters (any script), digits, the ASCII punctuation
+// punct, and escapes of characters that need one (upper case hex; an
+// escape of an unreserved character is written plain), so that no two
+// paths share a URI key. A path and a query differ only in punct: / parts
+// a path's segments, = and & a query's pairs.
+func checkChars(what, s, punct string) string {
+	for i := 0; i < len(s); {
+		c := s[i]
 		if c == '%' {
-			if i+2 >= len(p) || !ishex(p[i+1]) || !ishex(p[i+2]) {
-				return fmt.Sprintf("path %q has a %% that does not start an escape (%%XX)", p)
+			if i+2 >= len(s) || !ishex(s[i+1]) || !ishex(s[i+2]) {
+				return fmt.Sprintf("%s %q has a %% that does not start an escape (%%XX)", what, s)
 			}
-			if strings.ToUpper(p[i+1:i+3]) != p[i+1:i+3] {
-				return fmt.Sprintf("path %q: write the escape %s in upper case", p, p[i:i+3])
+			if strings.ToUpper(s[i+1:i+3]) != s[i+1:i+3] {
+				return fmt.Sprintf("%s %q: write the escape %s in upper case", what, s, s[i:i+3])
 			}
-			if d := unhex(p[i+1])<<4 | unhex(p[i+2]); unreserved(d) {
-				return fmt.Sprintf("path %q: %s escapes %q, which is written plain", p, p[i:i+3], d)
+			if d := unhex(s[i+1])<<4 | unhex(s[i+2]); unreserved(d) {
+				return fmt.Sprintf("%s %q: %s escapes %q, which is written plain", what, s, s[i:i+3], d)
 			}
 			i += 3
 			continue
 		}
 		if c >= utf8.RuneSelf {
-			r, n := utf8.DecodeRuneInString(p[i:])
+			r, n := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError || !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-				return fmt.Sprintf("path %q has %q: beyond ASCII, use letters and digits", p, r)
+				return fmt.Sprintf("%s %q has %q: beyond ASCII, use letters and digits", what, s, r)
 			}
 			i += n
 			continue
 		}
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("/._-~", c) >= 0
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(punct, c) >= 0
 		if !ok {
-			return fmt.Sprintf("path %q has %q: use letters, digits, / . _ - ~ and %%XX escapes", p, c)
+			return fmt.Sprintf("%s %q has %q: use letters, digits, %s and %%XX escapes", what, s, c, strings.Join(strings.Split(punct, ""), " "))
 		}
 		i++
-	}
-	return ""
-}
-
-// checkQuery says what is wrong with the query of a scenario resource
-// path, or "": name=value pairs joined by &, of letters, digits, . _ - ~
-// and escapes.
-func checkQuery(q string) string {
-	if q == "" {
-		return "an empty query: leave out the ?"
-	}
-	for i := 0; i < len(q); i++ {
-		c := q[i]
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("._-~=&%", c) >= 0
-		if !ok {
-			return fmt.Sprintf("query %q has %q: use letters, digits, . _ - ~ = & and %%XX escapes", q, c)
-		}
-		if c == '%' && (i+2 >= len(q) || !ishex(q[i+1]) || !ishex(q[i+2])) {
-			return fmt.Sprintf("query %q has a %% that does not start an escape", q)
-		}
 	}
 	return ""
 }

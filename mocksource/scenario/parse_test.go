@@ -152,10 +152,15 @@ var _ = Describe("Resource names and sizes a scenario may give (issue 24)", func
 			"/res/q.txt?":         "empty query",
 			"/res/q.txt?a b":      "query",
 			"/res/caf\u00e9 .txt": "use letters",
+			// A query's escapes are held to the same rule.
+			"/res/q.txt?a=%2f": "upper case",
+			"/res/q.txt?a=%41": "written plain",
+			"/res/q.txt?a=%2":  "does not start an escape",
+			"/res/q.txt?a=:b":  "use letters, digits, . _ - ~ = & and %XX escapes",
 		} {
 			_, err := scenario.Parse("s.yaml", []byte("name: s\nsteps:\n  - after: 1h\n    actions:\n      - create: {path: \""+path+"\", type: text/plain}\n"))
-			Expect(err).To(HaveOccurred(), path)
-			Expect(err.Error()).To(ContainSubstring(msg), path)
+			Expect(err).To(HaveOccurred(), "%s", path)
+			Expect(err.Error()).To(ContainSubstring(msg), "%s", path)
 		}
 	})
 
