@@ -495,7 +495,7 @@ func (v *Validator) pass(ctx context.Context, head []byte, rest io.Reader, schem
 	}()
 	dec := newDecoder()
 	if wanted {
-		dec.b.OnEntries, dec.b.Window, dec.b.Pool = opts.OnEntries, opts.Window, opts.Pool
+		dec.streamed(opts.OnEntries, opts.Window, opts.Pool)
 	}
 	var ferr error
 	for done := false; !done; {

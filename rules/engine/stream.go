@@ -14,7 +14,9 @@ import (
 // read, and its entries are cleared as soon as every rule has seen them,
 // for the next ones to be built in: memory then stays bounded by the rules'
 // own state, not by the document (issue 13), and a rule must keep nothing
-// of an entry but copies of its values. Every document rule of the
+// of an entry but copies of its values: the front end writes the strings
+// of later entries over those of a window once it is given back (the
+// streaming test poisons them to show a rule that keeps one). Every document rule of the
 // catalogue reads the header or the entries once (its self-test sees to
 // it), but for the rules on the input's facts (Rule.Input), which run at
 // the end. A rule of ScopeDocument, which needs the whole model, still
