@@ -50,8 +50,9 @@ const (
 // document is read. A few windows are in flight or pooled at a time:
 // 256 rather than 512 took 0.9 MB off the peak on a 50,000-entry list,
 // and no time on a directory of 8 (1,604 ms of CPU against 1,616, medians
-// of 10 alternating runs).
-var streamWindow = 256
+// of 10 alternating runs); 128 rather than 256 another 0.3-0.4 MB, and
+// no time (see schema's chunkSize).
+var streamWindow = 128
 
 // errEntriesTwice is the error of a ScopeEntries rule that iterates the
 // entries twice: while streaming, the first iteration consumed them.
