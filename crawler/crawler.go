@@ -90,6 +90,11 @@ type Options struct {
 	// of an earlier run of the same crawl (interrupted or not) replays
 	// what it recorded instead of fetching it again.
 	State string
+	// MaxStateBytes bounds the state file (default: MaxBytes, base64 as
+	// the records hold bodies, and stateFactsBytes): a
+	// larger file is refused before it is read, and a crawl whose records
+	// would take the file beyond it records no more (StateInfo.Err).
+	MaxStateBytes int64
 }
 
 func (o Options) withDefaults() Options {
@@ -98,6 +103,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxBytes <= 0 {
 		o.MaxBytes = 1 << 30
+	}
+	if o.MaxStateBytes <= 0 {
+		o.MaxStateBytes = 4*((o.MaxBytes+2)/3) + stateFactsBytes
 	}
 	o.HTTP = o.HTTP.WithDefaults()
 	if o.Sample == 0 && !o.SampleSet {

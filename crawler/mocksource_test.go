@@ -11,12 +11,13 @@ import (
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/fixtures"
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 )
 
 // mockCrawl plays a built-in scenario of the mock Source to its end (or
 // steps steps), serves it and crawls it with packages and every resource.
 func mockCrawl(name string, steps int, ignoreFaults bool) (*crawler.Report, string) {
-	sc, err := mocksource.LoadScenario(name)
+	sc, err := scenario.Load(name)
 	Expect(err).NotTo(HaveOccurred())
 	src, err := mocksource.New(mocksource.Options{Scenario: sc, IgnoreFaults: ignoreFaults})
 	Expect(err).NotTo(HaveOccurred())

@@ -14,6 +14,7 @@ import (
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/fixtures"
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 	"github.com/rsconform/rsconform/rules/graph"
 )
 
@@ -38,12 +39,12 @@ var liveStart = time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 // liveCrawl crawls a scenario in real-time mode, a change every 100 ms of
 // a clock that moves 60 ms a request, with every resource sampled.
 func liveCrawl(name string) (*crawler.Report, string, *mocksource.Source) {
-	sc, err := mocksource.LoadScenario(name)
+	sc, err := scenario.Load(name)
 	Expect(err).NotTo(HaveOccurred())
 	return liveCrawlScenario(sc)
 }
 
-func liveCrawlScenario(sc *mocksource.Scenario, revisit ...time.Duration) (*crawler.Report, string, *mocksource.Source) {
+func liveCrawlScenario(sc *scenario.Scenario, revisit ...time.Duration) (*crawler.Report, string, *mocksource.Source) {
 	return liveCrawlOptions(mocksource.Options{Scenario: sc}, revisit...)
 }
 
@@ -121,7 +122,7 @@ var _ = Describe("Crawling a live Source (mock real-time mode)", func() {
 	It("catches a listed resource gone without a recorded deletion, and the wrong hash, run after run", func() {
 		data, err := os.ReadFile("testdata/realtime-misbehaving.yaml")
 		Expect(err).NotTo(HaveOccurred())
-		sc, err := mocksource.ParseScenario("testdata/realtime-misbehaving.yaml", data)
+		sc, err := scenario.Parse("testdata/realtime-misbehaving.yaml", data)
 		Expect(err).NotTo(HaveOccurred())
 		for run := 0; run < 3; run++ {
 			rep, base, _ := liveCrawlScenario(sc)
@@ -139,7 +140,7 @@ var _ = Describe("Crawling a live Source (mock real-time mode)", func() {
 	// History then has <lastmod>, the order of the entries and the lists'
 	// from and until to go by.
 	lastmodOnly := func(name string, revisit ...time.Duration) (*crawler.Report, string) {
-		sc, err := mocksource.LoadScenario(name)
+		sc, err := scenario.Load(name)
 		Expect(err).NotTo(HaveOccurred())
 		rep, base, _ := liveCrawlOptions(mocksource.Options{Scenario: sc, LastmodOnly: true}, revisit...)
 		Expect(rep.EntryError).NotTo(HaveOccurred())
@@ -191,7 +192,7 @@ var _ = Describe("Crawling a live Source (mock real-time mode)", func() {
 	})
 
 	It("observes a live Source over time (--revisit): its Change List only grew, in order", func() {
-		sc, err := mocksource.LoadScenario("realtime")
+		sc, err := scenario.Load("realtime")
 		Expect(err).NotTo(HaveOccurred())
 		rep, base, _ := liveCrawlScenario(sc, time.Minute)
 		Expect(rep.Stats.Revisited).To(BeNumerically(">=", 3))

@@ -1,11 +1,26 @@
 package crawler
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/graph"
 )
+
+// ParseSample reads a sample size as --sample (crawl, suite source) and a
+// monitor's Sources file give it: a count, all (SampleAll), or 0.
+func ParseSample(s string) (int, error) {
+	if strings.EqualFold(s, "all") {
+		return SampleAll, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("--sample %q: want a number of resources per list, all or 0", s)
+	}
+	return n, nil
+}
 
 // sample picks the resources of the list at u to fetch, spread evenly over
 // it, and records what it left and why. A closed Change List is not sampled

@@ -153,8 +153,10 @@ type span struct{ off, n int64 }
 type journal struct {
 	path  string
 	clock sourcehttp.Clock
-	// maxLine bounds a line read into memory (maxRecordBytes).
+	// maxLine bounds a line read into memory (maxRecordBytes); maxFile
+	// the file (Options.MaxStateBytes).
 	maxLine int
+	maxFile int64
 
 	mu       sync.Mutex
 	f        *os.File
@@ -202,6 +204,11 @@ func stateOptions(o Options) map[string]string {
 	}
 }
 
+// stateFactsBytes is what the default bound of a state file
+// (Options.MaxStateBytes) gives the records' HTTP facts besides the
+// bodies: 1 GiB, a few hundred bytes a resource for millions of them.
+const stateFactsBytes = 1 << 30
+
 // maxRecordBytes bounds one line of a crawl's state file, the most that
 // is read into memory at once: a record holds at most what the crawl read
 // of a body (a document within --max-size, an HTML page or robots.txt
@@ -238,7 +245,7 @@ func openJournal(path, entry string, opts Options) (*journal, error) {
 		}
 		return nil, fmt.Errorf("crawler: locking the state file: %w", err)
 	}
-	j := &journal{path: path, f: f, clock: clock, maxLine: maxRecordBytes(opts), index: map[string]span{}, info: StateInfo{File: path}}
+	j := &journal{path: path, f: f, clock: clock, maxLine: maxRecordBytes(opts), maxFile: opts.MaxStateBytes, index: map[string]span{}, info: StateInfo{File: path}}
 	want := stateHeader{Format: stateFormat, Version: StateVersion, Entry: entry, Options: stateOptions(opts)}
 	if err := j.load(want); err != nil {
 		f.Close()
@@ -280,12 +287,20 @@ func (j *journal) load(want stateHeader) error {
 	if st.Size() == 0 {
 		return j.append(want)
 	}
-	br := bufio.NewReaderSize(j.f, 1<<20)
+	if st.Size() > j.maxFile {
+		return j.tooLarge()
+	}
+	// The file is read within its bound even should it grow meanwhile.
+	br := bufio.NewReaderSize(safefile.LimitReader(j.f, j.maxFile, j.tooLarge()), 1<<20)
 	var off int64
 	for line := 1; ; line++ {
 		data, err := readLine(br, j.maxLine)
 		if errors.Is(err, errLongLine) {
 			return bad(line, "a line longer than %d bytes, more than any record of a crawl with these options: the file was changed or damaged; start a new state file", j.maxLine)
+		}
+		var se *StateError
+		if errors.As(err, &se) {
+			return se
 		}
 		if err != nil && err != io.EOF {
 			return fmt.Errorf("crawler: reading the state file: %w", err)
@@ -333,6 +348,12 @@ func (j *journal) load(want stateHeader) error {
 	return err
 }
 
+// tooLarge is the refusal of a state file beyond its bound.
+func (j *journal) tooLarge() *StateError {
+	return &StateError{File: j.path, Msg: fmt.Sprintf("larger than %d bytes, more than a crawl with these options records: "+
+		"the file was changed or damaged; start a new state file", j.maxFile)}
+}
+
 // checkHeader compares a state file's header with the crawl's.
 func checkHeader(data []byte, want stateHeader) error {
 	var h stateHeader
@@ -368,6 +389,9 @@ func (j *journal) append(v any) error {
 		return fmt.Errorf("crawler: the state file: %w", err)
 	}
 	data = append(data, '\n')
+	if j.end+int64(len(data)) > j.maxFile {
+		return &StateError{File: j.path, Msg: fmt.Sprintf("reached its bound of %d bytes: the fetches after it are not recorded, and are made again by a resumed crawl", j.maxFile)}
+	}
 	n, err := j.f.Write(data)
 	j.end += int64(n)
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/fixtures"
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 	"github.com/rsconform/rsconform/rules/engine"
 )
 
@@ -67,7 +68,7 @@ const stateEntry = "http://source.test/"
 // stateSource is the mock Source's showcase, played to its end: every
 // kind of document, packages, open and closed Change Lists.
 func stateSource() http.Handler {
-	sc, err := mocksource.LoadScenario("showcase")
+	sc, err := scenario.Load("showcase")
 	Expect(err).NotTo(HaveOccurred())
 	src, err := mocksource.New(mocksource.Options{Scenario: sc, IgnoreFaults: true})
 	Expect(err).NotTo(HaveOccurred())
@@ -348,6 +349,43 @@ var _ = Describe("A crawl with a state file (--state)", func() {
 			se := stateErr(err)
 			Expect(se.Line).To(Equal(3))
 			Expect(se.Msg).To(ContainSubstring("a line longer than 11184812 bytes"))
+		})
+
+		It("larger than its bound (Options.MaxStateBytes), before reading it", func() {
+			state := filepath.Join(dir, "state.json")
+			resume(state, 10)
+			st, err := os.Stat(state)
+			Expect(err).NotTo(HaveOccurred())
+			bound := func(n int64) func(*crawler.Options) {
+				return func(o *crawler.Options) { o.MaxStateBytes = n }
+			}
+			err, served := crawlWith(state, bound(st.Size()-1))
+			Expect(served).To(BeZero())
+			se := stateErr(err)
+			Expect(se.Line).To(BeZero())
+			Expect(se.Error()).To(HavePrefix(fmt.Sprintf("state file %s: larger than %d bytes, more than a crawl with these options records", state, st.Size()-1)))
+			// At its bound, the file is read, and the finished crawl
+			// answered from it.
+			err, served = crawlWith(state, bound(st.Size()))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(served).To(BeZero())
+		})
+
+		It("that would grow beyond its bound: records up to it, says so, and resumes from it", func() {
+			state := filepath.Join(dir, "state.json")
+			const limit = 16 << 10
+			tr := newCounting(h)
+			opts := stateOpts(tr, state, new(int))
+			opts.MaxStateBytes = limit
+			rep, err := crawler.Crawl(context.Background(), stateEntry, opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(rep.State.Recorded).To(BeNumerically(">", 0))
+			Expect(rep.State.Err).To(MatchError(ContainSubstring("reached its bound of 16384 bytes: the fetches after it are not recorded")))
+			st, err := os.Stat(state)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(st.Size()).To(BeNumerically("<=", limit))
+			err, _ = crawlWith(state, func(o *crawler.Options) { o.MaxStateBytes = limit })
+			Expect(err).NotTo(HaveOccurred())
 		})
 
 		It("that is not a state file, or is damaged", func() {

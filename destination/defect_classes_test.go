@@ -7,7 +7,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/harness"
-	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 )
 
 // shadowCopy is a broken Destination: rsconform sync keeps a shadow copy,
@@ -86,7 +86,7 @@ var _ = Describe("Destinations with one defect each are caught", Label("Kind:har
 rm -rf "$RSCONFORM_DIR" && mkdir -p "$RSCONFORM_DIR" && cd "$RSCONFORM_DIR.shadow" || exit 1
 `
 
-	mixed := ahead.addScript(mocksource.Origin2Scenario, bothOrigins+`cp -R res "$RSCONFORM_DIR/" || exit 1
+	mixed := ahead.addScript(scenario.Origin2Name, bothOrigins+`cp -R res "$RSCONFORM_DIR/" || exit 1
 if [ -d origin2 ]; then cp -R origin2/. "$RSCONFORM_DIR/"; fi`)
 	It("mixes two origins into one path: the second origin's /res/0000000.txt takes the first's file", func() {
 		res := ahead.get(mixed)
@@ -98,7 +98,7 @@ if [ -d origin2 ]; then cp -R origin2/. "$RSCONFORM_DIR/"; fi`)
 		Expect(verdict(res, 1, harness.NoExtraFiles.ID).Actual).To(Equal("2 extra: /res/data/list.json, /res/only-here.html"))
 	})
 
-	dropped := ahead.addScript(mocksource.Origin2Scenario, bothOrigins+`cp -R res "$RSCONFORM_DIR/"`)
+	dropped := ahead.addScript(scenario.Origin2Name, bothOrigins+`cp -R res "$RSCONFORM_DIR/"`)
 	It("drops the second origin", func() {
 		res := ahead.get(dropped)
 		Expect(failingMust(res)).To(ConsistOf("step 1 DEST-PRESENT", "step 2 DEST-PRESENT"))

@@ -17,6 +17,7 @@ import (
 	"github.com/rsconform/rsconform/discovery"
 	"github.com/rsconform/rsconform/harness"
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 	"github.com/rsconform/rsconform/reporter"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
@@ -32,7 +33,7 @@ func mockRun(name string, o destination.Options, after func(step int) bool) (*mo
 // mockRunWith is mockRun with options for the mock Source.
 func mockRunWith(name string, mo mocksource.Options, o destination.Options, after func(step int) bool) (*mocksource.Source, []*destination.Report) {
 	GinkgoHelper()
-	sc, err := mocksource.LoadScenario(name)
+	sc, err := scenario.Load(name)
 	Expect(err).NotTo(HaveOccurred())
 	mo.Scenario = sc
 	src, err := mocksource.New(mo)
@@ -109,7 +110,7 @@ var _ = Describe("Incremental synchronisation from Change Dumps [13.1, 13.2]", L
 		// After the baseline, every resource came out of a package.
 		for _, r := range src.Log() {
 			if strings.HasPrefix(r.Path, "/res/") && r.Status == 200 {
-				Expect(r.Time).To(Equal(mocksource.DefaultStart), r.Path)
+				Expect(r.Time).To(Equal(scenario.DefaultStart), r.Path)
 			}
 		}
 	})

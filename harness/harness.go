@@ -46,12 +46,13 @@ import (
 	"time"
 
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 	"github.com/rsconform/rsconform/rules/engine"
 )
 
 // Config is one scenario to play against one Destination.
 type Config struct {
-	Scenario *mocksource.Scenario
+	Scenario *scenario.Scenario
 	// Source holds further options of the mock Source (Resources, Seed,
 	// MaxEntries ...); its Scenario is replaced by the one above.
 	Source mocksource.Options
@@ -284,7 +285,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	// The second origin: another port of 127.0.0.1, where the resources
-	// under mocksource.Origin2Prefix live ({origin2}).
+	// under scenario.Origin2Prefix live ({origin2}).
 	ln2, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		ln.Close()

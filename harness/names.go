@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 )
 
 // Where the harness expects a resource in DIR. The Destination keeps the
@@ -32,14 +33,14 @@ import (
 // loses a resource (DEST-PRESENT, DEST-CURRENT).
 
 // origin2Dir is the top directory of DIR for the second origin's
-// resources: mocksource.Origin2Prefix without its last slash.
-var origin2Dir = strings.TrimSuffix(mocksource.Origin2Prefix, "/")
+// resources: scenario.Origin2Prefix without its last slash.
+var origin2Dir = strings.TrimSuffix(scenario.Origin2Prefix, "/")
 
 // queryFileName writes a query into a file name, one to one.
 var queryFileName = strings.NewReplacer("%", "%25", "/", "%2F")
 
 // fileKey is the DIR name ("/res/q.txt?page=2") of a resource whose URI
-// key (mocksource.URIKey: escaped path, "?" and query) is key.
+// key (scenario.URIKey: escaped path, "?" and query) is key.
 func fileKey(key string) string {
 	path, query, ok := strings.Cut(key, "?")
 	if !ok {
@@ -85,7 +86,7 @@ func requestKey(r mocksource.Request) string {
 	if r.Query != "" {
 		p += "?" + r.Query
 	}
-	return fileKey(mocksource.URIKey(p))
+	return fileKey(scenario.URIKey(p))
 }
 
 // expectedFiles keys the Source's expected state by DIR name.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 )
 
 // Requirements judged on hand-built steps: what the log and DIR show is
@@ -153,7 +154,7 @@ func TestRequirementsOnHandBuiltSteps(t *testing.T) {
 			st.Requests = []mocksource.Request{r}
 		}, Fail, "no line of standard error names /cl.xml"},
 		{"report: armed but not fetched", ProblemsReported, func(st *Step) {
-			st.Faults = []*mocksource.Fault{{Match: "/cl.xml", Malformed: true}}
+			st.Faults = []*scenario.Fault{{Match: "/cl.xml", Malformed: true}}
 		}, NotObserved, "did not fetch it"},
 	}
 	for _, tt := range tests {
@@ -214,9 +215,9 @@ func TestRequirementValuesAreChecked(t *testing.T) {
 }
 
 // tinyScenario: three resources, one checkpoint that deletes one.
-func tinyScenario(t *testing.T) *mocksource.Scenario {
+func tinyScenario(t *testing.T) *scenario.Scenario {
 	t.Helper()
-	sc, err := mocksource.ParseScenario("tiny.yaml", []byte(`name: tiny
+	sc, err := scenario.Parse("tiny.yaml", []byte(`name: tiny
 resources: {count: 3}
 steps:
   - after: 1h

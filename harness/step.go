@@ -6,7 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsconform/rsconform/internal/digits"
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 )
 
 // Step is what a requirement's Check sees of one run of the Destination:
@@ -15,7 +17,7 @@ import (
 type Step struct {
 	Number int
 	// Scenario is the scenario played.
-	Scenario *mocksource.Scenario
+	Scenario *scenario.Scenario
 	// First is true for the first run of the command (DIR was empty).
 	First bool
 	Run   *RunInfo
@@ -33,7 +35,7 @@ type Step struct {
 	Requests []mocksource.Request
 	Lost     int64
 	// Faults are the faults armed during the run.
-	Faults []*mocksource.Fault
+	Faults []*scenario.Fault
 	// WrongHash holds the live resources the Source lists with a hash
 	// that does not match what it serves.
 	WrongHash map[string]bool
@@ -70,22 +72,22 @@ func (st *Step) noDeletion() string {
 // judge keeps what spans runs: every path ever live, deletions seen.
 type judge struct {
 	cfg         *Config
-	sc          *mocksource.Scenario
+	sc          *scenario.Scenario
 	ever        map[string]bool
 	deletedEver bool
 	runs        int
 }
 
 // activeFaults are the faults armed after the first step steps.
-func activeFaults(sc *mocksource.Scenario, step int) []*mocksource.Fault {
-	var out []*mocksource.Fault
+func activeFaults(sc *scenario.Scenario, step int) []*scenario.Fault {
+	var out []*scenario.Fault
 	for i := 0; i < step && i < len(sc.Steps); i++ {
 		for _, a := range sc.Steps[i].Actions {
 			switch a.Op {
-			case mocksource.OpFault:
+			case scenario.OpFault:
 				out = append(out, a.Fault)
-			case mocksource.OpClearFaults:
-				var kept []*mocksource.Fault
+			case scenario.OpClearFaults:
+				var kept []*scenario.Fault
 				for _, f := range out {
 					if a.Match != "" && f.Match != a.Match {
 						kept = append(kept, f)
@@ -267,10 +269,7 @@ func (st *Step) wire(p string) string {
 
 // byteCount is "1,184 bytes".
 func byteCount(n int64) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
+	s := digits.Grouped(n)
 	if n == 1 {
 		return s + " byte"
 	}

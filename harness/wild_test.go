@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 )
 
 func TestTokenSentOnHandBuiltSteps(t *testing.T) {
-	withToken := &mocksource.Scenario{Wild: mocksource.Wild{BearerToken: "t0k"}}
+	withToken := &scenario.Scenario{Wild: scenario.Wild{BearerToken: "t0k"}}
 	tests := []struct {
 		name   string
 		edit   func(*Step)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 )
 
 // discard is a ResponseWriter that keeps nothing, so that the benchmark
@@ -17,7 +18,7 @@ func (d *discard) Write(b []byte) (int, error) { return len(b), nil }
 func (d *discard) WriteHeader(int)             {}
 
 func benchSource(b *testing.B, resources int) http.Handler {
-	sc, err := mocksource.LoadScenario("large-source")
+	sc, err := scenario.Load("large-source")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/rsconform/rsconform/mocksource/scenario"
 )
 
 // Resource bodies are never stored: each is a pure function of the seed,
@@ -124,7 +126,7 @@ func appendBody(dst []byte, key uint64, path string, version int, typ string, si
 	}
 	v := strconv.Itoa(version)
 	var suffix string
-	switch mediaBase(typ) {
+	switch scenario.MediaBase(typ) {
 	case "text/html":
 		dst = append(dst, "<!DOCTYPE html>\n<html><head><title>"...)
 		dst = append(dst, path...)
@@ -178,7 +180,7 @@ func appendBody(dst []byte, key uint64, path string, version int, typ string, si
 	}
 	n = max(n, 0)
 	fill(fillerText(), n)
-	if typ == "application/json" || mediaBase(typ) == "application/json" {
+	if typ == "application/json" || scenario.MediaBase(typ) == "application/json" {
 		// The filler has newlines; JSON strings may not.
 		for i := len(dst) - n; i < len(dst); i++ {
 			if dst[i] == '\n' {
@@ -187,14 +189,6 @@ func appendBody(dst []byte, key uint64, path string, version int, typ string, si
 		}
 	}
 	return append(dst, suffix...)
-}
-
-// mediaBase strips parameters from a media type.
-func mediaBase(t string) string {
-	if i := strings.IndexByte(t, ';'); i >= 0 {
-		t = t[:i]
-	}
-	return strings.TrimSpace(strings.ToLower(t))
 }
 
 var bodyPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
@@ -251,40 +245,4 @@ func (m *meta) wrong() *meta {
 func (m *meta) wrongSHA256() string {
 	w := m.wrong()
 	return hex.EncodeToString(w.sha256[:])
-}
-
-// extTypes maps file extensions to media types, both ways, for the paths
-// of generated resources and for telling the type of a created path.
-var extTypes = []struct{ ext, typ string }{
-	{".txt", "text/plain"},
-	{".html", "text/html"},
-	{".json", "application/json"},
-	{".xml", "application/xml"},
-	{".csv", "text/csv"},
-	{".css", "text/css"},
-	{".md", "text/markdown"},
-	{".bin", "application/octet-stream"},
-	{".pdf", "application/pdf"},
-	{".png", "image/png"},
-	{".jpg", "image/jpeg"},
-}
-
-func extFor(typ string) string {
-	b := mediaBase(typ)
-	for _, e := range extTypes {
-		if e.typ == b {
-			return e.ext
-		}
-	}
-	return ".bin"
-}
-
-func typeForPath(p string) string {
-	p, _, _ = strings.Cut(p, "?")
-	for _, e := range extTypes {
-		if strings.HasSuffix(p, e.ext) {
-			return e.typ
-		}
-	}
-	return ""
 }

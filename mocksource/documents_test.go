@@ -12,11 +12,12 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 	rs "github.com/rsconform/rsconform/resourcesync"
 )
 
 var _ = Describe("Documents served by every built-in scenario", func() {
-	for _, name := range mocksource.BuiltinScenarios() {
+	for _, name := range scenario.BuiltinNames() {
 		opts := mocksource.Options{IgnoreFaults: true}
 		labels := Labels{"Kind:all"}
 		if name == "large-source" {
@@ -104,13 +105,13 @@ func skipUnlessSlow() {
 }
 
 // wrongHashPaths are the paths a scenario advertises wrong hashes for.
-func wrongHashPaths(sc *mocksource.Scenario) map[string]bool {
-	return faultPaths(sc, len(sc.Steps), func(f *mocksource.Fault) bool { return f.WrongHash })
+func wrongHashPaths(sc *scenario.Scenario) map[string]bool {
+	return faultPaths(sc, len(sc.Steps), func(f *scenario.Fault) bool { return f.WrongHash })
 }
 
 // faultPaths are the paths of the faults that "is" selects armed by the
 // first steps of a scenario.
-func faultPaths(sc *mocksource.Scenario, steps int, is func(*mocksource.Fault) bool) map[string]bool {
+func faultPaths(sc *scenario.Scenario, steps int, is func(*scenario.Fault) bool) map[string]bool {
 	out := map[string]bool{}
 	for _, st := range sc.Steps[:steps] {
 		for _, a := range st.Actions {
@@ -126,8 +127,8 @@ func faultPaths(sc *mocksource.Scenario, steps int, is func(*mocksource.Fault) b
 // between documents and the time attributes of Appendix A.
 func checkStructure(m *mock, s *site) {
 	GinkgoHelper()
-	wrongUp := faultPaths(m.src.Scenario(), m.src.Info().Step, func(f *mocksource.Fault) bool { return f.WrongUp })
-	wrongIndex := faultPaths(m.src.Scenario(), m.src.Info().Step, func(f *mocksource.Fault) bool { return f.WrongIndex })
+	wrongUp := faultPaths(m.src.Scenario(), m.src.Info().Step, func(f *scenario.Fault) bool { return f.WrongUp })
+	wrongIndex := faultPaths(m.src.Scenario(), m.src.Info().Step, func(f *scenario.Fault) bool { return f.WrongIndex })
 	for _, p := range s.sortedDocs() {
 		d := s.parsed[p]
 		k := d.Kind()
@@ -352,7 +353,7 @@ steps:
 
 var _ = Describe("Limits", func() {
 	It("split every kind of document into indexes, and Change Lists roll over at the limit", func() {
-		sc, err := mocksource.ParseScenario("tiny.yaml", []byte(tinyLimits))
+		sc, err := scenario.Parse("tiny.yaml", []byte(tinyLimits))
 		Expect(err).NotTo(HaveOccurred())
 		m := startMock(mocksource.Options{Scenario: sc})
 		playAndCheck(m, nil)

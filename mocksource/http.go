@@ -8,12 +8,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/rsconform/rsconform/sourcehttp"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rsconform/rsconform/mocksource/scenario"
+	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 // ControlPrefix is the reserved path prefix of the control API.
@@ -33,9 +35,9 @@ func (s *Source) Handler() http.Handler {
 }
 
 // Origin2Handler serves the Source's second origin (SetOrigin2URL): the
-// resources under Origin2Prefix at the rest of their paths, and nothing
-// else (documents and the control API are the first origin's). Its
-// requests are in the one log, with Origin 2.
+// resources under scenario.Origin2Prefix at the rest of their paths, and
+// nothing else (documents and the control API are the first origin's).
+// Its requests are in the one log, with Origin 2.
 func (s *Source) Origin2Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.serveHTTP(w, r, 2) })
 }
@@ -118,9 +120,9 @@ func (s *Source) serveHTTP(rw http.ResponseWriter, r *http.Request, origin int) 
 		s.control(rw, r)
 		return
 	}
-	// Resources are found by their URI key (names.go): the path as the
+	// Resources are found by their URI key (scenario.URIKey): the path as the
 	// client escaped it, normalised; the log names them so.
-	p = uriKey(r.URL.EscapedPath())
+	p = scenario.URIKey(r.URL.EscapedPath())
 	start := time.Now()
 	w := &recorder{ResponseWriter: rw}
 	var fired []string
@@ -138,12 +140,12 @@ func (s *Source) serveHTTP(rw http.ResponseWriter, r *http.Request, origin int) 
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	if s.sc.wildRefused(w, r) {
+	if wildRefused(&s.sc.Wild, w, r) {
 		return
 	}
 	// own is the Source's name for what is asked (document-names); the
 	// log keeps the name asked for.
-	own, ok := s.sc.ownPath(p)
+	own, ok := ownPath(&s.sc.Wild, p)
 	if origin == 2 {
 		// The second origin's resources are the Source's under /origin2/.
 		own, ok = origin2Own(p), true
@@ -159,7 +161,7 @@ func (s *Source) serveHTTP(rw http.ResponseWriter, r *http.Request, origin int) 
 	if isMoved {
 		own = moved
 	}
-	if origin == 1 && strings.HasPrefix(own, Origin2Prefix) && s.Origin2URL() != "" {
+	if origin == 1 && strings.HasPrefix(own, scenario.Origin2Prefix) && s.Origin2URL() != "" {
 		// On the second origin, not here.
 		http.NotFound(w, r)
 		return
@@ -181,9 +183,9 @@ func (s *Source) serveHTTP(rw http.ResponseWriter, r *http.Request, origin int) 
 // fault there, /moved/res/a.txt, is /moved/origin2/res/a.txt.
 func origin2Own(p string) string {
 	if rest, ok := strings.CutPrefix(p, movedPrefix); ok && strings.HasPrefix(rest, "/") {
-		return movedPrefix + Origin2Prefix[:len(Origin2Prefix)-1] + rest
+		return movedPrefix + scenario.Origin2Prefix[:len(scenario.Origin2Prefix)-1] + rest
 	}
-	return Origin2Prefix[:len(Origin2Prefix)-1] + p
+	return scenario.Origin2Prefix[:len(scenario.Origin2Prefix)-1] + p
 }
 
 // sleep waits d on the mock's clock (Options.Sleep), or in real time as
@@ -248,7 +250,7 @@ func (s *Source) applyFaults(w *recorder, r *http.Request, p string, hb *hostBas
 		case f.Redirect != 0:
 			fired = append(fired, "redirect="+strconv.Itoa(f.Redirect))
 			loc := f.Location
-			if rest, ok := strings.CutPrefix(p, Origin2Prefix); ok && loc == "" && s.Origin2URL() != "" {
+			if rest, ok := strings.CutPrefix(p, scenario.Origin2Prefix); ok && loc == "" && s.Origin2URL() != "" {
 				loc = s.Origin2URL() + movedPrefix + "/" + rest
 			} else if loc == "" {
 				loc = hb.base + movedPrefix + p
@@ -282,13 +284,13 @@ func (s *Source) serveContent(w *recorder, r *http.Request, p string, hb *hostBa
 			http.NotFound(w, r)
 			return
 		}
-		data, ctype := s.sc.wildDocument(hb.base, p, e.data, e.ctype)
+		data, ctype := wildDocument(&s.sc.Wild, hb.base, p, e.data, e.ctype)
 		s.writeBody(w, r, data, ctype, e.etag, time.Time{}, "", mod)
 		return
 	}
 	key := p
 	if r.URL.RawQuery != "" {
-		key += "?" + uriKey(r.URL.RawQuery)
+		key += "?" + scenario.URIKey(r.URL.RawQuery)
 	}
 	s.mu.RLock()
 	id, found := s.w.lookup(key)
@@ -344,7 +346,7 @@ func (s *Source) writeBody(w *recorder, r *http.Request, body []byte, ctype, eta
 		h["Link"] = []string{link}
 	}
 	h["Content-Type"] = []string{ctype}
-	body = s.sc.wildHeaders(h, r, body, link == "")
+	body = wildHeaders(&s.sc.Wild, h, r, body, link == "")
 	if notModified(r, etag, lastmod) {
 		w.WriteHeader(http.StatusNotModified)
 		return

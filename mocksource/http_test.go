@@ -17,6 +17,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/engine"
 )
@@ -486,7 +487,7 @@ var _ = Describe("A million resources", func() {
 
 var _ = Describe("Serve", func() {
 	It("serves on a listener until the context is done", func() {
-		sc, err := mocksource.LoadScenario("incremental-changelist")
+		sc, err := scenario.Load("incremental-changelist")
 		Expect(err).NotTo(HaveOccurred())
 		src, err := mocksource.New(mocksource.Options{Scenario: sc})
 		Expect(err).NotTo(HaveOccurred())

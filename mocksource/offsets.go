@@ -1,8 +1,6 @@
 package mocksource
 
 import (
-	"fmt"
-	"strconv"
 	"time"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -17,26 +15,6 @@ import (
 // the wrong order. The top-level <rs:md> of a document is written with the
 // first offset, entry i with offset i modulo their number, so that
 // neighbouring entries differ.
-
-// parseOffset reads "+hh:mm" or "-hh:mm" into seconds east of UTC.
-func parseOffset(s string) (int, error) {
-	if len(s) != 6 || (s[0] != '+' && s[0] != '-') || s[3] != ':' {
-		return 0, fmt.Errorf("%q is not a time zone offset such as +01:00 or -05:00", s)
-	}
-	h, err1 := strconv.Atoi(s[1:3])
-	m, err2 := strconv.Atoi(s[4:6])
-	if err1 != nil || err2 != nil || h > 23 || m > 59 {
-		return 0, fmt.Errorf("%q is not a time zone offset such as +01:00 or -05:00", s)
-	}
-	off := h*3600 + m*60
-	if off == 0 {
-		return 0, fmt.Errorf("%q is UTC: give offsets other than +00:00", s)
-	}
-	if s[0] == '-' {
-		off = -off
-	}
-	return off, nil
-}
 
 // withOffsets rewrites every datetime of d with the offsets (seconds east
 // of UTC), the same instants in local time.

@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 )
 
 var _ = Describe("A Source on two origins (scenario second-origin)", func() {
@@ -22,7 +23,7 @@ var _ = Describe("A Source on two origins (scenario second-origin)", func() {
 		sha256Text func([]byte) string
 	)
 	BeforeEach(func() {
-		sc, err := mocksource.LoadScenario(mocksource.Origin2Scenario)
+		sc, err := scenario.Load(scenario.Origin2Name)
 		Expect(err).NotTo(HaveOccurred())
 		src, err = mocksource.New(mocksource.Options{Scenario: sc})
 		Expect(err).NotTo(HaveOccurred())

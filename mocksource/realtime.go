@@ -3,6 +3,8 @@ package mocksource
 import (
 	"fmt"
 	"time"
+
+	"github.com/rsconform/rsconform/mocksource/scenario"
 )
 
 // Real-time mode: resources change while a client crawls, as on a live
@@ -95,7 +97,7 @@ func (w *world) tick(k int) {
 		var b [40]byte
 		p := append(b[:0], "/res/r"...)
 		p = pad7(p, int(w.total))
-		p = append(p, extFor(typ)...)
+		p = append(p, scenario.ExtFor(typ)...)
 		// A fresh path cannot exist: the error is impossible.
 		_ = w.create(string(p), typ, 0)
 	case 9:

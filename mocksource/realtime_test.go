@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 	rs "github.com/rsconform/rsconform/resourcesync"
 )
 
@@ -125,7 +126,7 @@ var _ = Describe("Real-time mode", func() {
 	})
 
 	It("refuses a clock before the scenario's end", func() {
-		sc, err := mocksource.LoadScenario("realtime")
+		sc, err := scenario.Load("realtime")
 		Expect(err).NotTo(HaveOccurred())
 		_, err = mocksource.New(mocksource.Options{Scenario: sc, Realtime: time.Second,
 			Clock: func() time.Time { return sc.Start }})

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsconform/rsconform/mocksource/scenario"
 	rs "github.com/rsconform/rsconform/resourcesync"
 )
 
@@ -76,16 +77,16 @@ type renderer struct {
 }
 
 // url is the URI of the Source's path p: on the second origin for a
-// resource under Origin2Prefix when there is one.
+// resource under scenario.Origin2Prefix when there is one.
 func (r *renderer) url(p string) string {
-	if r.base2 != "" && strings.HasPrefix(p, Origin2Prefix) {
-		return r.base2 + p[len(Origin2Prefix)-1:]
+	if r.base2 != "" && strings.HasPrefix(p, scenario.Origin2Prefix) {
+		return r.base2 + p[len(scenario.Origin2Prefix)-1:]
 	}
 	return r.base + p
 }
 
 func (r *renderer) encode(d *rs.Document) []byte {
-	withOffsets(d, r.s.sc.offsetSeconds())
+	withOffsets(d, r.s.sc.OffsetSeconds())
 	var buf bytes.Buffer
 	if err := rs.Write(&buf, d); err != nil {
 		// Writing to memory cannot fail.

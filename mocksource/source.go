@@ -10,13 +10,14 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rsconform/rsconform/mocksource/scenario"
 	rs "github.com/rsconform/rsconform/resourcesync"
 )
 
 // Options configure a Source. Zero values take the scenario's settings.
 type Options struct {
 	// Scenario to play; nil plays the built-in "baseline-resourcelist".
-	Scenario *Scenario
+	Scenario *scenario.Scenario
 	// Resources overrides the scenario's initial number of resources
 	// when positive.
 	Resources int
@@ -66,7 +67,7 @@ type Options struct {
 // concurrent use: steps take a write lock, requests a read lock.
 type Source struct {
 	opts Options
-	sc   *Scenario
+	sc   *scenario.Scenario
 	mu   sync.RWMutex
 	w    *world
 	base atomic.Pointer[string]
@@ -95,7 +96,7 @@ type StepInfo struct {
 	// Done is true when no step is left.
 	Done bool `json:"done"`
 	// Expect is set when the step is a checkpoint.
-	Expect *Expect `json:"expect,omitempty"`
+	Expect *scenario.Expect `json:"expect,omitempty"`
 }
 
 // ExpectedResource is what a synchronised Destination holds for a path.
@@ -120,7 +121,7 @@ func New(opts Options) (*Source, error) {
 	sc := opts.Scenario
 	if sc == nil {
 		var err error
-		if sc, err = LoadScenario("baseline-resourcelist"); err != nil {
+		if sc, err = scenario.Load("baseline-resourcelist"); err != nil {
 			return nil, err
 		}
 	}
@@ -143,18 +144,18 @@ func New(opts Options) (*Source, error) {
 		cfg.pkgSize = opts.PackageSize
 	}
 	if cfg.pkgSize <= 0 {
-		cfg.pkgSize = DefaultPackageSize
+		cfg.pkgSize = scenario.DefaultPackageSize
 	}
 	// A Resource Dump Manifest lists a package and has no index.
 	cfg.pkgSize = min(cfg.pkgSize, cfg.maxEntries)
 	if len(cfg.types) == 0 {
-		cfg.types = DefaultTypes
+		cfg.types = scenario.DefaultTypes
 	}
 	if cfg.deletedStatus == 0 {
 		cfg.deletedStatus = 404
 	}
 	if cfg.start.IsZero() {
-		cfg.start = DefaultStart
+		cfg.start = scenario.DefaultStart
 	}
 	file := sc.File
 	if file == "" {
@@ -165,7 +166,7 @@ func New(opts Options) (*Source, error) {
 	for i := range sc.Steps {
 		st := &sc.Steps[i]
 		if i > 0 && st.At.Before(sc.Steps[i-1].At) || st.At.Before(cfg.start) {
-			return nil, &ScenarioError{File: file, Line: st.Line, Msg: fmt.Sprintf("step %d goes back in time", i+1)}
+			return nil, &scenario.Error{File: file, Line: st.Line, Msg: fmt.Sprintf("step %d goes back in time", i+1)}
 		}
 		if err := dry.runStep(st, file); err != nil {
 			return nil, err
@@ -194,7 +195,7 @@ func New(opts Options) (*Source, error) {
 }
 
 // Scenario is the scenario the Source plays.
-func (s *Source) Scenario() *Scenario { return s.sc }
+func (s *Source) Scenario() *scenario.Scenario { return s.sc }
 
 // SetBaseURL sets the base of every URI the Source writes (for a
 // listener whose address is known only once it started); "" derives it
@@ -204,18 +205,9 @@ func (s *Source) SetBaseURL(u string) {
 	s.base.Store(&u)
 }
 
-// Origin2Prefix starts the paths of the resources on the Source's second
-// origin: in a scenario, in the expected state and in the harness's DIR
-// names, /origin2/res/a.txt is the resource http://ORIGIN2/res/a.txt.
-// With a second origin set (SetOrigin2URL), the documents list these
-// resources there, Origin2Handler serves them, and the first origin has
-// nothing under /origin2/; without one, the first origin serves them at
-// their paths, /origin2/ included.
-const Origin2Prefix = "/origin2/"
-
 // SetOrigin2URL sets the base URL of the Source's second origin (a
 // second listener, another port of the same host), where the resources
-// under Origin2Prefix are served; "" for none.
+// under scenario.Origin2Prefix are served; "" for none.
 func (s *Source) SetOrigin2URL(u string) {
 	u = strings.TrimRight(u, "/")
 	s.base2.Store(&u)
@@ -223,19 +215,6 @@ func (s *Source) SetOrigin2URL(u string) {
 
 // Origin2URL is the second origin's base URL, "" when there is none.
 func (s *Source) Origin2URL() string { return *s.base2.Load() }
-
-// UsesOrigin2 reports whether the scenario puts resources on the second
-// origin (paths under Origin2Prefix).
-func (sc *Scenario) UsesOrigin2() bool {
-	for _, st := range sc.Steps {
-		for _, a := range st.Actions {
-			if strings.HasPrefix(a.Path, Origin2Prefix) {
-				return true
-			}
-		}
-	}
-	return false
-}
 
 // Now is the virtual time.
 func (s *Source) Now() time.Time { return time.Unix(0, s.clock.Load()).UTC() }
@@ -345,7 +324,7 @@ func (s *Source) eachExpected(fn func(path string, e ExpectedResource), in *Step
 		if w.wrongHash(vi.path) {
 			e.ListedSHA256 = m.wrongSHA256()
 		}
-		fn(uriKey(vi.path), e)
+		fn(scenario.URIKey(vi.path), e)
 	}
 }
 

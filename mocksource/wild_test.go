@@ -14,6 +14,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/engine"
 )
@@ -65,7 +66,7 @@ var _ = Describe("Scenarios of Sources seen in the wild", func() {
 
 	DescribeTable("refuse a time-offsets value that is no offset from UTC",
 		func(v, want string) {
-			_, err := mocksource.ParseScenario("s.yaml", []byte("name: x\ntime-offsets: ["+v+"]\nsteps:\n  - after: 1h\n    actions: [close-changelist]\n"))
+			_, err := scenario.Parse("s.yaml", []byte("name: x\ntime-offsets: ["+v+"]\nsteps:\n  - after: 1h\n    actions: [close-changelist]\n"))
 			Expect(err).To(MatchError(want))
 		},
 		Entry("UTC", `"+00:00"`, `s.yaml:2: time-offsets: "+00:00" is UTC: give offsets other than +00:00`),
@@ -160,7 +161,7 @@ var _ = Describe("Sources seen in the wild, on the wire", func() {
 
 	DescribeTable("refuse a scenario's wild fields that cannot be served",
 		func(yaml, want string) {
-			_, err := mocksource.ParseScenario("s.yaml", []byte("name: x\n"+yaml+"steps:\n  - after: 1h\n    actions: [close-changelist]\n"))
+			_, err := scenario.Parse("s.yaml", []byte("name: x\n"+yaml+"steps:\n  - after: 1h\n    actions: [close-changelist]\n"))
 			Expect(err).To(MatchError(want))
 		},
 		Entry("a token with a space", "bearer-token: a b\n", `s.yaml:2: bearer-token "a b" is not a bearer token (RFC 6750 2.1: letters, digits and -._~+/ then any =)`),

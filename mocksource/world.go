@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"sync/atomic"
 	"time"
+
+	"github.com/rsconform/rsconform/mocksource/scenario"
 )
 
 // The world is the Source's state: resources, the change log, published
@@ -167,7 +169,7 @@ type world struct {
 }
 
 type armedFault struct {
-	*Fault
+	*scenario.Fault
 	left atomic.Int64
 }
 
@@ -236,7 +238,7 @@ func (w *world) initialPath(id int32) string {
 	var b [32]byte
 	p := append(b[:0], "/res/"...)
 	p = pad7(p, int(id))
-	p = append(p, extFor(w.initialType(id))...)
+	p = append(p, scenario.ExtFor(w.initialType(id))...)
 	return string(p)
 }
 
@@ -274,7 +276,7 @@ func (w *world) vinfoOf(id int32, path string, v *version) vinfo {
 
 // lookup finds the id of a path, live or deleted.
 func (w *world) lookup(p string) (int32, bool) {
-	if id, ok := w.byPath[uriKey(p)]; ok {
+	if id, ok := w.byPath[scenario.URIKey(p)]; ok {
 		return id, true
 	}
 	const prefix = "/res/"
@@ -383,13 +385,13 @@ func (w *world) create(p, typ string, size int) error {
 		return nil
 	}
 	if typ == "" {
-		typ = typeForPath(p)
+		typ = scenario.TypeForPath(p)
 	}
 	id = w.total
 	w.total++
 	v := &version{n: 1, at: w.now, typ: typ, key: contentKey(w.seed, p, 1)}
 	w.res[id] = &resource{path: p, versions: []*version{v}, size: size}
-	w.byPath[uriKey(p)] = id
+	w.byPath[scenario.URIKey(p)] = id
 	w.alive++
 	w.record(id, chCreated, v)
 	return nil
@@ -461,9 +463,9 @@ func (w *world) takeSnapshot(n int) *snapshot {
 }
 
 // apply runs one action; errors say what is wrong, the caller adds where.
-func (w *world) apply(a *Action, salt uint64) error {
+func (w *world) apply(a *scenario.Action, salt uint64) error {
 	switch a.Op {
-	case OpCreate:
+	case scenario.OpCreate:
 		if a.Path != "" {
 			return w.create(a.Path, a.Type, a.Size)
 		}
@@ -475,12 +477,12 @@ func (w *world) apply(a *Action, salt uint64) error {
 			var b [40]byte
 			p := append(b[:0], "/res/c"...)
 			p = pad7(p, int(w.total))
-			p = append(p, extFor(typ)...)
+			p = append(p, scenario.ExtFor(typ)...)
 			if err := w.create(string(p), typ, a.Size); err != nil {
 				return err
 			}
 		}
-	case OpUpdate, OpDelete:
+	case scenario.OpUpdate, scenario.OpDelete:
 		var ids []int32
 		if a.Path != "" {
 			id, ok := w.lookup(a.Path)
@@ -498,22 +500,22 @@ func (w *world) apply(a *Action, salt uint64) error {
 			}
 		}
 		for _, id := range ids {
-			if a.Op == OpUpdate {
+			if a.Op == scenario.OpUpdate {
 				w.update(id)
 			} else {
 				w.remove(id)
 			}
 		}
-	case OpPublishResourceList:
+	case scenario.OpPublishResourceList:
 		w.rl = append(w.rl, w.takeSnapshot(len(w.rl)+1))
 		w.bump(famRL, famDesc)
-	case OpPublishResourceDump:
+	case scenario.OpPublishResourceDump:
 		w.rd = append(w.rd, w.takeSnapshot(len(w.rd)+1))
 		w.bump(famRD, famDesc)
-	case OpCloseChangeList:
+	case scenario.OpCloseChangeList:
 		w.cl.closeOpen(w.now)
 		w.bump(famCL, famDesc)
-	case OpPublishChangeDump:
+	case scenario.OpPublishChangeDump:
 		// One package per maxEntries changes (a manifest has no index).
 		// Intervals are contiguous: a package ends where the next one's
 		// first change is, the last one now.
@@ -531,7 +533,7 @@ func (w *world) apply(a *Action, salt uint64) error {
 			w.cd.open().hi = len(w.pkgs)
 			w.bump(famCD, famDesc)
 		}
-	case OpCloseChangeDump:
+	case scenario.OpCloseChangeDump:
 		if o := w.cd.open(); o.hi == o.lo {
 			return fmt.Errorf("close-changedump: the open Change Dump has no package yet (publish-changedump first)")
 		}
@@ -539,7 +541,7 @@ func (w *world) apply(a *Action, salt uint64) error {
 		// not packaged yet go to the next one.
 		w.cd.closeOpen(w.cdFrom)
 		w.bump(famCD, famDesc)
-	case OpFault:
+	case scenario.OpFault:
 		f := &armedFault{Fault: a.Fault}
 		f.left.Store(int64(a.Fault.Times))
 		faults := append(append([]*armedFault(nil), w.faults...), f)
@@ -547,7 +549,7 @@ func (w *world) apply(a *Action, salt uint64) error {
 		if a.Fault.WrongHash || a.Fault.WrongUp || a.Fault.WrongIndex {
 			w.bump(famDesc, famRL, famRD, famCL, famCD)
 		}
-	case OpClearFaults:
+	case scenario.OpClearFaults:
 		var kept []*armedFault
 		wrong := false
 		for _, f := range w.faults {
@@ -568,13 +570,13 @@ func (w *world) apply(a *Action, salt uint64) error {
 }
 
 // runStep advances the clock to the step and applies its actions.
-func (w *world) runStep(st *Step, file string) error {
+func (w *world) runStep(st *scenario.Step, file string) error {
 	w.now = st.At
 	for i := range st.Actions {
 		a := &st.Actions[i]
 		salt := uint64(w.step+1)<<20 | uint64(i)
 		if err := w.apply(a, salt); err != nil {
-			return &ScenarioError{File: file, Line: a.Line, Msg: err.Error()}
+			return &scenario.Error{File: file, Line: a.Line, Msg: err.Error()}
 		}
 	}
 	w.step++
@@ -584,12 +586,12 @@ func (w *world) runStep(st *Step, file string) error {
 // checkExpect checks a step's expectations against the state. delta is
 // how many more initial resources the Source has than the scenario says
 // (Options.Resources), by which the expected count shifts.
-func (w *world) checkExpect(e *Expect, file string, delta int) error {
+func (w *world) checkExpect(e *scenario.Expect, file string, delta int) error {
 	if e == nil {
 		return nil
 	}
 	fail := func(format string, args ...any) error {
-		return &ScenarioError{File: file, Line: e.Line, Msg: "expect: " + fmt.Sprintf(format, args...)}
+		return &scenario.Error{File: file, Line: e.Line, Msg: "expect: " + fmt.Sprintf(format, args...)}
 	}
 	if e.Resources != nil && *e.Resources+delta != w.alive {
 		return fail("%d resources expected, the Source has %d", *e.Resources+delta, w.alive)

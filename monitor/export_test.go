@@ -1,7 +1,13 @@
 package monitor
 
 import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"sync/atomic"
 	"time"
+
+	"github.com/mattn/go-sqlite3"
 
 	"github.com/rsconform/rsconform/internal/fingerprint"
 	"github.com/rsconform/rsconform/sourcehttp"
@@ -32,3 +38,44 @@ func HostWaits(c sourcehttp.Clock, declared map[string][]float64, requests []str
 	}
 	return out
 }
+
+// SetMaxReportBytes sets the bound of a full report of s (MaxReportBytes).
+func SetMaxReportBytes(s *Store, n int64) { s.maxReport = n }
+
+// OpenCounting opens the database at path to read it, as OpenReadOnly,
+// counting the statements the Store prepares: every query is one.
+func OpenCounting(path string) (*Store, *atomic.Int64) {
+	n := new(atomic.Int64)
+	db := sql.OpenDB(countingConnector{dsn: "file:" + path + "?mode=ro", n: n})
+	return &Store{db: db, maxReport: MaxReportBytes}, n
+}
+
+type countingConnector struct {
+	dsn string
+	n   *atomic.Int64
+}
+
+func (c countingConnector) Connect(context.Context) (driver.Conn, error) {
+	conn, err := (&sqlite3.SQLiteDriver{}).Open(c.dsn)
+	if err != nil {
+		return nil, err
+	}
+	return countingConn{conn, c.n}, nil
+}
+
+func (c countingConnector) Driver() driver.Driver { return &sqlite3.SQLiteDriver{} }
+
+// countingConn has only driver.Conn's methods, so database/sql prepares
+// every query through Prepare.
+type countingConn struct {
+	driver.Conn
+	n *atomic.Int64
+}
+
+func (c countingConn) Prepare(query string) (driver.Stmt, error) {
+	c.n.Add(1)
+	return c.Conn.Prepare(query)
+}
+
+// TrendOf is trendOf, for the tests.
+func TrendOf(runs []Run, n int) []int { return trendOf(runs, n) }

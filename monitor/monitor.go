@@ -4,7 +4,8 @@
 // findings new and fixed since the Source's last complete run are worked
 // out (a finding is the same finding across runs by its fingerprint, the
 // one --baseline uses), new errors raise alerts (alert.go), and a
-// dashboard shows it all (dashboard.go).
+// dashboard shows it all (dashboard.go). The Sources it watches are read
+// from a Sources file (sourcesfile.go).
 //
 // The package prints nothing; it reports through Config.Logf.
 package monitor

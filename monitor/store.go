@@ -22,6 +22,7 @@ import (
 
 	"github.com/rsconform/rsconform/internal/filelock"
 	"github.com/rsconform/rsconform/internal/fingerprint"
+	"github.com/rsconform/rsconform/internal/safefile"
 )
 
 // Run statuses.
@@ -144,7 +145,17 @@ type Store struct {
 	// Interrupted is the number of runs found in progress at Open: the
 	// runs of a monitor that was killed, now marked interrupted.
 	Interrupted int
+	// maxReport bounds a full report, stored and read back
+	// (MaxReportBytes; the tests set less).
+	maxReport int64
 }
+
+// MaxReportBytes bounds one full report (json or html) the store keeps
+// and unzips: a larger one is not kept, and a stored one that unzips to
+// more (a damaged or crafted database) is refused, not read into memory.
+// A crawl's reports keep at most --max-findings-per-rule findings of a
+// rule per document and 8 MiB of documents' text.
+const MaxReportBytes = 256 << 20
 
 // Open opens (creating it if need be) the database at path, migrates it
 // to SchemaVersion and takes it for this process: a second monitor on the
@@ -191,7 +202,7 @@ func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{db: db}
+	s := &Store{db: db, maxReport: MaxReportBytes}
 	var v int
 	if err := db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&v); err != nil {
 		db.Close()
@@ -214,7 +225,7 @@ func openDB(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{db: db}
+	s := &Store{db: db, maxReport: MaxReportBytes}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -484,13 +495,17 @@ func (s *Store) FinishRun(ctx context.Context, o *Outcome, keepReports int) erro
 	// The record is written even when ctx is cancelled by a stop: the
 	// crawl it records is over.
 	ctx = context.WithoutCancel(ctx)
-	jsonGz, err := gz(o.JSON)
-	if err != nil {
-		return err
-	}
-	htmlGz, err := gz(o.HTML)
-	if err != nil {
-		return err
+	// A report beyond the bound is not kept: it could not be read back.
+	keepReport := len(o.JSON) > 0 && int64(len(o.JSON)) <= s.maxReport && int64(len(o.HTML)) <= s.maxReport
+	var jsonGz, htmlGz []byte
+	if keepReport {
+		var err error
+		if jsonGz, err = gz(o.JSON); err != nil {
+			return err
+		}
+		if htmlGz, err = gz(o.HTML); err != nil {
+			return err
+		}
 	}
 	s.writing.Lock()
 	defer s.writing.Unlock()
@@ -538,7 +553,7 @@ func (s *Store) FinishRun(ctx context.Context, o *Outcome, keepReports int) erro
 			}
 		}
 	}
-	if len(o.JSON) > 0 {
+	if keepReport {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO reports(run_id, json, html) VALUES(?, ?, ?)`, r.ID, jsonGz, htmlGz); err != nil {
 			return err
 		}
@@ -587,37 +602,85 @@ func scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 }
 
 // Sources lists the Sources with their last run and trend (trendRuns
-// runs), by name.
+// runs), by name, in one query whatever the number of Sources: each
+// Source with its last trendRuns runs, newest first, and its number of
+// runs in all (a Source without runs: one row whose run columns are NULL).
 func (s *Store) Sources(ctx context.Context, trendRuns int) ([]SourceSummary, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT s.name, s.url, (SELECT count(*) FROM runs r WHERE r.source_id = s.id) FROM sources s ORDER BY s.name`)
+	rows, err := s.db.QueryContext(ctx, `SELECT s.url, coalesce(r.total, 0), `+runColumns+` FROM sources s LEFT JOIN (
+		SELECT *, row_number() OVER (PARTITION BY source_id ORDER BY id DESC) AS rank,
+			count(*) OVER (PARTITION BY source_id) AS total FROM runs) r
+		ON r.source_id = s.id AND r.rank <= ?
+		ORDER BY s.name, r.id DESC`, trendRuns)
 	if err != nil {
 		return nil, err
 	}
+	defer rows.Close()
 	var out []SourceSummary
+	var runs [][]Run
 	for rows.Next() {
 		var ss SourceSummary
-		if err := rows.Scan(&ss.Name, &ss.URL, &ss.Runs); err != nil {
-			rows.Close()
+		r, err := scanRun(scanFunc(func(dest ...any) error {
+			for i := range dest {
+				dest[i] = orZero(dest[i])
+			}
+			return rows.Scan(append([]any{&ss.URL, &ss.Runs}, dest...)...)
+		}))
+		if err != nil {
 			return nil, err
 		}
-		out = append(out, ss)
+		if len(out) == 0 || out[len(out)-1].Name != r.Source {
+			ss.Name = r.Source
+			out = append(out, ss)
+			runs = append(runs, nil)
+		}
+		if r.ID != 0 {
+			runs[len(runs)-1] = append(runs[len(runs)-1], r)
+		}
 	}
-	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	for i := range out {
-		runs, err := s.Runs(ctx, out[i].Name, trendRuns)
-		if err != nil {
-			return nil, err
-		}
-		if len(runs) > 0 {
-			last := runs[0]
+		if len(runs[i]) > 0 {
+			last := runs[i][0]
 			out[i].Last = &last
 		}
-		out[i].Trend = trendOf(runs, trendRuns)
+		out[i].Trend = trendOf(runs[i], trendRuns)
 	}
 	return out, nil
+}
+
+// scanFunc is a Scan method of its own: scanRun reads the columns a
+// query has after its own ones.
+type scanFunc func(dest ...any) error
+
+func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
+
+// orZero is dest scanning NULL as its zero value (the run columns of a
+// Source without runs), for the types scanRun reads.
+func orZero(dest any) any {
+	switch d := dest.(type) {
+	case *int64:
+		return nullable[int64]{d}
+	case *int:
+		return nullable[int]{d}
+	case *string:
+		return nullable[string]{d}
+	case *bool:
+		return nullable[bool]{d}
+	}
+	return dest
+}
+
+type nullable[T any] struct{ dst *T }
+
+func (n nullable[T]) Scan(src any) error {
+	var v sql.Null[T]
+	if err := v.Scan(src); err != nil {
+		return err
+	}
+	*n.dst = v.V
+	return nil
 }
 
 // Runs are the last limit runs of the Source named name, newest first.
@@ -652,7 +715,8 @@ func (s *Store) Run(ctx context.Context, id int64) (Run, error) {
 }
 
 // Report is the full report of run in format "json" or "html"
-// (ErrNotFound once dropped).
+// (ErrNotFound once dropped, a *safefile.LimitError naming the run when
+// it unzips to more than MaxReportBytes).
 func (s *Store) Report(ctx context.Context, run int64, format string) ([]byte, error) {
 	col := "json"
 	if format == "html" {
@@ -668,9 +732,17 @@ func (s *Store) Report(ctx context.Context, run int64, format string) ([]byte, e
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(b))
 	if err != nil {
+		return nil, fmt.Errorf("run %d: the %s report: %w", run, col, err)
+	}
+	too := &safefile.LimitError{Name: fmt.Sprintf("run %d", run), What: col + " report", Limit: s.maxReport}
+	data, err := io.ReadAll(safefile.LimitReader(zr, s.maxReport, too))
+	if errors.Is(err, too) {
 		return nil, err
 	}
-	return io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("run %d: the %s report: %w", run, col, err)
+	}
+	return data, nil
 }
 
 func gz(b []byte) ([]byte, error) {

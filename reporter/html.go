@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rsconform/rsconform/internal/digits"
 	"github.com/rsconform/rsconform/rules"
 	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/rules/graph"
@@ -259,7 +260,7 @@ func (h *htmlReporter) node(r engine.Result) *htmlNode {
 	var notes []string
 	if omitted > 0 {
 		notes = append(notes, strings.TrimSpace(fmt.Sprintf("%s more findings of this document are not shown: the page shows the first %s. %s",
-			groupDigits(omitted), groupDigits(h.o.MaxFindings), h.o.OmittedHint)))
+			digits.Grouped(int64(omitted)), digits.Grouped(int64(h.o.MaxFindings)), h.o.OmittedHint)))
 	}
 	// Findings the check did not keep (beyond --max-findings-per-rule).
 	for _, o := range r.Omitted {
@@ -270,15 +271,6 @@ func (h *htmlReporter) node(r engine.Result) *htmlNode {
 	}
 	n.OmittedNote = strings.Join(notes, " ")
 	return n
-}
-
-// groupDigits writes n with a comma every three digits.
-func groupDigits(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 func (h *htmlReporter) Flush() error {

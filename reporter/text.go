@@ -12,6 +12,7 @@ import (
 	"github.com/mattn/go-colorable"
 	"github.com/mattn/go-isatty"
 
+	"github.com/rsconform/rsconform/internal/digits"
 	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/rules/graph"
 )
@@ -280,10 +281,10 @@ func (t *textReporter) findings(b *strings.Builder, r engine.Result) {
 			where := "all listed with -v, --format json or sarif"
 			if r.OmittedOf(d.Rule) > 0 {
 				where = fmt.Sprintf("%s listed with -v, --format json or sarif; the rest beyond --max-findings-per-rule",
-					groupDigits(perRule[d.Rule]))
+					digits.Grouped(int64(perRule[d.Rule])))
 			}
 			fmt.Fprintf(b, "%s%s\n", strings.Repeat(" ", indent), st.faint.Sprintf("and %s more like this (%s; %s)",
-				groupDigits(more), termSafe(d.Rule, false), where))
+				digits.Grouped(int64(more)), termSafe(d.Rule, false), where))
 		}
 	}
 	for _, o := range r.Omitted {
@@ -298,7 +299,7 @@ func (t *textReporter) findings(b *strings.Builder, r engine.Result) {
 // a rule than it lists (engine.Result.Omitted).
 func omittedNote(o engine.Omitted) string {
 	return fmt.Sprintf("and %s more %s %s in this document, not listed (beyond --max-findings-per-rule)",
-		groupDigits(o.Count), o.Rule, plural0(o.Count, string(severityOf(engine.Diagnostic{Severity: o.Severity}))+" finding"))
+		digits.Grouped(int64(o.Count)), o.Rule, plural0(o.Count, string(severityOf(engine.Diagnostic{Severity: o.Severity}))+" finding"))
 }
 
 // plural0 is word, with an s unless n is 1.

@@ -67,8 +67,15 @@ type Options struct {
 	BodyTimeout time.Duration
 	// MaxFindings is the number of findings of one document the html
 	// report shows (default 1,000); it says how many more there are. The
-	// json and sarif formats, which the form offers too, give them all.
+	// json and sarif formats, which the form offers too, give all those
+	// kept (MaxFindingsPerRule).
 	MaxFindings int
+	// MaxFindingsPerRule is the engine's cap on the findings of one rule
+	// a document's result keeps, the others only counted
+	// (engine.Config.MaxFindingsPerRule, the CLI's --max-findings-per-rule;
+	// default engine.DefaultMaxFindingsPerRule; negative keeps all). It
+	// bounds the json and sarif reports, and the memory of a check.
+	MaxFindingsPerRule int
 	// MaxDocuments and MaxBytes are a crawl's budget (default 100
 	// documents, 32 MiB downloaded).
 	MaxDocuments int
@@ -101,6 +108,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxFindings <= 0 {
 		o.MaxFindings = 1000
+	}
+	if o.MaxFindingsPerRule == 0 {
+		o.MaxFindingsPerRule = engine.DefaultMaxFindingsPerRule
 	}
 	if o.MaxDocuments <= 0 {
 		o.MaxDocuments = 100
@@ -280,7 +290,8 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 		sources = reporter.NewSources(max(s.o.MaxBytes, s.o.MaxBody))
 		keep = sources.Keep
 	}
-	v := &engine.Validator{Config: engine.Config{Spec: spec}, Schema: s.o.Schema, Source: keep}
+	v := &engine.Validator{Config: engine.Config{Spec: spec, MaxFindingsPerRule: max(s.o.MaxFindingsPerRule, 0)},
+		Schema: s.o.Schema, Source: keep}
 	opts := reporter.Options{Tool: "rsconform", Version: s.o.Version, Spec: string(spec), Strict: in.strict,
 		Sources: sources, Home: "./", RuleURL: func(id string) string { return "rules/" + url.PathEscape(id) }}
 	var results []engine.Result

@@ -25,6 +25,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
+	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/rules/frontend"
 	"github.com/rsconform/rsconform/webui"
 )
@@ -57,7 +59,7 @@ func startValidator(o webui.Options) *httptest.Server {
 
 // startMock serves the mock Source with a scenario played to its end.
 func startMock(name string) *httptest.Server {
-	sc, err := mocksource.LoadScenario(name)
+	sc, err := scenario.Load(name)
 	Expect(err).NotTo(HaveOccurred())
 	src, err := mocksource.New(mocksource.Options{Scenario: sc, IgnoreFaults: true})
 	Expect(err).NotTo(HaveOccurred())
@@ -447,6 +449,48 @@ var _ = Describe("Abuse", func() {
 		}
 		Expect(json.Unmarshal([]byte(body), &rep)).To(Succeed())
 		Expect(rep.Documents[0].Findings).To(HaveLen(2000))
+	})
+
+	It("keeps --max-findings-per-rule findings of a rule per document, as the CLI does, counting the others", func() {
+		type report struct {
+			Documents []struct {
+				Findings []struct{ Rule string }
+				Omitted  []struct {
+					Rule  string
+					Count int
+				}
+			}
+		}
+		perRule := func(o webui.Options, entries int) (kept, omitted map[string]int) {
+			srv := startValidator(o)
+			resp, body := postMultipart(srv, map[string]string{"format": "json"}, "many.xml", manyFindings(entries))
+			Expect(resp.StatusCode).To(Equal(http.StatusOK))
+			var rep report
+			Expect(json.Unmarshal([]byte(body), &rep)).To(Succeed())
+			kept, omitted = map[string]int{}, map[string]int{}
+			for _, f := range rep.Documents[0].Findings {
+				kept[f.Rule]++
+			}
+			for _, om := range rep.Documents[0].Omitted {
+				omitted[om.Rule] += om.Count
+			}
+			return kept, omitted
+		}
+		// manyFindings has two rules with a finding per entry (the
+		// first entry's <loc> is not a duplicate).
+		kept, omitted := perRule(webui.Options{MaxFindingsPerRule: 10}, 50)
+		Expect(omitted).To(HaveLen(2))
+		for rule, n := range omitted {
+			Expect(kept[rule]).To(Equal(10), rule)
+			Expect(kept[rule]+n).To(BeNumerically(">=", 49), rule)
+		}
+		// The default is the CLI's.
+		kept, omitted = perRule(webui.Options{}, engine.DefaultMaxFindingsPerRule+5)
+		Expect(omitted).To(HaveLen(2))
+		for rule, n := range omitted {
+			Expect(kept[rule]).To(Equal(engine.DefaultMaxFindingsPerRule), rule)
+			Expect(kept[rule]+n).To(BeNumerically(">=", engine.DefaultMaxFindingsPerRule+4), rule)
+		}
 	})
 
 	It("refuses an element with too many attributes at once (RS-LIMIT-ATTRS)", func() {

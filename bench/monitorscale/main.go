@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 )
 
 func main() {
@@ -39,8 +40,8 @@ func main() {
 	}
 }
 
-func run(bin string, n int, rate float64, sample, scenario string, runs int, extra []string) error {
-	sc, err := mocksource.LoadScenario(scenario)
+func run(bin string, n int, rate float64, sample, scenarioName string, runs int, extra []string) error {
+	sc, err := scenario.Load(scenarioName)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/destination"
+	"github.com/rsconform/rsconform/internal/inputs"
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/sourcehttp"
@@ -98,7 +99,7 @@ var _ = Describe("Configs from flags", func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(c.report.failLevel).To(Equal("warning"), "strict from the file")
 			Expect(c.engine.Spec).To(Equal(engine.Spec10))
-			Expect(c.inputs).To(Equal([]input{{name: filepath.Join("site", "a.xml"), walked: true}}))
+			Expect(c.inputs).To(Equal([]inputs.Input{{Name: filepath.Join("site", "a.xml"), Walked: true}}))
 			Expect(c.client).To(BeNil(), "no URL given")
 
 			c, err = validateConfigFromFlags([]string{"--allow-host", "cdn.example.com", "http://example.com/rl.xml"}, io.Discard)
@@ -254,6 +255,17 @@ var _ = Describe("Configs from flags", func() {
 		Expect(c.addr).To(Equal("127.0.0.1:8080"))
 		_, err = serveConfigFromFlags([]string{"--max-body", "0"}, io.Discard)
 		Expect(err).To(MatchError(HavePrefix("rsconform serve: --max-jobs, --max-body")))
+		// --max-findings-per-rule as validate and crawl take it: the
+		// engine's default, 0 keeping all.
+		Expect(c.web.MaxFindingsPerRule).To(Equal(engine.DefaultMaxFindingsPerRule))
+		c, err = serveConfigFromFlags([]string{"--max-findings-per-rule", "7"}, io.Discard)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.web.MaxFindingsPerRule).To(Equal(7))
+		c, err = serveConfigFromFlags([]string{"--max-findings-per-rule", "0"}, io.Discard)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.web.MaxFindingsPerRule).To(BeNumerically("<", 0), "webui keeps all")
+		_, err = serveConfigFromFlags([]string{"--max-findings-per-rule", "-1"}, io.Discard)
+		Expect(err).To(MatchError(HavePrefix("rsconform serve: --max-findings-per-rule must not be negative")))
 	})
 
 	It("explain and rules: find what to explain or list", func() {

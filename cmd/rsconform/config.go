@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -43,7 +44,7 @@ var configKeys = []string{"spec", "rules", "strict", "fail-level", "exclude", "b
 func findConfig(explicit string) (string, error) {
 	if explicit != "" {
 		if _, err := os.Stat(explicit); err != nil {
-			return "", fmt.Errorf("--config: %w", unwrapPathError(err))
+			return "", fmt.Errorf("--config: %w", safefile.WithoutPath(err))
 		}
 		return explicit, nil
 	}
@@ -117,7 +118,7 @@ func applyConfig(fset *flag.FlagSet, path string) error {
 		if k.Kind != yaml.ScalarNode {
 			return fmt.Errorf("%s:%d: a key must be a flag's name", path, k.Line)
 		}
-		if !contains(configKeys, k.Value) {
+		if !slices.Contains(configKeys, k.Value) {
 			msg := fmt.Sprintf("%s:%d: unknown key %q", path, k.Line, k.Value)
 			if s := suggest.Closest(k.Value, configKeys); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
@@ -243,13 +244,4 @@ func yamlKind(n *yaml.Node) string {
 		return fmt.Sprintf("the value %q", n.Value)
 	}
 	return "something else"
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

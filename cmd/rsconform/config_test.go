@@ -8,6 +8,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/rsconform/rsconform/internal/baseline"
 )
 
 // unsortedCL has two RS-CL-ORDER errors and one RS-TIME-UTC warning.
@@ -92,7 +94,7 @@ var _ = Describe("Configuration, baselines and fail levels", func() {
 		code, _, errs := cli("validate", "--baseline", base, "../cl.xml")
 		Expect(code).To(Equal(0))
 		Expect(errs).To(ContainSubstring("wrote 3 finding(s) to the baseline"))
-		var f baselineFile
+		var f baseline.File
 		data, err := os.ReadFile(base)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(json.Unmarshal(data, &f)).To(Succeed())
@@ -175,7 +177,7 @@ var _ = Describe("Configuration, baselines and fail levels", func() {
 		code, _, errs = cli("validate", "--config", big("big.yaml", maxConfigBytes+1), "../cl.xml")
 		Expect(code).To(Equal(2))
 		Expect(errs).To(ContainSubstring("big.yaml: the configuration file is larger than 4 MiB"))
-		code, _, errs = cli("validate", "--baseline", big("big.json", maxBaselineBytes+1), "../cl.xml")
+		code, _, errs = cli("validate", "--baseline", big("big.json", baseline.MaxBytes+1), "../cl.xml")
 		Expect(code).To(Equal(2))
 		Expect(errs).To(ContainSubstring("big.json: the baseline is larger than 128 MiB"))
 	})

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -103,18 +102,6 @@ func (m *multiValue) Set(v string) error {
 	return nil
 }
 
-// parseSample reads --sample: a count, all, or 0.
-func parseSample(s string) (int, error) {
-	if strings.EqualFold(s, "all") {
-		return crawler.SampleAll, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("--sample %q: want a number of resources per list, all or 0", s)
-	}
-	return n, nil
-}
-
 // crawlConfig is what 'rsconform crawl' was asked to do.
 type crawlConfig struct {
 	report reportFlags // settled: the configuration file applied
@@ -188,7 +175,7 @@ func (c *crawlConfig) build(fset *flag.FlagSet, hf *httpFlags, maps mapValue, sa
 		c.engine, err = c.report.config()
 	}
 	if err == nil {
-		opts.Sample, err = parseSample(sample)
+		opts.Sample, err = crawler.ParseSample(sample)
 		opts.SampleSet = true
 	}
 	if err == nil {

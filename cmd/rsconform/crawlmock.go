@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 )
 
 // startMock serves the mock Source on a loopback port, with the scenario
 // played to its end so that every kind of document it publishes exists,
 // and returns the Source Description's URL.
-func startMock(ctx context.Context, scenario string) (entry string, stop func(), err error) {
-	sc, err := mocksource.LoadScenario(scenario)
+func startMock(ctx context.Context, name string) (entry string, stop func(), err error) {
+	sc, err := scenario.Load(name)
 	if err != nil {
 		return "", nil, err
 	}

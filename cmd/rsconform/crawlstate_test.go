@@ -7,12 +7,14 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 )
 
 // cuttingSource serves the mock Source's showcase, counting the requests
@@ -59,7 +61,7 @@ var _ = Describe("rsconform crawl --state", Ordered, ContinueOnFailure, func() {
 		}
 	)
 	BeforeAll(func() {
-		sc, err := mocksource.LoadScenario("showcase")
+		sc, err := scenario.Load("showcase")
 		Expect(err).NotTo(HaveOccurred())
 		ms, err := mocksource.New(mocksource.Options{Scenario: sc, IgnoreFaults: true})
 		Expect(err).NotTo(HaveOccurred())
@@ -154,6 +156,17 @@ var _ = Describe("rsconform crawl --state", Ordered, ContinueOnFailure, func() {
 		code, _, errs := crawl(0, "--state", state, "--sample", "5")
 		Expect(code).To(Equal(2))
 		Expect(errs).To(ContainSubstring("a crawl with other options, which decide what is fetched (--sample was all, is now 5)"))
+		Expect(counts()).To(BeEmpty())
+
+		// A file over its bound (--max-bytes 3000: a few KiB of bodies and
+		// 1 GiB of HTTP facts) is refused before it is read: 2 GiB, sparse,
+		// so that it takes no room.
+		big := filepath.Join(filepath.Dir(state), "big.state")
+		Expect(os.WriteFile(big, nil, 0o600)).To(Succeed())
+		Expect(os.Truncate(big, 2<<30)).To(Succeed())
+		code, _, errs = crawl(0, "--state", big, "--max-bytes", "3000")
+		Expect(code).To(Equal(2))
+		Expect(errs).To(MatchRegexp(`rsconform crawl: state file %s: larger than \d+ bytes, more than a crawl with these options records`, regexp.QuoteMeta(big)))
 		Expect(counts()).To(BeEmpty())
 
 		Expect(os.WriteFile(state, []byte("\x00\x01garbage\n"), 0o600)).To(Succeed())

@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 )
 
 // tokenSource serves the mock Source (scenario showcase, played to its
@@ -26,7 +27,7 @@ type tokenSource struct {
 const secretToken = "s3cr3t-T0KEN-value"
 
 func newTokenSource() *tokenSource {
-	sc, err := mocksource.LoadScenario("showcase")
+	sc, err := scenario.Load("showcase")
 	Expect(err).NotTo(HaveOccurred())
 	src, err := mocksource.New(mocksource.Options{Scenario: sc, IgnoreFaults: true})
 	Expect(err).NotTo(HaveOccurred())

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 )
 
 const mockUsage = `Usage: rsconform mock [flags]
@@ -64,7 +65,7 @@ func mockConfigFromFlags(args []string, stderr io.Writer) (*mockConfig, error) {
 	o := &c.source
 	fset := flag.NewFlagSet("mock", flag.ContinueOnError)
 	fset.SetOutput(stderr)
-	scenario := fset.String("scenario", "baseline-resourcelist", "built-in scenario (see --list) or YAML file `NAME|FILE`")
+	scenarioName := fset.String("scenario", "baseline-resourcelist", "built-in scenario (see --list) or YAML file `NAME|FILE`")
 	fset.StringVar(&c.addr, "addr", "127.0.0.1:8080", "`HOST:PORT` to listen on (port 0 picks a free one)")
 	fset.IntVar(&o.Resources, "resources", 0, "initial number of resources `N`, overriding the scenario's")
 	fset.Int64Var(&o.Seed, "seed", 0, "seed `S` of the generated content, overriding the scenario's")
@@ -88,7 +89,7 @@ func mockConfigFromFlags(args []string, stderr io.Writer) (*mockConfig, error) {
 	case c.auto > 0 && o.Realtime > 0:
 		return nil, errors.New("rsconform mock: --auto and --realtime exclude each other (real-time mode plays every step at once)")
 	}
-	if o.Scenario, err = mocksource.LoadScenario(*scenario); err != nil {
+	if o.Scenario, err = scenario.Load(*scenarioName); err != nil {
 		return nil, usageError("mock", err)
 	}
 	if o.Seed == 0 && flagSet(fset, "seed") {
@@ -119,8 +120,8 @@ func runMock(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // listScenarios lists the built-in scenarios, each with the first
 // sentence of its description.
 func listScenarios(stdout io.Writer) error {
-	for _, name := range mocksource.BuiltinScenarios() {
-		sc, err := mocksource.LoadScenario(name)
+	for _, name := range scenario.BuiltinNames() {
+		sc, err := scenario.Load(name)
 		if err != nil {
 			return err
 		}

@@ -6,15 +6,17 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/rsconform/rsconform/crawler"
+	"github.com/rsconform/rsconform/internal/safefile"
 	"github.com/rsconform/rsconform/monitor"
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/rules/frontend"
+	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 func init() {
@@ -90,7 +92,7 @@ Flags:
 
 // monitorConfig is what 'rsconform monitor' was asked to do.
 type monitorConfig struct {
-	sources []monitorSource // read from --sources
+	sources []monitor.Listed // read from --sources
 	// monitor is the monitor's config, all but its Sources, Store,
 	// Alerts, BaseURL and Logf, which runMonitor wires.
 	monitor      monitor.Config
@@ -139,7 +141,7 @@ func monitorConfigFromFlags(args []string, stderr io.Writer) (*monitorConfig, er
 		return fail("--addr serves the dashboard of a monitor that keeps running: not with --once")
 	}
 	if c.webhook != "" {
-		if c.webhook, err = parseHTTPURL(c.webhook); err != nil {
+		if c.webhook, err = monitor.ParseHTTPURL(c.webhook); err != nil {
 			return fail("--webhook: %v", err)
 		}
 	}
@@ -210,7 +212,7 @@ func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) in
 // monitorSources are the Sources of the Sources file with their crawl
 // options, one Validator per spec version and cap on findings per rule
 // (maxFindingsPerRule, unless the Source sets its own).
-func monitorSources(listed []monitorSource, sv engine.FrontEnd, maxFindingsPerRule int) ([]monitor.Source, error) {
+func monitorSources(listed []monitor.Listed, sv engine.FrontEnd, maxFindingsPerRule int) ([]monitor.Source, error) {
 	type kind struct {
 		spec string
 		max  int
@@ -233,7 +235,7 @@ func monitorSources(listed []monitorSource, sv engine.FrontEnd, maxFindingsPerRu
 			v = rf.validator(cfg, sv)
 			validators[k] = v
 		}
-		opts := s.crawlOptions()
+		opts := crawlOptions(s)
 		opts.Validator = v
 		sources = append(sources, monitor.Source{Name: s.Name, URL: s.URL, Every: s.Every, Rate: s.Rate, Spec: s.Spec, Options: opts})
 	}
@@ -326,17 +328,35 @@ func describeFindings(fs []monitor.Finding, unreachable bool) string {
 	return fmt.Sprintf("%d (%s)", n, strings.Join(parts, "; "))
 }
 
-func parseHTTPURL(s string) (string, error) {
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("%q is not an http(s) URL", s)
-	}
-	return u.String(), nil
-}
-
 func pluralWord(n int, word string) string {
 	if n == 1 {
 		return word
 	}
 	return word + "s"
+}
+
+// readSourcesFile reads the monitor's Sources file at path
+// (monitor.ParseSourcesFile).
+func readSourcesFile(path string) ([]monitor.Listed, error) {
+	data, err := safefile.ReadFile(path, "Sources file", monitor.MaxSourcesFileBytes, false)
+	if safefile.Refused(err) {
+		return nil, err // they name the file
+	}
+	if err != nil {
+		return nil, fmt.Errorf("--sources: %w", safefile.WithoutPath(err))
+	}
+	return monitor.ParseSourcesFile(path, data)
+}
+
+// crawlOptions are the crawl options of s, as crawl's flags would give
+// them (its defaults for the rest).
+func crawlOptions(s monitor.Listed) crawler.Options {
+	return crawler.Options{
+		MaxDocuments: defaultMaxDocuments, MaxBytes: defaultMaxBytes,
+		Sample: s.Sample, SampleSet: true, Packages: s.Packages, Revisit: s.Revisit,
+		AllowHosts: s.AllowHost,
+		// The HTTP settings every command has (sourcehttp's defaults for
+		// time-out, retries, concurrency); the rate is the monitor's own.
+		HTTP: sourcehttp.Config{Header: s.Header.Header(), UserAgent: "rsconform/" + toolVersion()},
+	}
 }

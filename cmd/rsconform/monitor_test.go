@@ -20,12 +20,13 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 	"github.com/rsconform/rsconform/monitor"
 )
 
 var _ = Describe("monitor", func() {
 	// mockFromFile serves the scenario of testdata/NAME.yaml on 127.0.0.1.
-	serveScenario := func(sc *mocksource.Scenario) (*mocksource.Source, *httptest.Server) {
+	serveScenario := func(sc *scenario.Scenario) (*mocksource.Source, *httptest.Server) {
 		src, err := mocksource.New(mocksource.Options{Scenario: sc})
 		Expect(err).NotTo(HaveOccurred())
 		srv := httptest.NewServer(src.Handler())
@@ -39,7 +40,7 @@ var _ = Describe("monitor", func() {
 	mockFromFile := func(name string) (*mocksource.Source, *httptest.Server) {
 		data, err := os.ReadFile(filepath.Join("testdata", name+".yaml"))
 		Expect(err).NotTo(HaveOccurred())
-		sc, err := mocksource.ParseScenario(name+".yaml", data)
+		sc, err := scenario.Parse(name+".yaml", data)
 		Expect(err).NotTo(HaveOccurred())
 		return serveScenario(sc)
 	}
@@ -188,7 +189,7 @@ var _ = Describe("monitor", func() {
 	})
 
 	It("keeps --max-findings-per-rule findings of a rule per document, or the Source's max_findings_per_rule", func() {
-		sc, err := mocksource.LoadScenario("time-zone-offsets")
+		sc, err := scenario.Load("time-zone-offsets")
 		Expect(err).NotTo(HaveOccurred())
 		src, srv := serveScenario(sc)
 		Expect(src.PlayToEnd()).To(Succeed())
@@ -277,7 +278,7 @@ var _ = Describe("monitor", func() {
 		Expect(err).To(MatchError(os.DevNull + ": the Sources file is a character device, not a regular file: refused"))
 		big := filepath.Join(GinkgoT().TempDir(), "sources.yaml")
 		Expect(os.WriteFile(big, []byte("sources:\n"), 0o644)).To(Succeed())
-		Expect(os.Truncate(big, maxSourcesFile+1)).To(Succeed())
+		Expect(os.Truncate(big, monitor.MaxSourcesFileBytes+1)).To(Succeed())
 		_, err = readSourcesFile(big)
 		Expect(err).To(MatchError(big + ": the Sources file is larger than 16 MiB, more than any Sources file needs: refused"))
 	})
@@ -321,7 +322,7 @@ var _ = Describe("monitor", func() {
 	})
 
 	It("loses only the run in progress to a kill -9: the next start records it as interrupted, and goes on", func() {
-		sc, err := mocksource.LoadScenario("baseline-resourcelist")
+		sc, err := scenario.Load("baseline-resourcelist")
 		Expect(err).NotTo(HaveOccurred())
 		src, err := mocksource.New(mocksource.Options{Scenario: sc})
 		Expect(err).NotTo(HaveOccurred())

@@ -31,9 +31,10 @@ resolution, so redirects and DNS rebinding cannot get round it) unless
 --max-bytes and --job-timeout (validation and the report stop then, or when
 the visitor hangs up); at most --max-jobs checks run at once (more are
 answered 503); request bodies are capped at --max-body and must arrive within
---body-timeout, before a check's slot is taken; the report page shows the
-first --max-findings findings of a document (the JSON and SARIF downloads
-all); uploads are kept in memory, never written to disk.
+--body-timeout, before a check's slot is taken; a document keeps the first
+--max-findings-per-rule findings of each rule, as validate does, and the
+report page shows the first --max-findings of them (the JSON and SARIF
+downloads all); uploads are kept in memory, never written to disk.
 
 Behind a reverse proxy, serve on a loopback address and forward a path to
 it with the prefix stripped: every link of the pages is relative.
@@ -64,7 +65,8 @@ func serveConfigFromFlags(args []string, stderr io.Writer) (*serveConfig, error)
 	fset.Int64Var(&o.MaxBody, "max-body", 10<<20, "size of a request, an upload or pasted document included, in `BYTES`")
 	fset.DurationVar(&o.JobTimeout, "job-timeout", 60*time.Second, "time one check may take, a crawl and its report included")
 	fset.DurationVar(&o.BodyTimeout, "body-timeout", 30*time.Second, "time a request's body may take to arrive (read before a check's slot is taken)")
-	fset.IntVar(&o.MaxFindings, "max-findings", 1000, "findings of one document the report page shows (the JSON and SARIF downloads give all)")
+	fset.IntVar(&o.MaxFindings, "max-findings", 1000, "findings of one document the report page shows (the JSON and SARIF downloads give all kept)")
+	maxFindingsPerRuleFlag(fset, &o.MaxFindingsPerRule)
 	fset.IntVar(&o.MaxDocuments, "max-documents", 100, "documents one crawl fetches at most")
 	fset.Int64Var(&o.MaxBytes, "max-bytes", 32<<20, "bytes one crawl downloads at most")
 	args, err := parseCommandLine(fset, args, serveUsage, seeHelp("rsconform serve: see --help"))
@@ -75,6 +77,12 @@ func serveConfigFromFlags(args []string, stderr io.Writer) (*serveConfig, error)
 		return nil, errors.New("rsconform serve: takes no arguments (see --help)")
 	case o.MaxJobs <= 0 || o.MaxBody <= 0 || o.JobTimeout <= 0 || o.BodyTimeout <= 0 || o.MaxFindings <= 0 || o.MaxDocuments <= 0 || o.MaxBytes <= 0:
 		return nil, errors.New("rsconform serve: --max-jobs, --max-body, --job-timeout, --body-timeout, --max-findings, --max-documents and --max-bytes must be positive")
+	}
+	switch {
+	case o.MaxFindingsPerRule < 0:
+		return nil, errors.New("rsconform serve: --max-findings-per-rule must not be negative (0 lists all)")
+	case o.MaxFindingsPerRule == 0:
+		o.MaxFindingsPerRule = -1 // webui.Options: negative keeps all
 	}
 	return c, nil
 }

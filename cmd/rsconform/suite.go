@@ -13,9 +13,10 @@ import (
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/harness"
 	"github.com/rsconform/rsconform/internal/suggest"
-	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 	"github.com/rsconform/rsconform/reporter"
 	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/rules/frontend"
@@ -102,7 +103,7 @@ func (f *suiteFlags) register(fset *flag.FlagSet) {
 	fset.Lookup("timeout").Usage = "source: time-out of one request, body included; destination: time-out of one run of the command (default 5m)"
 	fset.Lookup("allow-host").Usage = "source: " + allowHostUsage
 	fset.StringVar(&f.sample, "sample", "10", "resources checked per list: a number, all, or 0")
-	fset.StringVar(&f.scenarios, "scenario", "", "destination: scenario `NAMES` to play (comma-separated), all, or a YAML file (default: all, which is every built-in one but "+mocksource.VolumeScenario+")")
+	fset.StringVar(&f.scenarios, "scenario", "", "destination: scenario `NAMES` to play (comma-separated), all, or a YAML file (default: all, which is every built-in one but "+scenario.VolumeName+")")
 	fset.StringVar(&f.scenarios, "scenarios", "", "the same as --scenario (its former name)")
 	fset.StringVar(&f.dir, "dir", "", "destination: keep the Destination's directories under `DIR` (default: a temporary one)")
 }
@@ -171,7 +172,7 @@ func (f *suiteFlags) sourceConfig(rest []string) (source.Config, error) {
 	if cfg.HTTP, err = f.http.config(); err != nil {
 		return source.Config{}, err
 	}
-	if cfg.Sample, err = parseSample(f.sample); err != nil {
+	if cfg.Sample, err = crawler.ParseSample(f.sample); err != nil {
 		return source.Config{}, err
 	}
 	cfg.SampleSet = true
@@ -185,7 +186,7 @@ func (f *suiteFlags) destinationConfig(rest []string, timeoutGiven bool) (destsu
 	if len(rest) == 0 {
 		return destsuite.Config{}, errors.New("give the Destination command after -- (see --help)")
 	}
-	names := mocksource.DefaultScenarios()
+	names := scenario.DefaultNames()
 	cfg := destsuite.Config{Command: rest, Dir: f.dir}
 	if f.scenarios != "" && f.scenarios != "all" {
 		names = strings.Split(f.scenarios, ",")

@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 )
 
 var _ = Describe("rsconform suite, before any work", func() {
@@ -69,7 +70,7 @@ var _ = Describe("rsconform suite, before any work", func() {
 
 var _ = Describe("rsconform suite source, interrupted", func() {
 	It("runs no spec on part of the Source: exit 2", func() {
-		sc, err := mocksource.LoadScenario("showcase")
+		sc, err := scenario.Load("showcase")
 		Expect(err).NotTo(HaveOccurred())
 		ms, err := mocksource.New(mocksource.Options{Scenario: sc, IgnoreFaults: true})
 		Expect(err).NotTo(HaveOccurred())

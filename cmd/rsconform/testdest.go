@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/rsconform/rsconform/harness"
-	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 	"github.com/rsconform/rsconform/reporter"
 )
 
@@ -93,7 +93,7 @@ Flags:
 
 // testDestConfig is what 'rsconform test-destination' was asked to do.
 type testDestConfig struct {
-	scenarios []*mocksource.Scenario
+	scenarios []*scenario.Scenario
 	// harness is every scenario's harness config, less the scenario, the
 	// directory, the output and the progress, which play sets.
 	harness    harness.Config
@@ -168,19 +168,19 @@ func testDestHelp() string {
 	for _, r := range harness.Requirements {
 		reqs = append(reqs, fmt.Sprintf("%-22s %-6s [%s] %s", r.ID, r.Level, r.Section, r.Title))
 	}
-	return fmt.Sprintf(testDestUsage, mocksource.VolumeScenario, mocksource.TokenScenario, mocksource.Origin2Scenario, strings.Join(mocksource.BuiltinScenarios(), "\n  "), strings.Join(reqs, "\n  "))
+	return fmt.Sprintf(testDestUsage, scenario.VolumeName, scenario.TokenName, scenario.Origin2Name, strings.Join(scenario.BuiltinNames(), "\n  "), strings.Join(reqs, "\n  "))
 }
 
 // loadScenarios loads the scenarios of --scenario: names separated by
 // commas, all (every default one), or a YAML file.
-func loadScenarios(list string) ([]*mocksource.Scenario, error) {
+func loadScenarios(list string) ([]*scenario.Scenario, error) {
 	names := strings.Split(list, ",")
 	if list == "all" {
-		names = mocksource.DefaultScenarios()
+		names = scenario.DefaultNames()
 	}
-	var scs []*mocksource.Scenario
+	var scs []*scenario.Scenario
 	for _, n := range names {
-		sc, err := mocksource.LoadScenario(strings.TrimSpace(n))
+		sc, err := scenario.Load(strings.TrimSpace(n))
 		if err != nil {
 			return nil, err
 		}

@@ -11,7 +11,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 )
 
 var _ = Describe("test-destination's scenarios", func() {
@@ -33,19 +33,19 @@ var _ = Describe("test-destination's scenarios", func() {
 	}
 
 	It("are, for all, every built-in one but the volume, token and second-origin scenarios, as in the destination suite", func() {
-		Expect(mocksource.BuiltinScenarios()).To(ContainElements(mocksource.VolumeScenario, mocksource.TokenScenario, mocksource.Origin2Scenario))
+		Expect(scenario.BuiltinNames()).To(ContainElements(scenario.VolumeName, scenario.TokenName, scenario.Origin2Name))
 		all := played("all")
-		Expect(all).To(Equal(mocksource.DefaultScenarios()))
-		Expect(all).NotTo(ContainElements(mocksource.VolumeScenario))
-		Expect(all).NotTo(ContainElements(mocksource.Origin2Scenario))
-		Expect(mocksource.DefaultScenarios()).To(HaveLen(len(mocksource.BuiltinScenarios()) - 3))
+		Expect(all).To(Equal(scenario.DefaultNames()))
+		Expect(all).NotTo(ContainElements(scenario.VolumeName))
+		Expect(all).NotTo(ContainElements(scenario.Origin2Name))
+		Expect(scenario.DefaultNames()).To(HaveLen(len(scenario.BuiltinNames()) - 3))
 	})
 
 	It("include the volume scenario when it is named", func() {
 		// --resources keeps the volume scenario's mock small: its 100,000
 		// resources took 13 s to build under -race, in a test of which
 		// scenarios are played.
-		Expect(played("create-update-delete,"+mocksource.VolumeScenario, "--resources", "1200")).To(Equal([]string{"create-update-delete", mocksource.VolumeScenario}))
+		Expect(played("create-update-delete,"+scenario.VolumeName, "--resources", "1200")).To(Equal([]string{"create-update-delete", scenario.VolumeName}))
 	})
 })
 

@@ -9,13 +9,11 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
-	"path"
 	"path/filepath"
-	"runtime"
-	"sort"
 	"strings"
-	"sync"
 
+	"github.com/rsconform/rsconform/internal/baseline"
+	"github.com/rsconform/rsconform/internal/inputs"
 	"github.com/rsconform/rsconform/internal/suggest"
 	"github.com/rsconform/rsconform/reporter"
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -45,7 +43,7 @@ type reportFlags struct {
 	maxFindingsPerRule int
 	// known is the baseline read by prepareBaseline (nil: none, or its
 	// file is yet to be written).
-	known baseline
+	known baseline.Set
 	// sources keeps the documents' text for the html format's excerpts.
 	sources *reporter.Sources
 }
@@ -65,7 +63,13 @@ func (f *reportFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.baseline, "baseline", "", "known findings in `FILE`: report and fail on new findings only; a missing FILE is written with the current findings")
 	fs.StringVar(&f.configPath, "config", "", "configuration `FILE` (default: "+configFileName+" in the working directory or above)")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colour (same as --color never)")
-	fs.IntVar(&f.maxFindingsPerRule, "max-findings-per-rule", engine.DefaultMaxFindingsPerRule,
+	maxFindingsPerRuleFlag(fs, &f.maxFindingsPerRule)
+}
+
+// maxFindingsPerRuleFlag registers --max-findings-per-rule, the engine's
+// cap (engine.Config.MaxFindingsPerRule), for validate, crawl and serve.
+func maxFindingsPerRuleFlag(fs *flag.FlagSet, p *int) {
+	fs.IntVar(p, "max-findings-per-rule", engine.DefaultMaxFindingsPerRule,
 		"findings of one rule listed per document; the rest are counted (0: list all)")
 }
 
@@ -121,22 +125,22 @@ func (f *reportFlags) applyBaseline(results []engine.Result, stderr io.Writer, c
 	}
 	known, err := f.known, error(nil)
 	if known == nil {
-		known, err = readBaseline(f.baseline)
+		known, err = baseline.Read(f.baseline)
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		n, err := writeBaseline(f.baseline, results)
+		n, err := baseline.Write(f.baseline, results)
 		if err != nil {
 			return fmt.Errorf("writing the baseline: %w", err)
 		}
 		fmt.Fprintf(stderr, "rsconform %s: wrote %d finding(s) to the baseline %s; later runs report and fail on new findings only\n", cmd, n, f.baseline)
-		known, err = readBaseline(f.baseline)
+		known, err = baseline.Read(f.baseline)
 		if err != nil {
 			return err
 		}
 	} else if err != nil {
 		return err
 	}
-	if n := known.filter(results); n > 0 {
+	if n := known.Filter(results); n > 0 {
 		fmt.Fprintf(stderr, "rsconform %s: %d known finding(s) of the baseline %s not reported\n", cmd, n, f.baseline)
 	}
 	return nil
@@ -171,7 +175,7 @@ func (f *reportFlags) prepareBaseline(cfg *engine.Config) error {
 	if f.baseline == "" {
 		return nil
 	}
-	known, err := readBaseline(f.baseline)
+	known, err := baseline.Read(f.baseline)
 	if errors.Is(err, fs.ErrNotExist) {
 		cfg.MaxFindingsPerRule = 0
 		return nil
@@ -180,7 +184,7 @@ func (f *reportFlags) prepareBaseline(cfg *engine.Config) error {
 		return err
 	}
 	f.known = known
-	cfg.Keep = known.keeps()
+	cfg.Keep = known.Keeps()
 	return nil
 }
 
@@ -252,7 +256,7 @@ Flags:
 type validateConfig struct {
 	report reportFlags // settled: the configuration file applied
 	engine engine.Config
-	inputs []input            // the documents: directories walked, less --exclude
+	inputs []inputs.Input     // the documents: directories walked, less --exclude
 	client *sourcehttp.Client // for the inputs that are URLs (nil when none is)
 }
 
@@ -279,10 +283,10 @@ func validateConfigFromFlags(args []string, stderr io.Writer) (*validateConfig, 
 		c.engine, err = c.report.config()
 	}
 	if err == nil {
-		err = checkGlobs(exclude)
+		err = inputs.CheckGlobs(exclude)
 	}
 	if err == nil {
-		c.inputs, err = expandInputs(args, exclude)
+		c.inputs, err = inputs.Expand(args, exclude)
 	}
 	if err == nil {
 		c.client, err = validateClient(c.inputs, &hf)
@@ -313,7 +317,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, "rsconform validate:", err)
 		return 2
 	}
-	results := validateAll(ctx, v, c.client, c.inputs)
+	results := inputs.ValidateAll(ctx, v, c.client, c.inputs)
 	if err := c.report.applyBaseline(results, stderr, "validate"); err != nil {
 		fmt.Fprintln(stderr, "rsconform validate:", err)
 		return 2
@@ -346,30 +350,21 @@ func writeResults(rep reporter.Reporter, tally *reporter.Tally, results []engine
 	return nil
 }
 
-// input is one document to check. walked marks documents found in a
-// directory (rather than named): those that are not ResourceSync at all
-// are skipped, with the reason, instead of judged.
-type input struct {
-	name   string
-	walked bool
-	skip   string // why a walked file is not read, when it is not
-}
-
 // validateClient is the Source client of a validate run: each URL given
 // is an entry point, so its origin is allowed and gets the --header values;
 // a redirect elsewhere needs --allow-host.
-func validateClient(inputs []input, hf *httpFlags) (*sourcehttp.Client, error) {
+func validateClient(docs []inputs.Input, hf *httpFlags) (*sourcehttp.Client, error) {
 	cfg, err := hf.config()
 	if err != nil {
 		return nil, err
 	}
 	var entry *url.URL
 	allow := append([]string(nil), hf.hosts...)
-	for _, in := range inputs {
-		if !engine.IsURL(in.name) {
+	for _, in := range docs {
+		if !engine.IsURL(in.Name) {
 			continue
 		}
-		u, err := url.Parse(in.name)
+		u, err := url.Parse(in.Name)
 		if err != nil {
 			continue // reported with the document
 		}
@@ -385,219 +380,6 @@ func validateClient(inputs []input, hf *httpFlags) (*sourcehttp.Client, error) {
 		return nil, err
 	}
 	return sourcehttp.New(cfg), nil
-}
-
-// expandInputs turns arguments into a list of documents: directories are
-// walked, in lexical order, for *.xml, *.xml.gz and .well-known/resourcesync
-// (the Source Description's well-known name, which has no extension), less
-// what the exclude globs match. Explicitly named files are always checked.
-func expandInputs(args []string, exclude []string) ([]input, error) {
-	var out []input
-	var dirs []string
-	matched := make([]bool, len(exclude))
-	// names and paths seen in the directories, for a did-you-mean on an
-	// --exclude that matches nothing (bounded: it is only a hint).
-	seen := map[string]bool{}
-	for _, a := range args {
-		if a == "-" || engine.IsURL(a) {
-			out = append(out, input{name: a})
-			continue
-		}
-		st, err := os.Stat(a)
-		if err != nil || !st.IsDir() {
-			// A missing file is reported per document, so the others
-			// still get checked.
-			out = append(out, input{name: a})
-			continue
-		}
-		dirs = append(dirs, a)
-		var found []string
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if p == a {
-				return nil
-			}
-			if rel, err := filepath.Rel(a, p); err == nil && len(seen) < 10000 {
-				seen[filepath.ToSlash(rel)], seen[d.Name()] = true, true
-			}
-			if excluded(exclude, matched, a, p) {
-				if d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !d.IsDir() && walkedDocument(p) {
-				found = append(found, p)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		if len(found) == 0 {
-			return nil, fmt.Errorf("%s: no *.xml, *.xml.gz or .well-known/resourcesync file in this directory (after --exclude)", a)
-		}
-		sort.Strings(found)
-		for _, p := range found {
-			out = append(out, input{name: p, walked: true, skip: notRegular(p)})
-		}
-	}
-	if len(dirs) > 0 {
-		// A typo (drafs for drafts) would otherwise check what the user
-		// meant to leave out, silently.
-		for i, g := range exclude {
-			if matched[i] {
-				continue
-			}
-			names := make([]string, 0, len(seen))
-			for n := range seen {
-				names = append(names, n)
-			}
-			sort.Strings(names)
-			return nil, fmt.Errorf("--exclude %q matches nothing in %s%s", g, strings.Join(dirs, ", "), suggest.DidYouMean(g, names))
-		}
-	}
-	return out, nil
-}
-
-// notRegular says why a file found in a directory is not read, or "": one
-// that is not a regular file once symbolic links are followed (a FIFO, a
-// device, a socket) could block the run or never end; named on the command
-// line, it is read (validate <(generate) reads a pipe).
-func notRegular(p string) string {
-	st, err := os.Stat(p)
-	if err != nil || st.Mode().IsRegular() {
-		return "" // an error is reported when the file is opened
-	}
-	what := "not a regular file"
-	switch t := st.Mode().Type(); {
-	case t&fs.ModeNamedPipe != 0:
-		what = "a named pipe (FIFO)"
-	case t&fs.ModeDevice != 0:
-		what = "a device"
-	case t&fs.ModeSocket != 0:
-		what = "a socket"
-	}
-	return "is " + what + ", not read when found in a directory (name it to read it)"
-}
-
-// walkedDocument reports whether a file found in a directory is one to
-// check.
-func walkedDocument(p string) bool {
-	if strings.HasSuffix(p, ".xml") || strings.HasSuffix(p, ".xml.gz") {
-		return true
-	}
-	return filepath.Base(p) == "resourcesync" && filepath.Base(filepath.Dir(p)) == ".well-known"
-}
-
-// excluded reports whether path p, found under directory root, matches one
-// of the --exclude globs, and marks in matched every glob that does: a
-// glob without a slash matches any file or folder name (feed.xml,
-// *.rss.xml, drafts); one with a slash matches the path relative to root
-// (news/*.xml), with path.Match syntax.
-func excluded(globs []string, matched []bool, root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	if err != nil {
-		return false
-	}
-	rel = filepath.ToSlash(rel)
-	base := path.Base(rel)
-	hit := false
-	for i, g := range globs {
-		target := base
-		if strings.Contains(g, "/") {
-			target = rel
-		}
-		if ok, _ := path.Match(strings.TrimPrefix(g, "./"), target); ok {
-			matched[i], hit = true, true
-		}
-	}
-	return hit
-}
-
-// checkGlobs rejects a malformed --exclude glob before any work.
-func checkGlobs(globs []string) error {
-	for _, g := range globs {
-		if _, err := path.Match(g, ""); err != nil {
-			return fmt.Errorf("--exclude %q: %w", g, err)
-		}
-	}
-	return nil
-}
-
-// validateAll checks the inputs on all cores and returns the results in
-// input order.
-func validateAll(ctx context.Context, v *engine.Validator, client *sourcehttp.Client, inputs []input) []engine.Result {
-	results := make([]engine.Result, len(inputs))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	workers := min(readerProcs(), len(inputs))
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				results[i] = validateOne(ctx, v, client, inputs[i])
-			}
-		}()
-	}
-	for i := range inputs {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	return results
-}
-
-// readerProcs is the number of documents read at a time: GOMAXPROCS as it
-// was at start, which it then doubles (unless the user set GOMAXPROCS).
-// Each document being read has a goroutine that spends most of its time in
-// libxml2, in cgo calls of 64 KiB each, during which its processor (P)
-// stays taken until the runtime's monitor hands it over, 20 µs to 10 ms
-// later, and that goroutine then waits for one to come back to Go; the
-// model and the rules wait meanwhile. With one P more per document read at
-// a time, neither waits: the 14 MB list took 0.59-0.64 s instead of
-// 0.80-0.82 s wall (paired runs at load 6-7), with a third fewer context
-// switches.
-var readerProcs = sync.OnceValue(func() int {
-	n := runtime.GOMAXPROCS(0)
-	if os.Getenv("GOMAXPROCS") == "" {
-		runtime.GOMAXPROCS(2 * n)
-	}
-	return n
-})
-
-func validateOne(ctx context.Context, v *engine.Validator, client *sourcehttp.Client, in input) engine.Result {
-	switch {
-	case in.name == "-":
-		return v.ValidateReader(ctx, "<stdin>", os.Stdin)
-	case engine.IsURL(in.name):
-		r := client.Get(ctx, in.name, sourcehttp.Request{Accept: "application/xml, text/xml;q=0.9, */*;q=0.1", Decode: true})
-		defer r.Close()
-		if fail := r.Failure(); fail != "" {
-			return engine.ErrorResult(in.name, fail)
-		}
-		return v.ValidateReader(ctx, in.name, r.Body)
-	case in.skip != "":
-		return engine.SkippedResult(in.name, in.skip)
-	default:
-		f, err := os.Open(in.name)
-		if err != nil {
-			return engine.ErrorResult(in.name, fmt.Sprintf("cannot read: %v", unwrapPathError(err)))
-		}
-		defer f.Close()
-		if st, err := f.Stat(); err == nil && st.IsDir() {
-			return engine.ErrorResult(in.name, "is a directory")
-		}
-		// Streamed from the file.
-		if !in.walked {
-			return v.ValidateReader(ctx, in.name, f)
-		}
-		// A walked document may not be ResourceSync at all.
-		return v.ValidateFound(ctx, in.name, f)
-	}
 }
 
 // sourceRoot is the repository the working directory is in: the nearest
@@ -619,12 +401,4 @@ func sourceRoot() string {
 		}
 		dir = parent
 	}
-}
-
-func unwrapPathError(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

@@ -169,3 +169,14 @@ func (l *limited) Read(p []byte) (int, error) {
 	l.left -= int64(n)
 	return n, err
 }
+
+// WithoutPath is the cause of a *fs.PathError ("no such file or
+// directory"), for a message that names the file already; another error
+// as it is.
+func WithoutPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -2,9 +2,9 @@ package document
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
+	"github.com/rsconform/rsconform/internal/digits"
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/engine"
 )
@@ -119,7 +119,7 @@ var LimitSize = &engine.Rule{
 	Doc:   "50 MB is the Sitemap protocol's 50MB, which sitemaps.org gives as 52,428,800 bytes: the default of --max-size. The limit applies to the uncompressed document (the Sitemap protocol's reading). rsconform stops reading at the limit (--max-size), so a larger document is reported here and not checked further; raise --max-size to check it anyway.",
 	Check: func(p *engine.Pass) error {
 		if le := p.Input.TooLarge; le != nil {
-			p.Reportf(rs.Pos{}, "the %s is larger than the size limit of %s bytes (--max-size; the Sitemap protocol's 50MB is 52,428,800 bytes, section 7); split it and group the parts in an index (rsconform stopped reading at the limit; raise --max-size to check it anyway)", le.What, groupDigits(le.Limit))
+			p.Reportf(rs.Pos{}, "the %s is larger than the size limit of %s bytes (--max-size; the Sitemap protocol's 50MB is 52,428,800 bytes, section 7); split it and group the parts in an index (rsconform stopped reading at the limit; raise --max-size to check it anyway)", le.What, digits.Grouped(le.Limit))
 		}
 		return nil
 	},
@@ -172,22 +172,4 @@ func plural(n int, word string) string {
 		return fmt.Sprintf("%d %s", n, word)
 	}
 	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// groupDigits writes n with a comma every three digits (52,428,800).
-func groupDigits(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }

@@ -17,6 +17,7 @@
 package destination
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,7 +28,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 
 	"github.com/rsconform/rsconform/harness"
-	"github.com/rsconform/rsconform/mocksource"
+	"github.com/rsconform/rsconform/mocksource/scenario"
 	"github.com/rsconform/rsconform/rules"
 	"github.com/rsconform/rsconform/suite"
 )
@@ -41,7 +42,7 @@ type Config struct {
 	Command []string
 	// Env is added to the command's environment.
 	Env []string
-	// Scenarios to play; empty means mocksource.DefaultScenarios (every
+	// Scenarios to play; empty means scenario.DefaultNames (every
 	// built-in scenario but the volume, token and second-origin ones,
 	// which are asked for by name).
 	Scenarios []string
@@ -51,6 +52,9 @@ type Config struct {
 	Timeout time.Duration
 	// Setup, when set, runs when the suite starts and may change the config.
 	Setup func(*Config) error
+	// Play, when set, plays one scenario in place of harness.Run (the
+	// suite's self-test plays the next scenarios while one is judged).
+	Play func(context.Context, harness.Config) (*harness.Result, error)
 }
 
 // RequirementLabels are the typed labels of one requirement's specs in a
@@ -70,12 +74,12 @@ func RequirementLabels(scenario string, r *harness.Requirement) ginkgo.Labels {
 func DefineSpecs(cfg Config) error {
 	names := cfg.Scenarios
 	if len(names) == 0 {
-		names = mocksource.DefaultScenarios()
+		names = scenario.DefaultNames()
 	}
-	known := mocksource.BuiltinScenarios()
+	known := scenario.BuiltinNames()
 	seen := map[string]bool{}
 	for _, name := range names {
-		sc, err := mocksource.LoadScenario(name)
+		sc, err := scenario.Load(name)
 		if err != nil {
 			return err
 		}
@@ -93,7 +97,7 @@ func specName(step int, stepName string, r *harness.Requirement) string {
 	return fmt.Sprintf("step %d (%s): %s %s %s [%s]", step, stepName, r.ID, r.Level, r.Title, r.Section)
 }
 
-func defineScenario(cfg *Config, sc *mocksource.Scenario, seen map[string]bool) {
+func defineScenario(cfg *Config, sc *scenario.Scenario, seen map[string]bool) {
 	Describe("Scenario "+sc.Name, Ordered, func() {
 		var result *harness.Result
 		BeforeAll(func(ctx SpecContext) {
@@ -112,8 +116,12 @@ func defineScenario(cfg *Config, sc *mocksource.Scenario, seen map[string]bool) 
 			if err := os.RemoveAll(dir); err != nil {
 				Fail(err.Error())
 			}
+			play := c.Play
+			if play == nil {
+				play = harness.Run
+			}
 			var err error
-			result, err = harness.Run(ctx, harness.Config{Scenario: sc, Dir: dir, Command: c.Command,
+			result, err = play(ctx, harness.Config{Scenario: sc, Dir: dir, Command: c.Command,
 				Env: c.Env, Timeout: c.Timeout, EveryStep: true, Output: GinkgoWriter})
 			if err != nil {
 				Fail("the scenario could not be played: " + err.Error())

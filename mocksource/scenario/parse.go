@@ -1,10 +1,7 @@
-package mocksource
+package scenario
 
 import (
-	"embed"
-	"errors"
 	"fmt"
-	"io/fs"
 	"path"
 	"regexp"
 	"sort"
@@ -13,288 +10,18 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/rsconform/rsconform/internal/safefile"
-	"github.com/rsconform/rsconform/internal/suggest"
 )
 
-// DefaultStart is the instant the virtual clock starts at unless a
-// scenario says otherwise.
-var DefaultStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-
-// Defaults of a scenario.
-const (
-	DefaultResources   = 100
-	DefaultPackageSize = 1000
-)
-
-// DefaultTypes are the media types of generated resources unless a
-// scenario lists its own.
-var DefaultTypes = []string{"text/plain", "text/html", "application/json"}
-
-// Scenario is a value: what the Source holds at the start and the steps
-// played on the virtual clock. ParseScenario reads one from YAML; tests
-// may also build one in Go.
-type Scenario struct {
-	Name        string
-	Description string
-	// File is where the scenario was read from; errors name it. Builtin
-	// is true for a scenario embedded in rsconform (File is then its name
-	// with .yaml, no file of the user's).
-	File    string
-	Builtin bool
-	Seed    int64
-	// Start is the virtual instant before the first step.
-	Start time.Time
-	// Resources is the initial number of resources; Types their media
-	// types, assigned in turn.
-	Resources int
-	Types     []string
-	// MaxEntries is the number of entries per document before an index
-	// is used; 0 means Options.MaxEntries or 50,000.
-	MaxEntries int
-	// PackageSize is the number of resources per Resource Dump package.
-	PackageSize int
-	// RetainChangeLists is how many Change Lists (the open one included)
-	// the Change List Index keeps; older closed ones are reachable only
-	// through the Change List Archive. 0 keeps all. RetainChangeDumps is
-	// the same for Change Dumps.
-	RetainChangeLists int
-	RetainChangeDumps int
-	// DeletedStatus is the status of a deleted resource: 404 or 410.
-	DeletedStatus int
-	// ResourceDumpAtStart publishes a Resource Dump of the initial state
-	// before the first step, beside the initial Resource List
-	// (resourcedump-at-start: true), so that a Destination can take its
-	// baseline from a dump.
-	ResourceDumpAtStart bool
-	Steps               []Step
-
-	// Wild holds the behaviours of Sources seen in the wild that a
-	// scenario may ask for (wild.go).
-	Wild
-}
-
-// Step is what happens at one instant of the virtual clock.
-type Step struct {
-	Line    int
-	Name    string
-	At      time.Time
-	Actions []Action
-	// Expect, when set, marks the step as a checkpoint: a Destination
-	// synchronising after it should hold what Source.Expected returns.
-	Expect *Expect
-}
-
-// Op is the kind of an action.
-type Op string
-
-const (
-	OpCreate              Op = "create"
-	OpUpdate              Op = "update"
-	OpDelete              Op = "delete"
-	OpPublishResourceList Op = "publish-resourcelist"
-	OpPublishResourceDump Op = "publish-resourcedump"
-	OpCloseChangeList     Op = "close-changelist"
-	OpPublishChangeDump   Op = "publish-changedump"
-	OpCloseChangeDump     Op = "close-changedump"
-	OpFault               Op = "fault"
-	OpClearFaults         Op = "clear-faults"
-)
-
-// Ops lists the actions a scenario may use.
-var Ops = []Op{OpCreate, OpUpdate, OpDelete, OpPublishResourceList, OpPublishResourceDump,
-	OpCloseChangeList, OpPublishChangeDump, OpCloseChangeDump, OpFault, OpClearFaults}
-
-// Action is one action of a step. Create, update and delete take either
-// a Path or a Count (bulk: resources chosen, or paths generated, from the
-// seed); Type is the media type of created resources. ClearFaults takes a
-// Match ("" clears every fault).
-type Action struct {
-	Line  int
-	Op    Op
-	Path  string
-	Count int
-	Type  string
-	Match string
-	Fault *Fault
-	// Size is the body length of created resources (create: {size: 16MiB});
-	// 0 leaves it to the seed (50-2,000 bytes).
-	Size int
-}
-
-// Fault is armed on every request whose path matches Match (a path, or a
-// path.Match pattern; a trailing "/**" matches everything below). The
-// effects combine: latency first, then one of drop, status, redirect;
-// otherwise the body is served and may be truncated or malformed.
-// WrongHash is not a transport fault: it makes every Resource List,
-// Change List and manifest advertise a wrong hash for matching resources.
-type Fault struct {
-	Line  int
-	Match string
-	// Status is an error status (400-599) served instead of the content.
-	Status int
-	// RetryAfter goes with Status (typically 503) as a Retry-After header
-	// in whole seconds.
-	RetryAfter time.Duration
-	Latency    time.Duration
-	// Truncate announces the full Content-Length but sends only that
-	// many bytes, then closes the connection.
-	Truncate int
-	// Malformed serves an XML document cut in half, not well-formed.
-	Malformed bool
-	WrongHash bool
-	// WrongUp is not a transport fault either: the matching documents'
-	// up link leads to another Capability List of the Source
-	// (/dataset2/capabilitylist.xml, which the Source Description then
-	// lists), one that does not list them.
-	WrongUp bool
-	// WrongIndex is not a transport fault either: the matching documents'
-	// index link leads to their family's first numbered document
-	// (/dataset1/resourcelist/1.xml for a Resource List), not to the
-	// index that lists them.
-	WrongIndex bool
-	// Redirect is a redirect status (301, 302, 303, 307, 308) to Location
-	// (default: the same path under /moved, which serves the content).
-	Redirect int
-	Location string
-	// Drop closes the connection without any response.
-	Drop bool
-	// Times is how many requests the fault fires for; 0 means until
-	// cleared.
-	Times int
-}
-
-// IsTransport reports whether the fault changes responses (as opposed to
-// documents, as WrongHash does).
-func (f *Fault) IsTransport() bool {
-	return f.Status != 0 || f.Latency != 0 || f.Truncate != 0 || f.Malformed || f.Redirect != 0 || f.Drop
-}
-
-// Matches reports whether the fault applies to the request path p.
-func (f *Fault) Matches(p string) bool { return matchPattern(f.Match, p) }
-
-func matchPattern(pattern, p string) bool {
-	if pattern == p {
-		return true
-	}
-	if prefix, ok := strings.CutSuffix(pattern, "/**"); ok {
-		return p == prefix || strings.HasPrefix(p, prefix+"/")
-	}
-	ok, _ := path.Match(pattern, p)
-	return ok
-}
-
-// Expect is the checkpoint of a step. The expected Destination state is
-// computed from the resource state (Source.Expected); the counts and
-// paths given here are checked against it when the Source is built, so a
-// scenario that says what it means fails loudly when it does not.
-type Expect struct {
-	Line      int      `json:"-"`
-	Resources *int     `json:"resources,omitempty"`
-	Present   []string `json:"present,omitempty"`
-	Absent    []string `json:"absent,omitempty"`
-}
-
-// ScenarioError is an error in a scenario, with where it is.
-type ScenarioError struct {
-	File string
-	Line int
-	Msg  string
-}
-
-func (e *ScenarioError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
-}
-
-//go:embed scenarios/*.yaml
-var builtin embed.FS
-
-// BuiltinScenarios returns the names of the embedded scenarios, sorted.
-func BuiltinScenarios() []string {
-	entries, err := fs.ReadDir(builtin, "scenarios")
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, e := range entries {
-		if n, ok := strings.CutSuffix(e.Name(), ".yaml"); ok {
-			out = append(out, n)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// VolumeScenario is the built-in scenario that tests volume (100,000
-// resources): at the 20 requests a second of a polite Destination its
-// baseline alone takes over 80 minutes, past any one run's time limit. It is
-// played when asked for by name, never as part of the default set.
-const VolumeScenario = "large-source"
-
-// TokenScenario is the built-in scenario whose Source wants a bearer
-// token: only a command that passes {token} (or RSCONFORM_TOKEN) on can
-// pass it, so it is played when asked for by name.
-const TokenScenario = "bearer-token"
-
-// Origin2Scenario is the built-in scenario with resources on a second
-// origin of the Source: only a command that tells the Destination where
-// they go ({origin2}) can pass it, so it is played when asked for by name.
-const Origin2Scenario = "second-origin"
-
-// DefaultScenarios returns the built-in scenarios a Destination is tested
-// on when none is named (test-destination --scenario all, the destination
-// suite): all but VolumeScenario, TokenScenario and Origin2Scenario, sorted.
-func DefaultScenarios() []string {
-	var out []string
-	for _, n := range BuiltinScenarios() {
-		if n != VolumeScenario && n != TokenScenario && n != Origin2Scenario {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// MaxScenarioBytes bounds a scenario file read into memory: the built-in
-// ones are under 2 KiB; a larger file or one that is not a regular file
-// (/dev/zero, a pipe) is refused unread.
-const MaxScenarioBytes = 4 << 20
-
-// LoadScenario loads a built-in scenario by name, or else a YAML file.
-func LoadScenario(name string) (*Scenario, error) {
-	if data, err := builtin.ReadFile("scenarios/" + name + ".yaml"); err == nil && !strings.Contains(name, "/") {
-		sc, err := ParseScenario(name+".yaml", data)
-		if sc != nil {
-			sc.Builtin = true
-		}
-		return sc, err
-	}
-	data, err := safefile.ReadFile(name, "scenario file", MaxScenarioBytes, false)
-	if safefile.Refused(err) {
-		return nil, err // they name the file
-	}
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("scenario %q is neither a built-in scenario%s nor a file (built in: %s)", name, suggest.DidYouMean(name, BuiltinScenarios()), strings.Join(BuiltinScenarios(), ", "))
-		}
-		return nil, fmt.Errorf("scenario: %w", err)
-	}
-	return ParseScenario(name, data)
-}
-
-// ParseScenario reads a scenario from YAML. Errors are *ScenarioError
+// Parse reads a scenario from YAML. Errors are *Error
 // and name the file and line, e.g. `scenario.yaml:12: unknown action "udpate"`.
-func ParseScenario(filename string, data []byte) (*Scenario, error) {
+func Parse(filename string, data []byte) (*Scenario, error) {
 	p := &scParser{file: filename}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
 		return nil, p.yamlError(err)
 	}
 	if root.Kind == 0 || len(root.Content) == 0 {
-		return nil, &ScenarioError{File: filename, Msg: "the scenario is empty"}
+		return nil, &Error{File: filename, Msg: "the scenario is empty"}
 	}
 	sc, err := p.scenario(root.Content[0])
 	if err != nil {
@@ -319,9 +46,9 @@ func (p *scParser) yamlError(err error) error {
 			// the enclosing construct (its scanner's are 1-based).
 			n++
 		}
-		return &ScenarioError{File: p.file, Line: n, Msg: m[2]}
+		return &Error{File: p.file, Line: n, Msg: m[2]}
 	}
-	return &ScenarioError{File: p.file, Msg: strings.TrimPrefix(msg, "yaml: ")}
+	return &Error{File: p.file, Msg: strings.TrimPrefix(msg, "yaml: ")}
 }
 
 // parserProblem tells yaml.v3's parser errors from its scanner errors.
@@ -340,7 +67,7 @@ func (p *scParser) errf(n *yaml.Node, format string, args ...any) error {
 	if n != nil {
 		line = n.Line
 	}
-	return &ScenarioError{File: p.file, Line: line, Msg: fmt.Sprintf(format, args...)}
+	return &Error{File: p.file, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
 // resolve follows aliases, refusing alias bombs.
@@ -575,12 +302,6 @@ func (p *scParser) scenario(n *yaml.Node) (*Scenario, error) {
 	return sc, nil
 }
 
-func validType(t string) bool {
-	b := mediaBase(t)
-	i := strings.IndexByte(b, '/')
-	return i > 0 && i < len(b)-1 && !strings.ContainsAny(b, " \t\"<>&")
-}
-
 func (p *scParser) step(n *yaml.Node, num int, prev time.Time) (Step, error) {
 	st := Step{Line: n.Line}
 	var at *yaml.Node
@@ -715,7 +436,7 @@ func (p *scParser) action(n *yaml.Node) (Action, error) {
 		return a, p.errf(n, "an action is a name, or a mapping with one key (the action) and its argument")
 	}
 	if !knownOp(name) {
-		return a, &ScenarioError{File: p.file, Line: a.Line, Msg: unknownAction(name)}
+		return a, &Error{File: p.file, Line: a.Line, Msg: unknownAction(name)}
 	}
 	a.Op = Op(name)
 	switch a.Op {
@@ -753,7 +474,7 @@ func (p *scParser) action(n *yaml.Node) (Action, error) {
 			if msg := checkResourcePath(a.Path); msg != "" {
 				return a, p.errf(n, "%s: %s", name, msg)
 			}
-			if a.Op == OpCreate && a.Type == "" && typeForPath(a.Path) == "" {
+			if a.Op == OpCreate && a.Type == "" && TypeForPath(a.Path) == "" {
 				return a, p.errf(n, "create: cannot tell the media type of %s from its extension: give type", a.Path)
 			}
 		}
@@ -779,34 +500,6 @@ func (p *scParser) action(n *yaml.Node) (Action, error) {
 		}
 	}
 	return a, nil
-}
-
-// reservedPrefixes are paths the Source serves itself.
-var reservedPrefixes = []string{"/_rsconform/", "/.well-known/", "/dataset1/", "/info/", "/moved/"}
-
-// checkResourcePath says what is wrong with a resource path, or "".
-func checkResourcePath(p string) string {
-	if !strings.HasPrefix(p, "/") || len(p) < 2 {
-		return fmt.Sprintf("path %q must start with / and name a resource", p)
-	}
-	for _, r := range reservedPrefixes {
-		if strings.HasPrefix(p, r) {
-			return fmt.Sprintf("path %q is under %s, which the Source reserves", p, r)
-		}
-	}
-	if p == "/robots.txt" || p == "/_rsconform" || strings.HasSuffix(p, "/") || strings.Contains(p, "//") || strings.Contains(p, "/./") || strings.Contains(p, "/../") || strings.HasSuffix(p, "/..") || strings.HasSuffix(p, "/.") {
-		return fmt.Sprintf("path %q is not a plain resource path", p)
-	}
-	name, query, hasQuery := strings.Cut(p, "?")
-	if msg := checkNameChars(name); msg != "" {
-		return msg
-	}
-	if hasQuery {
-		if msg := checkQuery(query); msg != "" {
-			return fmt.Sprintf("path %q: %s", p, msg)
-		}
-	}
-	return ""
 }
 
 func (p *scParser) fault(n *yaml.Node) (*Fault, error) {
@@ -915,11 +608,33 @@ func (p *scParser) expect(n *yaml.Node) (*Expect, error) {
 	return e, nil
 }
 
-// UserFile is the file the scenario was read from, or "" for a built-in
-// scenario or one built in Go.
-func (sc *Scenario) UserFile() string {
-	if sc.Builtin {
-		return ""
+// MaxBodySize bounds a scenario's size: 64 MiB.
+const MaxBodySize = 64 << 20
+
+// size reads a byte count: an integer, or one with a unit (KiB, MiB;
+// KB and MB are powers of ten).
+func (p *scParser) size(n *yaml.Node, dst *int) error {
+	bad := func() error {
+		return p.errf(n, "size must be a byte count such as 1500, 64KiB or 16MiB (at most 64MiB), not %q", n.Value)
 	}
-	return sc.File
+	if n.Kind != yaml.ScalarNode {
+		return bad()
+	}
+	s := strings.ReplaceAll(strings.TrimSpace(n.Value), "_", "")
+	mult := 1
+	for _, u := range []struct {
+		suffix string
+		mult   int
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"KB", 1000}, {"MB", 1000000}, {"B", 1}} {
+		if v, ok := strings.CutSuffix(s, u.suffix); ok {
+			s, mult = strings.TrimSpace(v), u.mult
+			break
+		}
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil || v < 1 || v > MaxBodySize/mult {
+		return bad()
+	}
+	*dst = v * mult
+	return nil
 }

@@ -1,10 +1,12 @@
-package main
+package monitor
 
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,12 +14,12 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/rsconform/rsconform/crawler"
-	"github.com/rsconform/rsconform/internal/safefile"
 	"github.com/rsconform/rsconform/internal/suggest"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
 
-// sourcesFileKeys are the keys of one Source of a monitor's Sources file:
+// The Sources file (rsconform monitor --sources FILE) lists the Sources a
+// monitor watches. sourcesFileKeys are the keys of one Source:
 //
 //	sources:
 //	  - name: demo                 # required: letters, digits, . _ -
@@ -34,8 +36,8 @@ import (
 var sourcesFileKeys = []string{"name", "url", "every", "sample", "rate", "header_file", "allow_host", "spec", "packages", "revisit",
 	"max_findings_per_rule"}
 
-// monitorSource is one Source of a Sources file, its values checked.
-type monitorSource struct {
+// Listed is one Source of a Sources file, its values checked.
+type Listed struct {
 	Name      string
 	URL       string
 	Every     time.Duration
@@ -54,20 +56,14 @@ type monitorSource struct {
 // dashboard's URLs and badge file names.
 var sourceNames = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
 
-// maxSourcesFile bounds the Sources file read into memory; a larger file,
-// or one that is not a regular file, is refused unread.
-const maxSourcesFile = 16 << 20
+// MaxSourcesFileBytes bounds the Sources file read into memory; a larger
+// file, or one that is not a regular file, is refused unread.
+const MaxSourcesFileBytes = 16 << 20
 
-// readSourcesFile reads a monitor's Sources file. Errors name the file,
-// the line and the key, as the configuration file's do.
-func readSourcesFile(path string) ([]monitorSource, error) {
-	data, err := safefile.ReadFile(path, "Sources file", maxSourcesFile, false)
-	if safefile.Refused(err) {
-		return nil, err // they name the file
-	}
-	if err != nil {
-		return nil, fmt.Errorf("--sources: %w", unwrapPathError(err))
-	}
+// ParseSourcesFile reads the Sources file data read from path. Errors name
+// the file, the line and the key, as the configuration file's do; a
+// relative header_file is read from path's directory.
+func ParseSourcesFile(path string, data []byte) ([]Listed, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -93,7 +89,7 @@ func readSourcesFile(path string) ([]monitorSource, error) {
 	if list == nil || list.Kind != yaml.SequenceNode || len(list.Content) == 0 {
 		return nil, at(top, "sources: want a list of Sources")
 	}
-	var out []monitorSource
+	var out []Listed
 	names := map[string]int{}
 	for i, n := range list.Content {
 		s, err := readSource(path, filepath.Dir(path), n)
@@ -109,8 +105,8 @@ func readSourcesFile(path string) ([]monitorSource, error) {
 	return out, nil
 }
 
-func readSource(path, dir string, n *yaml.Node) (monitorSource, error) {
-	s := monitorSource{Every: 6 * time.Hour, Sample: 10, Rate: 10, Spec: "1.1", Header: &sourcehttp.Headers{}}
+func readSource(path, dir string, n *yaml.Node) (Listed, error) {
+	s := Listed{Every: 6 * time.Hour, Sample: 10, Rate: 10, Spec: "1.1", Header: &sourcehttp.Headers{}}
 	at := func(n *yaml.Node, key, format string, args ...any) error {
 		where := ""
 		if s.Name != "" {
@@ -131,7 +127,7 @@ func readSource(path, dir string, n *yaml.Node) (monitorSource, error) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		key := k.Value
-		if !contains(sourcesFileKeys, key) {
+		if !slices.Contains(sourcesFileKeys, key) {
 			msg := fmt.Sprintf("unknown key %q", key)
 			if c := suggest.Closest(key, sourcesFileKeys); c != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", c)
@@ -160,7 +156,7 @@ func readSource(path, dir string, n *yaml.Node) (monitorSource, error) {
 
 // set sets key of s to the value v; a relative header_file is read from
 // dir.
-func (s *monitorSource) set(key string, v *yaml.Node, dir string) error {
+func (s *Listed) set(key string, v *yaml.Node, dir string) error {
 	val := v.Value
 	var err error
 	switch key {
@@ -169,7 +165,7 @@ func (s *monitorSource) set(key string, v *yaml.Node, dir string) error {
 			return fmt.Errorf("%q: want letters, digits, '.', '_' and '-' (at most 100), starting with a letter or digit", val)
 		}
 	case "url":
-		if _, err := parseHTTPURL(val); err != nil {
+		if _, err := ParseHTTPURL(val); err != nil {
 			return err
 		}
 		s.URL = val
@@ -179,7 +175,7 @@ func (s *monitorSource) set(key string, v *yaml.Node, dir string) error {
 			err = errors.New("want at least 1m")
 		}
 	case "sample":
-		s.Sample, err = parseSample(val)
+		s.Sample, err = crawler.ParseSample(val)
 	case "rate":
 		s.Rate, err = strconv.ParseFloat(val, 64)
 		if err == nil && (s.Rate < 0 || s.Rate != s.Rate) {
@@ -235,15 +231,12 @@ func stringList(v *yaml.Node) ([]string, error) {
 	return out, nil
 }
 
-// crawlOptions are the crawl options of s, as crawl's flags would give
-// them (its defaults for the rest).
-func (s monitorSource) crawlOptions() crawler.Options {
-	return crawler.Options{
-		MaxDocuments: defaultMaxDocuments, MaxBytes: defaultMaxBytes,
-		Sample: s.Sample, SampleSet: true, Packages: s.Packages, Revisit: s.Revisit,
-		AllowHosts: s.AllowHost,
-		// The HTTP settings every command has (sourcehttp's defaults for
-		// time-out, retries, concurrency); the rate is the monitor's own.
-		HTTP: sourcehttp.Config{Header: s.Header.Header(), UserAgent: "rsconform/" + toolVersion()},
+// ParseHTTPURL is s if it is an http(s) URL with a host (a Source's url,
+// the --webhook alerts are posted to), in its normal form.
+func ParseHTTPURL(s string) (string, error) {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("%q is not an http(s) URL", s)
 	}
+	return u.String(), nil
 }

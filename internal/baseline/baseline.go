@@ -1,22 +1,7 @@
-package main
-
-import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"maps"
-	"os"
-	"sort"
-	"sync"
-
-	"github.com/rsconform/rsconform/internal/fingerprint"
-	"github.com/rsconform/rsconform/internal/safefile"
-	rs "github.com/rsconform/rsconform/resourcesync"
-	"github.com/rsconform/rsconform/rules/engine"
-)
-
-// A baseline is the set of findings a project has accepted, so that CI
-// fails only on new ones (--baseline FILE). The file is JSON:
+// Package baseline reads and writes the baseline file (--baseline FILE of
+// validate and crawl): the set of findings a project has accepted, so that
+// CI fails only on new ones, and removes those findings from results. The
+// file is JSON:
 //
 //	{"tool": "rsconform", "format": 1,
 //	 "findings": [{"document": "build/site/changelist.xml", "rule": "RS-CL-ORDER",
@@ -37,13 +22,32 @@ import (
 // out the URLs and digests of its message (and the resource's own URL as
 // document), and it matches any number of findings: an entry accepts that
 // kind of fault in that list, as sampling sees it.
-type baselineFile struct {
-	Tool     string          `json:"tool"`
-	Format   int             `json:"format"`
-	Findings []baselineEntry `json:"findings"`
+package baseline
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"sort"
+	"sync"
+
+	"github.com/rsconform/rsconform/internal/fingerprint"
+	"github.com/rsconform/rsconform/internal/safefile"
+	rs "github.com/rsconform/rsconform/resourcesync"
+	"github.com/rsconform/rsconform/rules/engine"
+)
+
+// File is the baseline file.
+type File struct {
+	Tool     string  `json:"tool"`
+	Format   int     `json:"format"`
+	Findings []Entry `json:"findings"`
 }
 
-type baselineEntry struct {
+// Entry is one accepted finding and how many there are.
+type Entry struct {
 	Document string `json:"document"`
 	Rule     string `json:"rule"`
 	Message  string `json:"message"`
@@ -51,35 +55,32 @@ type baselineEntry struct {
 	Sampled  bool   `json:"sampled,omitempty"`
 }
 
-// baselineKey is a finding's fingerprint, the one rsconform monitor uses
-// across runs too.
-type baselineKey = fingerprint.Key
+// Set counts known findings by their fingerprint, the one rsconform
+// monitor uses across runs too.
+type Set map[fingerprint.Key]int
 
-// baseline counts known findings by key.
-type baseline map[baselineKey]int
-
-// maxBaselineBytes bounds the baseline file read: an entry of the format
+// MaxBytes bounds the baseline file read: an entry of the format
 // (a document, a rule ID, a message, a count, indented) takes about 250
 // bytes, so 128 MiB holds half a million distinct findings, ten documents
 // of 50,000 entries each with one finding per entry, far beyond what
 // anyone reviews. Memory is about the size of the keys read (entries are
 // decoded one at a time), not a multiple of the file's.
-const maxBaselineBytes = 128 << 20
+const MaxBytes = 128 << 20
 
-// readBaseline reads the baseline at path: a regular file of at most
-// maxBaselineBytes, not a symbolic link (the tool writes it, and never
+// Read reads the baseline at path: a regular file of at most
+// MaxBytes, not a symbolic link (the tool writes it, and never
 // through a link, as sync its state file). A missing file gives an error
 // that is fs.ErrNotExist.
-func readBaseline(path string) (baseline, error) {
-	r, err := safefile.Open(path, "baseline", maxBaselineBytes, true)
+func Read(path string) (Set, error) {
+	r, err := safefile.Open(path, "baseline", MaxBytes, true)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	var f baselineFile
-	b := baseline{}
-	err = decodeBaseline(json.NewDecoder(r), &f, func(e baselineEntry) {
-		b[baselineKey{Document: e.Document, Rule: e.Rule, Message: fingerprint.Message(e.Message), Sampled: e.Sampled}] += max(e.Count, 1)
+	var f File
+	b := Set{}
+	err = decode(json.NewDecoder(r), &f, func(e Entry) {
+		b[fingerprint.Key{Document: e.Document, Rule: e.Rule, Message: fingerprint.Message(e.Message), Sampled: e.Sampled}] += max(e.Count, 1)
 	})
 	var le *safefile.LimitError
 	if errors.As(err, &le) {
@@ -94,9 +95,9 @@ func readBaseline(path string) (baseline, error) {
 	return b, nil
 }
 
-// decodeBaseline reads a baseline file's object, its fields into f but
+// decode reads a baseline file's object, its fields into f but
 // for the findings, each handed to add as it is read.
-func decodeBaseline(dec *json.Decoder, f *baselineFile, add func(baselineEntry)) error {
+func decode(dec *json.Decoder, f *File, add func(Entry)) error {
 	if t, err := dec.Token(); err != nil {
 		return err
 	} else if t != json.Delim('{') {
@@ -126,7 +127,7 @@ func decodeBaseline(dec *json.Decoder, f *baselineFile, add func(baselineEntry))
 	return err
 }
 
-func decodeFindings(dec *json.Decoder, add func(baselineEntry)) error {
+func decodeFindings(dec *json.Decoder, add func(Entry)) error {
 	if t, err := dec.Token(); err != nil {
 		return err
 	} else if t == nil {
@@ -135,7 +136,7 @@ func decodeFindings(dec *json.Decoder, add func(baselineEntry)) error {
 		return errors.New("findings is not a list")
 	}
 	for dec.More() {
-		var e baselineEntry
+		var e Entry
 		if err := dec.Decode(&e); err != nil {
 			return err
 		}
@@ -145,13 +146,14 @@ func decodeFindings(dec *json.Decoder, add func(baselineEntry)) error {
 	return err
 }
 
-// writeBaseline writes every finding of results to path.
-func writeBaseline(path string, results []engine.Result) (int, error) {
+// Write writes every finding of results to path, never through a
+// symbolic link nor over a file, and returns how many it wrote.
+func Write(path string, results []engine.Result) (int, error) {
 	counts := fingerprint.Counts(results)
-	f := baselineFile{Tool: "rsconform", Format: 1, Findings: []baselineEntry{}}
+	f := File{Tool: "rsconform", Format: 1, Findings: []Entry{}}
 	n := 0
 	for k, c := range counts {
-		f.Findings = append(f.Findings, baselineEntry{Document: k.Document, Rule: k.Rule, Message: k.Message, Count: c, Sampled: k.Sampled})
+		f.Findings = append(f.Findings, Entry{Document: k.Document, Rule: k.Rule, Message: k.Message, Count: c, Sampled: k.Sampled})
 		n += c
 	}
 	sort.Slice(f.Findings, func(i, j int) bool {
@@ -181,10 +183,10 @@ func writeBaseline(path string, results []engine.Result) (int, error) {
 	return n, err
 }
 
-// keeps is engine.Config.Keep for b: it says yes to the findings b knows,
+// Keeps is engine.Config.Keep for b: it says yes to the findings b knows,
 // as many of each key as b counts (a sampled key: any number), in the
 // order the documents' rules report them.
-func (b baseline) keeps() func(location string, k rs.Kind, d engine.Diagnostic) bool {
+func (b Set) Keeps() func(location string, k rs.Kind, d engine.Diagnostic) bool {
 	var mu sync.Mutex
 	left := maps.Clone(b)
 	return func(location string, k rs.Kind, d engine.Diagnostic) bool {
@@ -201,13 +203,13 @@ func (b baseline) keeps() func(location string, k rs.Kind, d engine.Diagnostic) 
 	}
 }
 
-// filter removes the known findings from results (in place) and returns
+// Filter removes the known findings from results (in place) and returns
 // how many it removed. A document whose error findings were all known
 // becomes valid; a document that could not be processed because of
 // findings that were all known is skipped, saying so; one that could not
 // be processed for another reason (no answer, no file) stays in error.
-func (b baseline) filter(results []engine.Result) int {
-	known := b.keeps()
+func (b Set) Filter(results []engine.Result) int {
+	known := b.Keeps()
 	removed := 0
 	for i := range results {
 		r := &results[i]

@@ -1,0 +1,19 @@
+package scenario_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/mattn/go-isatty"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+func TestScenario(t *testing.T) {
+	RegisterFailHandler(Fail)
+	suiteConfig, reporterConfig := GinkgoConfiguration()
+	if !isatty.IsTerminal(os.Stdout.Fd()) {
+		reporterConfig.NoColor = true
+	}
+	RunSpecs(t, "scenario", suiteConfig, reporterConfig)
+}
