@@ -162,9 +162,15 @@ func (a *aheadPlays) add(name string, cfg func() harness.Config) int {
 // written while another goroutine forks a child can be held open by it
 // and fail to start (ETXTBSY, golang.org/issue/22315).
 func (a *aheadPlays) addScript(scenario, body string) int {
+	return a.addScriptWithin(scenario, body, time.Minute)
+}
+
+// addScriptWithin is addScript with each run of the script bounded by
+// timeout.
+func (a *aheadPlays) addScriptWithin(scenario, body string, timeout time.Duration) int {
 	var i int
 	i = a.add(scenario, func() harness.Config {
-		return harness.Config{Command: []string{a.script(i)}, Timeout: time.Minute}
+		return harness.Config{Command: []string{a.script(i)}, Timeout: timeout}
 	})
 	a.plays[i].script = body
 	return i
@@ -350,34 +356,42 @@ var _ = Describe("The request log", Label("Kind:harness"), func() {
 	})
 })
 
-var _ = Describe("Broken Destinations get failing verdicts", Label("Kind:harness"), func() {
+// The plays run three at a time ahead of their specs (aheadPlays): the
+// hanging Destination's waits overlap with the others.
+var _ = Describe("Broken Destinations get failing verdicts", Label("Kind:harness"), Ordered, ContinueOnFailure, func() {
+	ahead := &aheadPlays{Window: 3, Lookahead: 8}
+	BeforeAll(ahead.setUp)
+
+	takesNothing := ahead.add("incremental-changelist", func() harness.Config {
+		return harness.Config{Command: []string{"true"}, Timeout: time.Minute}
+	})
 	It("reports a Destination that takes nothing", func() {
-		res := playScenario("incremental-changelist", time.Minute, "true")
+		res := ahead.get(takesNothing)
 		Expect(verdict(res, 0, harness.AllPresent.ID).Status).To(Equal(harness.Fail))
 		Expect(verdict(res, 0, harness.AllPresent.ID).Actual).To(HavePrefix("50 missing: /res/0000000.txt"))
 		Expect(verdict(res, 0, harness.RunCompletes.ID).Status).To(Equal(harness.Pass))
 	})
 
-	It("reports stale and extra files", func() {
-		script := writeScript(`"$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR" --rate 0 >/dev/null
+	staleAndExtra := ahead.addScript("incremental-changelist", `"$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR" --rate 0 >/dev/null
 echo changed > "$RSCONFORM_DIR/res/0000001.html"
 echo extra > "$RSCONFORM_DIR/extra.txt"`)
-		res := playScenario("incremental-changelist", time.Minute, script)
+	It("reports stale and extra files", func() {
+		res := ahead.get(staleAndExtra)
 		Expect(verdict(res, 0, harness.AllCurrent.ID).Actual).To(MatchRegexp(`^1 stale: /res/0000001.html \(8 bytes, the Source.s [0-9,]+ bytes\)$`))
 		Expect(verdict(res, 0, harness.AllCurrent.ID).Evidence).To(ConsistOf(MatchRegexp(`^/res/0000001.html: DIR holds 8 bytes, sha256 [0-9a-f]{64}; the Source serves [0-9,]+ bytes, sha256 [0-9a-f]{64}; the log: GET /res/0000001.html 200, [0-9,]+ bytes sent$`)))
 		Expect(verdict(res, 0, harness.NoExtraFiles.ID).Actual).To(Equal("1 extra: /extra.txt"))
 	})
 
-	It("does not judge whether DIR is up to date after a Destination stopped on a broken document it reported", func() {
-		// Step 1 of broken-documents serves the Change List malformed once:
-		// this Destination reads it (validate fetches it), stops and exits 1,
-		// as the Python resync client does; step 2 is judged again.
-		script := writeScript(`if [ "$RSCONFORM_STEP" = 1 ]; then
+	// Step 1 of broken-documents serves the Change List malformed once:
+	// this Destination reads it (validate fetches it), stops and exits 1,
+	// as the Python resync client does; step 2 is judged again.
+	stopped := ahead.addScript("broken-documents", `if [ "$RSCONFORM_STEP" = 1 ]; then
   "$RSCONFORM_BIN" validate "${RSCONFORM_SOURCE%/.well-known/resourcesync}/dataset1/changelist.xml" >&2
   exit 1
 fi
 "$RSCONFORM_BIN" sync "$RSCONFORM_SOURCE" "$RSCONFORM_DIR" --rate 0 >/dev/null`)
-		res := playScenario("broken-documents", time.Minute, script)
+	It("does not judge whether DIR is up to date after a Destination stopped on a broken document it reported", func() {
+		res := ahead.get(stopped)
 		Expect(verdict(res, 1, harness.RunCompletes.ID).Status).To(Equal(harness.Pass))
 		for _, id := range []string{harness.AllPresent.ID, harness.AllCurrent.ID, harness.DeletedRemoved.ID} {
 			v := verdict(res, 1, id)
@@ -390,16 +404,11 @@ fi
 		Expect(failures(res)).To(BeEmpty())
 	})
 
+	hanging := ahead.addScriptWithin("baseline-resourcelist", `sleep 60 &
+sleep 60`, 500*time.Millisecond)
 	It("kills a hanging Destination at the timeout, with its children, and reports it", func() {
-		script := writeScript(`sleep 60 &
-sleep 60`)
-		start := time.Now()
-		sc, err := scenario.Load("baseline-resourcelist")
-		Expect(err).NotTo(HaveOccurred())
-		res, err := harness.Run(context.Background(), harness.Config{Scenario: sc, Dir: GinkgoT().TempDir(),
-			Command: []string{script}, Timeout: 500 * time.Millisecond})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(time.Since(start)).To(BeNumerically("<", 15*time.Second))
+		res := ahead.get(hanging)
+		Expect(res.Duration).To(BeNumerically("<", 15))
 		for _, st := range res.Steps {
 			v := verdict(res, st.Step, harness.RunCompletes.ID)
 			Expect(v.Status).To(Equal(harness.Fail))
@@ -575,7 +584,9 @@ var _ = Describe("Many Destinations against one mock Source", Label("Section:con
 		Expect(err).NotTo(HaveOccurred())
 		srv := httptest.NewServer(src.Handler())
 		DeferCleanup(srv.Close)
-		dirs := make([]string, 8)
+		// Six: every pair of mode (auto, baseline: i%3 == 2) and
+		// PreferDumps (i%2 == 1) at least once.
+		dirs := make([]string, 6)
 		for i := range dirs {
 			dirs[i] = GinkgoT().TempDir()
 		}

@@ -38,6 +38,25 @@ var _ = Describe("The monitor's dashboard in a browser", Label("browser"), Order
 			Skip(why)
 		}
 		dir = GinkgoT().TempDir()
+		// Chromium starts while the monitor crawls the mock Sources.
+		bctx, cancel := context.WithCancel(context.Background())
+		DeferCleanup(cancel)
+		type started struct {
+			b   *chromium.Browser
+			err error
+		}
+		browser := make(chan started, 1)
+		go func() {
+			b, err := chromium.Start(bctx, path, filepath.Join(dir, "profile"))
+			browser <- started{b, err}
+			close(browser)
+		}()
+		// A browser started for a BeforeAll that failed before taking it.
+		DeferCleanup(func() {
+			if st, ok := <-browser; ok && st.b != nil {
+				st.b.Close()
+			}
+		})
 
 		good, wrong, gone := mockServer("baseline-resourcelist"), mockServer("wrong-hash"), mockServer("baseline-resourcelist")
 		mocks["good"], mocks["bad"], mocks["gone"] = good.URL+"/", wrong.URL+"/", gone.URL+"/"
@@ -65,10 +84,9 @@ var _ = Describe("The monitor's dashboard in a browser", Label("browser"), Order
 		DeferCleanup(dash.Close)
 		home = dash.URL + "/"
 
-		bctx, cancel := context.WithCancel(context.Background())
-		DeferCleanup(cancel)
-		b, err = chromium.Start(bctx, path, filepath.Join(dir, "profile"))
-		Expect(err).NotTo(HaveOccurred())
+		st := <-browser
+		Expect(st.err).NotTo(HaveOccurred())
+		b = st.b
 		DeferCleanup(b.Close)
 	})
 
