@@ -163,7 +163,7 @@ type Report struct {
 	// nil without one.
 	State *StateInfo
 	// Notes say, once each, what the crawl did not judge and why (the
-	// headers --map makes up).
+	// dates --map does not serve: sourcehttp.MapNote).
 	Notes []string
 }
 
