@@ -131,6 +131,11 @@ func (b *Builder) EndElement() {
 	}
 }
 
+// InEntry reports whether the Builder is inside an entry: the values of
+// the next events (attributes of an element started, text) go to that
+// entry, not to the header.
+func (b *Builder) InEntry() bool { return b.entry != nil }
+
 // Document returns what was built; nil before the root element started.
 func (b *Builder) Document() *Document { return b.doc }
 
@@ -291,7 +296,12 @@ func (b *Builder) ln(attrs []XMLAttr, pos Pos, tag []byte) *Ln {
 // caller that checks a large document window by window (OnEntries) puts
 // each window back once checked, and the Builder allocates next to nothing
 // per entry. Put may be called on another goroutine than the Builder's.
-type EntryPool struct{ free chan spare }
+type EntryPool struct {
+	free chan spare
+	// onPut, when set, is told of every window given back, before it is
+	// cleared (see NotifyPut).
+	onPut func(entries []*Entry)
+}
 
 type spare struct {
 	entries []*Entry
@@ -301,10 +311,21 @@ type spare struct {
 // NewEntryPool returns an empty pool.
 func NewEntryPool() *EntryPool { return &EntryPool{free: make(chan spare, 4)} }
 
-// Put gives back entries no one reads any more, nor their <rs:md>: they
-// are cleared, to be built again. The pool keeps a few windows' worth;
-// the rest is left to the garbage collector.
+// NotifyPut has f called with every window of entries given back (Put),
+// on Put's goroutine, before the entries are cleared: the front end that
+// built them learns that nothing reads their values any more, and may
+// write other values over the memory that held them. Set it before the
+// first entry is built.
+func (p *EntryPool) NotifyPut(f func(entries []*Entry)) { p.onPut = f }
+
+// Put gives back entries no one reads any more, nor their <rs:md>, nor
+// any of their strings (they may be overwritten, see NotifyPut): they are
+// cleared, to be built again. The pool keeps a few windows' worth; the
+// rest is left to the garbage collector.
 func (p *EntryPool) Put(entries []*Entry) {
+	if p.onPut != nil && len(entries) > 0 {
+		p.onPut(entries)
+	}
 	s := spare{entries: entries, mds: make([]*Md, 0, len(entries))}
 	for _, e := range entries {
 		if e.Md != nil {

@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/binary"
 	"errors"
+	"sync"
 	"unsafe"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -24,6 +25,11 @@ type decoder struct {
 	names []string // local names by id - 1 (see rsc_put_name)
 	attrs []rs.XMLAttr
 	slab  []byte // strings the model keeps are copied here, never overwritten
+	// With windows of entries given back (recycle set), the strings of
+	// the entries are copied into eslab instead, and the slabs written
+	// over once every entry with a string in them has been given back.
+	eslab   []byte
+	recycle *slabs
 }
 
 func newDecoder() *decoder { return &decoder{b: rs.NewBuilder()} }
@@ -32,19 +38,175 @@ func newDecoder() *decoder { return &decoder{b: rs.NewBuilder()} }
 // strings get their own copy.
 const slabSize = 32 << 10
 
-// keep returns a copy of b in Go memory, in the current slab.
+// keep returns a copy of b in Go memory, in the current slab: the current
+// entry's slab when the value goes to an entry whose slabs are recycled.
 func (d *decoder) keep(b []byte) string {
+	slab := &d.slab
+	if d.recycle != nil && d.b.InEntry() {
+		slab = &d.eslab
+	}
 	switch {
 	case len(b) == 0:
 		return ""
-	case len(b) > slabSize/8:
+	case len(b) > slabSize/8 || slab == &d.eslab && len(b) > entrySlab:
 		return string(b)
-	case cap(d.slab)-len(d.slab) < len(b):
-		d.slab = make([]byte, 0, slabSize)
+	case cap(*slab)-len(*slab) < len(b):
+		if slab == &d.eslab {
+			d.eslab = d.recycle.next(d.eslab)
+		} else {
+			d.slab = make([]byte, 0, slabSize)
+		}
 	}
-	i := len(d.slab)
-	d.slab = append(d.slab, b...)
-	return unsafe.String(&d.slab[i], len(b))
+	i := len(*slab)
+	*slab = append(*slab, b...)
+	return unsafe.String(&(*slab)[i], len(b))
+}
+
+// slabs recycles the slabs that hold the strings of entries, when the
+// caller checks the entries window by window and gives each window back
+// (OnEntries with an EntryPool): a 14 MB list copies about 10 MB of
+// strings, which otherwise became garbage and made the GC run every few
+// windows. A slab is written over once every window with a string in it
+// has been given back; windows are numbered as they are handed over,
+// and a slab is labelled with the window being built when it filled
+// (it may hold strings of that window and of earlier ones).
+type slabs struct {
+	mu      sync.Mutex
+	window  int               // windows handed over so far: the number of the one being built
+	out     map[*rs.Entry]int // the first entry of each window handed over and not given back, and its number
+	retired []retired         // full slabs, oldest first
+	free    [][]byte
+}
+
+type retired struct {
+	b    []byte
+	last int // the newest window that may have strings in b
+}
+
+// slabsFree is the number of empty slabs kept for reuse at most.
+const slabsFree = 8
+
+// entrySlab is the size of the slabs of entries' strings, and poison
+// says whether a slab is written over with poisonByte as soon as it is
+// free: SetSlabsForTest makes them small and poisoned, so that a rule
+// that keeps a string of an entry beyond its window shows.
+var (
+	entrySlab = slabSize
+	poison    bool
+)
+
+const poisonByte = '#'
+
+// SetSlabsForTest makes the slabs of entries' strings size bytes, each
+// written over as soon as no window reads it (for tests, of this package
+// and of the rules: a string an entry's window no longer holds then
+// reads '#...'). It returns a function that restores the defaults.
+func SetSlabsForTest(size int) (restore func()) {
+	entrySlab, poison = size, true
+	return func() { entrySlab, poison = slabSize, false }
+}
+
+func newSlabs() *slabs { return &slabs{out: map[*rs.Entry]int{}} }
+
+// next retires the full slab cur (nil at first) and returns an empty one,
+// reused when one is no longer read.
+func (s *slabs) next(cur []byte) []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cur != nil {
+		s.retired = append(s.retired, retired{cur, s.window})
+	}
+	s.reclaim()
+	if n := len(s.free); n > 0 {
+		b := s.free[n-1]
+		s.free = s.free[:n-1]
+		return b
+	}
+	return make([]byte, 0, entrySlab)
+}
+
+// reclaim moves the slabs no window reads any more to the free ones (s.mu
+// held).
+func (s *slabs) reclaim() {
+	oldest := s.window // the oldest window still read
+	for _, w := range s.out {
+		oldest = min(oldest, w)
+	}
+	k := 0
+	for k < len(s.retired) && s.retired[k].last < oldest {
+		if poison {
+			b := s.retired[k].b
+			for i := range b[:cap(b)] {
+				b[:cap(b)][i] = poisonByte
+			}
+		}
+		if len(s.free) < slabsFree {
+			s.free = append(s.free, s.retired[k].b[:0])
+		}
+		k++
+	}
+	if k > 0 {
+		n := copy(s.retired, s.retired[k:])
+		clear(s.retired[n:])
+		s.retired = s.retired[:n]
+	}
+}
+
+// handOver numbers the window whose first entry is first, about to be
+// handed over; taken says whether it was (else the number is taken back).
+func (s *slabs) handOver(first *rs.Entry) {
+	s.mu.Lock()
+	s.out[first] = s.window
+	s.window++
+	s.mu.Unlock()
+}
+
+func (s *slabs) notTaken(first *rs.Entry) {
+	s.mu.Lock()
+	if w, ok := s.out[first]; ok && w == s.window-1 {
+		delete(s.out, first)
+		s.window--
+	}
+	s.mu.Unlock()
+}
+
+// given is EntryPool.NotifyPut's hook: the window starting at entries[0]
+// is no longer read. A window it never saw handed over (the last one,
+// checked once the document is read) changes nothing.
+func (s *slabs) given(entries []*rs.Entry) {
+	s.mu.Lock()
+	delete(s.out, entries[0])
+	if poison {
+		s.reclaim() // at once: the next window is checked with them poisoned
+	}
+	s.mu.Unlock()
+}
+
+// streamed makes d recycle the slabs of the entries it builds into the
+// windows the caller is handed (onEntries) and gives back to pool.
+func (d *decoder) streamed(onEntries func(*rs.Document), window int, pool *rs.EntryPool) {
+	d.b.Window, d.b.Pool = window, pool
+	if onEntries == nil || pool == nil {
+		d.b.OnEntries = onEntries
+		return
+	}
+	s := newSlabs()
+	d.recycle = s
+	pool.NotifyPut(s.given)
+	d.b.OnEntries = func(doc *rs.Document) {
+		if len(doc.Entries) == 0 {
+			onEntries(doc)
+			return
+		}
+		// Numbered before it is handed over: it may be given back
+		// before onEntries returns.
+		first := doc.Entries[0]
+		s.handOver(first)
+		onEntries(doc)
+		if doc.Entries != nil {
+			s.notTaken(first) // kept in the document, for a later window
+		}
+	}
 }
 
 // feed replays the events of buf, which is only read during the call (it

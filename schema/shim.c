@@ -481,13 +481,23 @@ static void rsc_flush(rsc_stream *st, int force) {
 // written as id with its bytes the first time (ids above 0x7fffffff flag a
 // definition), or inline as a plain string (id 0xffffffff) when the table
 // is full or s may not be numbered.
+// rsc_find_numbered is the id of s in table (pointers compared), 0 when
+// it is not there.
+static inline uint32_t rsc_find_numbered(const xmlChar **table, int n, const xmlChar *s) {
+	for (int i = 0; i < n; i++) {
+		if (table[i] == s) {
+			return (uint32_t)(i + 1);
+		}
+	}
+	return 0;
+}
+
 static void rsc_put_numbered(rsc_buf *b, const xmlChar **table, int *n, int cap, const xmlChar *s,
                              int numbered) {
-	for (int i = 0; i < *n; i++) {
-		if (table[i] == s) {
-			rsc_put_u32(b, (uint32_t)(i + 1));
-			return;
-		}
+	uint32_t id = rsc_find_numbered(table, *n, s);
+	if (id != 0) {
+		rsc_put_u32(b, id);
+		return;
 	}
 	if (numbered && *n < cap) {
 		table[(*n)++] = s;
@@ -514,6 +524,13 @@ static void rsc_put_ns(rsc_stream *st, rsc_buf *b, const xmlChar *uri) {
 // element and attribute. Only names the parser's dictionary owns are
 // numbered; any other is written inline.
 static void rsc_put_name(rsc_stream *st, rsc_buf *b, const xmlChar *name) {
+	// A name already numbered is the dictionary's: xmlDictOwns, which
+	// walks the dictionary's pools, is asked only of a name not seen yet.
+	uint32_t id = rsc_find_numbered(st->names, st->nnames, name);
+	if (id != 0) {
+		rsc_put_u32(b, id);
+		return;
+	}
 	rsc_put_numbered(b, st->names, &st->nnames, 64, name,
 	                 name != NULL && st->ctxt->dict != NULL && xmlDictOwns(st->ctxt->dict, name) == 1);
 }

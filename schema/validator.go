@@ -239,12 +239,16 @@ func elementOf(msg string) string {
 
 // chunkSize is how much input a pass is pushed at a time (parsed in that
 // call: the pass holds no input of its own beyond libxml2's buffer and the
-// start tag being read). 128 KiB rather than 64: half the cgo calls, each
-// of which can make the runtime hand the goroutine's processor to another
-// thread; a directory of 16 lists took 1.95 s instead of 2.05 (medians of
-// 10 alternating runs), with no more memory. 256 KiB was faster still
-// (1.94 s against 2.08) but cost 2 MB more on one document.
-const chunkSize = 128 * 1024
+// start tag being read). 128 KiB once halved the cgo calls (a directory of
+// 16 lists took 1.95 s instead of 2.05 under load, when each document's
+// strings were garbage for the GC); with the entries' slabs recycled, 64
+// KiB (and windows of 128 entries) took 0.8 MB off the peak anonymous
+// memory of a 50,000-entry list (13.1 MB against 13.9, medians of 6) and
+// no time: a directory of 8 took 1.62 s against 1.91 (medians of 3 runs
+// alternating at SCHED_FIFO priority, which keeps the other users of a
+// shared machine off its CPUs). libxml2's own input buffer and the pass's
+// window grow to a few chunks.
+const chunkSize = 64 * 1024
 
 // minPiece is the least a push holds but the last: what the window of a
 // not-well-formed document (hinted) reaches back at least.
@@ -495,7 +499,7 @@ func (v *Validator) pass(ctx context.Context, head []byte, rest io.Reader, schem
 	}()
 	dec := newDecoder()
 	if wanted {
-		dec.b.OnEntries, dec.b.Window, dec.b.Pool = opts.OnEntries, opts.Window, opts.Pool
+		dec.streamed(opts.OnEntries, opts.Window, opts.Pool)
 	}
 	var ferr error
 	for done := false; !done; {

@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"runtime/pprof"
+	"runtime/trace"
 	"sort"
 	"strings"
 	"syscall"
@@ -78,6 +79,17 @@ func main() {
 			os.Exit(2)
 		}
 	}
+	// An execution trace of the whole command (go tool trace), likewise.
+	if f := os.Getenv("RSCONFORM_TRACE"); f != "" {
+		w, err := os.Create(f)
+		if err == nil {
+			err = trace.Start(w)
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "rsconform: RSCONFORM_TRACE: %v\n", err)
+			os.Exit(2)
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	// The first signal cancels the command, which ends what it is doing
 	// and says so; a second one ends the process at once, wherever it is
@@ -89,6 +101,7 @@ func main() {
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	pprof.StopCPUProfile()
+	trace.Stop()
 	os.Exit(code)
 }
 

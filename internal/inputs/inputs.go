@@ -198,7 +198,7 @@ func ValidateAll(ctx context.Context, v *engine.Validator, client *sourcehttp.Cl
 // readerProcs is the number of documents read at a time: GOMAXPROCS as it
 // was at start, which it then doubles (unless the user set GOMAXPROCS).
 // Each document being read has a goroutine that spends most of its time in
-// libxml2, in cgo calls of 128 KiB each, during which its processor (P)
+// libxml2, in cgo calls of 64 KiB each, during which its processor (P)
 // stays taken until the runtime's monitor hands it over, 20 µs to 10 ms
 // later, and that goroutine then waits for one to come back to Go; the
 // model and the rules wait meanwhile. With one P more per document read at

@@ -111,11 +111,23 @@ func checkForwardOrder(p *engine.Pass, timeOf func(*rs.Entry) (rs.Datetime, rs.P
 	}
 }
 
-// orderCheck is the state of an order check: the latest time listed so far.
+// orderCheck is the state of an order check: the latest time listed so far
+// (its Raw is its fraction digits only, copied: the strings of an entry
+// do not outlive its window; see keptInstant).
 type orderCheck struct {
 	latest    rs.Datetime
 	latestPos rs.Pos
 	have      bool
+}
+
+// keptInstant is d as an order check keeps it: what compareInstants and
+// instantString read of it, with no string of the model's.
+func keptInstant(d rs.Datetime) rs.Datetime {
+	k := rs.Datetime{Time: d.Time, Granularity: d.Granularity}
+	if f := fractionDigits(d.Raw); f != "" {
+		k.Raw = "T." + f // what fractionDigits reads back
+	}
+	return k
 }
 
 // orderFinding is an entry's time earlier than the latest listed before
@@ -134,7 +146,7 @@ func (o *orderCheck) next(t rs.Datetime, pos rs.Pos, ok bool) (orderFinding, boo
 	if o.have && compareInstants(t, o.latest) < 0 {
 		return orderFinding{t: instantString(t), latest: instantString(o.latest), pos: pos, latestPos: o.latestPos}, true
 	}
-	o.latest, o.latestPos, o.have = t, pos, true
+	o.latest, o.latestPos, o.have = keptInstant(t), pos, true
 	return orderFinding{}, false
 }
 

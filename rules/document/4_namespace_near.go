@@ -2,6 +2,7 @@ package document
 
 import (
 	"sort"
+	"strings"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/engine"
@@ -33,6 +34,8 @@ var NamespaceNearMiss = &engine.Rule{
 				return
 			}
 			if f, ok := first[el.Space]; !ok || el.Pos.Line < f.Pos.Line || el.Pos.Line == f.Pos.Line && el.Pos.Column < f.Pos.Column {
+				// Copies: the strings of an entry do not outlive its window.
+				el.Space, el.Local = strings.Clone(el.Space), strings.Clone(el.Local)
 				first[el.Space] = el
 			}
 		}

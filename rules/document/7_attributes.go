@@ -96,7 +96,7 @@ var TypeSyntax = &engine.Rule{
 			msg, ok := problems[a.value]
 			if !ok {
 				_, msg = attrMediaType(a.value)
-				problems[a.value] = msg
+				problems[strings.Clone(a.value)] = msg // the entry's string is not kept
 			}
 			if msg != "" {
 				p.Reportf(a.pos, "type %q on %s %s", truncateValue(a.value), a.elem, msg)
@@ -130,8 +130,8 @@ var TypeTopLevel = &engine.Rule{
 			v, done := seen[a.value]
 			if !done {
 				top, msg := attrMediaType(a.value)
-				v = verdict{top, msg != "" || attrRegisteredTopLevelTypes[strings.ToLower(top)]}
-				seen[a.value] = v
+				v = verdict{strings.Clone(top), msg != "" || attrRegisteredTopLevelTypes[strings.ToLower(top)]}
+				seen[strings.Clone(a.value)] = v // the entry's strings are not kept
 			}
 			top := v.top
 			if v.ok {
