@@ -66,7 +66,7 @@ func NewFingerprints() *Fingerprints {
 // fingerprintFree keeps up to fpFreeMax sets of documents checked,
 // emptied, for the next ones: a set of 50,000 fingerprints grown again for
 // each document of a directory took twice the time of filling it grown,
-// and left 2 MB of garbage a document. (A sync.Pool loses what it holds
+// and left 5 MB of garbage a document. (A sync.Pool loses what it holds
 // at every GC cycle, several a 50,000-entry list at GOGC 50: most
 // documents of a directory grew their set again.)
 var fingerprintFree struct {
