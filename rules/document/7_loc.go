@@ -60,7 +60,10 @@ func uriProblem(s string) string {
 
 // plainHTTPURL is the fast path of absoluteURIProblem for the common case:
 // http(s)://host/path with only unreserved, reserved and valid
-// percent-encoded characters. Anything else goes through url.Parse.
+// percent-encoded characters. Anything else goes through url.Parse. One
+// pass over the bytes, a table lookup each (strings.IndexAny and
+// ContainsAny built their byte sets at every <loc>: a tenth of the rules'
+// time on a 50,000-entry list).
 func plainHTTPURL(s string) bool {
 	rest, ok := strings.CutPrefix(s, "http://")
 	if !ok {
@@ -68,21 +71,27 @@ func plainHTTPURL(s string) bool {
 			return false
 		}
 	}
-	host := rest
-	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
-		host = rest[:i]
-	}
-	if host == "" || strings.ContainsAny(host, "@[]%") {
-		return false
-	}
-	if i := strings.IndexByte(host, ':'); i >= 0 {
-		for _, c := range []byte(host[i+1:]) {
-			if c < '0' || c > '9' {
-				return false // not a port: url.Parse decides
-			}
+	// The host, up to the first '/', '?' or '#': no '@', '[', ']' or '%',
+	// and only digits after a ':' (a port; url.Parse decides the rest).
+	i, port := 0, false
+	for ; i < len(rest); i++ {
+		c := rest[i]
+		if c == '/' || c == '?' || c == '#' {
+			break
+		}
+		switch {
+		case port && (c < '0' || c > '9'):
+			return false
+		case c == ':':
+			port = true
+		case !hostChar[c]:
+			return false
 		}
 	}
-	for i := 0; i < len(rest); i++ {
+	if i == 0 {
+		return false
+	}
+	for ; i < len(rest); i++ {
 		c := rest[i]
 		switch {
 		case uriChar[c]:
@@ -97,6 +106,14 @@ func plainHTTPURL(s string) bool {
 	}
 	return true
 }
+
+// hostChar are the characters of uriChar the fast path takes in a host:
+// '@' (user information), '[' and ']' (IP literals) are url.Parse's.
+var hostChar = func() (t [256]bool) {
+	t = uriChar
+	t['@'], t['['], t[']'] = false, false, false
+	return
+}()
 
 // uriChar are the unreserved and reserved characters of RFC 3986 (every
 // character of a URI but '%'), one lookup a character of every <loc>.

@@ -62,14 +62,17 @@ func forEachDatetime(p *engine.Pass, fn func(name, value string, pos rs.Pos, t e
 	for x := range p.Walk(true, true, true) {
 		switch {
 		case x.Md != nil:
-			shared := x.Entry != nil && x.Md == x.Entry.Md
-			for i, a := range engine.MdTimeAttrs {
-				if v, ok := x.Md.Get(a); ok {
-					t := times.Md[i]
-					if !shared {
-						t = engine.ParseTime(v, true)
+			if x.Entry != nil && x.Md == x.Entry.Md { // read once, in times
+				for i, a := range engine.MdTimeAttrs {
+					if t := &times.Md[i]; t.Present {
+						fn(a, t.Value(), x.Md.AttrPosition(a), *t)
 					}
-					fn(a, v, x.Md.AttrPosition(a), t)
+				}
+				break
+			}
+			for _, a := range engine.MdTimeAttrs {
+				if v, ok := x.Md.Get(a); ok {
+					fn(a, v, x.Md.AttrPosition(a), engine.ParseTime(v, true))
 				}
 			}
 		case x.Ln != nil:

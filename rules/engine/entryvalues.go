@@ -25,6 +25,9 @@ type ParsedTime struct {
 	untimed bool // ParseDatetime refused what ParseDatetimeForm accepted (it does not)
 }
 
+// Value is the value as written ("" when absent).
+func (t *ParsedTime) Value() string { return t.raw }
+
 // OK reports whether the value is present and a W3C Datetime.
 func (t *ParsedTime) OK() bool { return t.Present && t.Err == nil }
 
@@ -78,16 +81,28 @@ var EntryTimes = NewEntryValue("the datetimes of the entry's <rs:md> and <lastmo
 		if t == nil {
 			t = new(EntryDatetimes)
 		}
-		*t = EntryDatetimes{}
-		if e.Md != nil {
-			for i, a := range MdTimeAttrs {
-				v, ok := e.Md.Get(a)
-				t.Md[i] = ParseTime(v, ok)
-			}
+		for i, a := range MdTimeAttrs {
+			v, ok := e.Md.Get(a) // a nil Md has none
+			t.Md[i].set(v, ok)
 		}
-		t.Lastmod = ParseTime(e.Lastmod, e.Lastmod != "" || e.LastmodPos.IsValid())
+		t.Lastmod.set(e.Lastmod, e.Lastmod != "" || e.LastmodPos.IsValid())
 		return t
 	})
+
+// set makes t ParseTime(v, present), writing t only when that changes it:
+// most datetimes an entry could have are absent, entry after entry, and a
+// ParsedTime holds five pointers, each write of which costs a write
+// barrier while the GC marks (writing all of EntryDatetimes, zero then
+// values, for every entry was a third of the write barriers of validate).
+// An absent ParsedTime is all zero (ParseTime), so a slot already absent is
+// left as it is.
+func (t *ParsedTime) set(v string, present bool) {
+	if present {
+		*t = ParseTime(v, true)
+	} else if t.Present {
+		*t = ParsedTime{}
+	}
+}
 
 // CheckedHash is a hash value with what RS-HASH-SYNTAX finds wrong with
 // it ("" when nothing).

@@ -3,6 +3,7 @@ package engine
 import (
 	"hash/maphash"
 	"math/rand/v2"
+	"runtime"
 	"strconv"
 	"testing"
 
@@ -39,6 +40,37 @@ func TestFingerprintsAsMap(t *testing.T) {
 			t.Fatalf("round %d: %d strings in %d slots: load beyond 13/16", round, f.at.n, len(f.slots))
 		}
 		f.Release()
+	}
+}
+
+// A released set is taken back, grown, by the next document, whatever
+// GC cycles ran between (a sync.Pool dropped it), and comes back empty.
+func TestFingerprintsKeptAcrossGC(t *testing.T) {
+	f := NewFingerprints()
+	for i := range 10_000 {
+		f.Seen("http://example.com/r"+strconv.Itoa(i), rs.Pos{Line: i + 1, Column: 1})
+	}
+	grown := len(f.slots)
+	f.Release()
+	runtime.GC()
+	runtime.GC()
+	g := NewFingerprints()
+	defer g.Release()
+	if g != f || len(g.slots) != grown {
+		t.Fatalf("a new set of %d slots, want the released one of %d", len(g.slots), grown)
+	}
+	if len(g.at.spare) == 0 {
+		t.Fatalf("the positions' blocks were not kept")
+	}
+	for i := range 10_000 {
+		s := "http://example.com/r" + strconv.Itoa(i*2)
+		pos := rs.Pos{Line: 2*i + 7, Column: 3}
+		if prev, dup := g.Seen(s, pos); dup {
+			t.Fatalf("%s: seen at %v in a set released since", s, prev)
+		}
+		if prev, dup := g.Seen(s, rs.Pos{Line: 1, Column: 1}); !dup || prev != pos {
+			t.Fatalf("%s: got %v, %v; want %v", s, prev, dup, pos)
+		}
 	}
 }
 

@@ -42,26 +42,54 @@ const (
 )
 
 func NewFingerprints() *Fingerprints {
-	if f, ok := fingerprintPool.Get().(*Fingerprints); ok {
+	free := &fingerprintFree
+	free.Lock()
+	defer free.Unlock()
+	if n := len(free.sets); n > 0 {
+		// The largest: the rule with most strings to record gets the
+		// table it needs, whichever rules released theirs last.
+		k := 0
+		for i, f := range free.sets {
+			if len(f.slots) > len(free.sets[k].slots) {
+				k = i
+			}
+		}
+		f := free.sets[k]
+		free.sets[k] = free.sets[n-1]
+		free.sets[n-1] = nil
+		free.sets = free.sets[:n-1]
 		return f
 	}
 	return &Fingerprints{s1: maphash.MakeSeed(), s2: maphash.MakeSeed(), slots: make([]fingerprint, fpMinSize)}
 }
 
-// fingerprintPool keeps the sets of documents checked, emptied, for the
-// next ones: a set of 50,000 fingerprints grown again for each document of
-// a directory took twice the time of filling it grown, and left 5 MB of
-// garbage a document.
-var fingerprintPool sync.Pool
+// fingerprintFree keeps up to fpFreeMax sets of documents checked,
+// emptied, for the next ones: a set of 50,000 fingerprints grown again for
+// each document of a directory took twice the time of filling it grown,
+// and left 5 MB of garbage a document. (A sync.Pool loses what it holds
+// at every GC cycle, several a 50,000-entry list at GOGC 50: most
+// documents of a directory grew their set again.)
+var fingerprintFree struct {
+	sync.Mutex
+	sets []*Fingerprints
+}
 
-// Release empties f and pools it, unless it grew beyond fpPoolMax slots.
+const fpFreeMax = 8
+
+// Release empties f and keeps it for the next set, unless it grew beyond
+// fpPoolMax slots or fpFreeMax sets are kept already.
 func (f *Fingerprints) Release() {
 	if len(f.slots) > fpPoolMax {
 		return
 	}
 	clear(f.slots)
-	f.at = Blocks[Pos32]{}
-	fingerprintPool.Put(f)
+	f.at.reset()
+	free := &fingerprintFree
+	free.Lock()
+	defer free.Unlock()
+	if len(free.sets) < fpFreeMax {
+		free.sets = append(free.sets, f)
+	}
 }
 
 // Seen records s at pos, or returns where it was first seen.
@@ -124,9 +152,10 @@ func (p Pos32) Pos() rs.Pos { return rs.Pos{Line: int(p.line), Column: int(p.col
 const blockSize = 4096
 
 type Blocks[T any] struct {
-	full [][]T
-	last []T
-	n    int
+	full  [][]T
+	last  []T
+	n     int
+	spare [][]T // blocks emptied by reset, for Add to fill again
 }
 
 func (b *Blocks[T]) Add(v T) {
@@ -134,10 +163,26 @@ func (b *Blocks[T]) Add(v T) {
 		if b.last != nil {
 			b.full = append(b.full, b.last)
 		}
-		b.last = make([]T, 0, blockSize)
+		if k := len(b.spare); k > 0 {
+			b.last, b.spare[k-1] = b.spare[k-1][:0], nil
+			b.spare = b.spare[:k-1]
+		} else {
+			b.last = make([]T, 0, blockSize)
+		}
 	}
 	b.last = append(b.last, v)
 	b.n++
+}
+
+// reset empties b, keeping its blocks for the values added next (only
+// values added since are read: Get and All stop at what was added).
+func (b *Blocks[T]) reset() {
+	if b.last != nil {
+		b.full = append(b.full, b.last)
+	}
+	b.spare = append(b.spare, b.full...)
+	clear(b.full)
+	b.full, b.last, b.n = b.full[:0], nil, 0
 }
 
 // Len is the number of values added.
