@@ -13,6 +13,8 @@
 //	                Validator and its FrontEnd interface. No cgo, no rule.
 //	rules/document  the document rules, one file per section of the
 //	                specification (7_time.go, 12_1_change_list_order.go).
+//	rules/archives  the document rules of the ResourceSync Archives draft
+//	                (archives, archive indexes, archives links).
 //	rules/graph     the crawl graph (Node, Edge, the facts it computes from
 //	                the documents and HTTP observations the crawler
 //	                records, the Source's history, sampling) and the
@@ -25,14 +27,15 @@
 //	                the engine: the one package of rules that needs cgo.
 //
 // Imports run one way: engine imports neither of the others; document
-// imports engine; graph imports engine and document (it compares Change
-// List times as RS-CL-ORDER does); crawldiscovery imports engine and graph;
-// rules imports document, graph and crawldiscovery;
-// frontend imports rules, engine and schema. Nothing below imports
-// anything above it.
+// imports engine; archives imports engine and document; graph imports
+// engine and document (it compares Change List times as RS-CL-ORDER does);
+// crawldiscovery imports engine and graph; rules imports document,
+// archives, graph and crawldiscovery; frontend imports rules, engine and
+// schema. Nothing below imports anything above it.
 package rules
 
 import (
+	_ "github.com/rsconform/rsconform/rules/archives"       // the document rules of the Archives draft
 	_ "github.com/rsconform/rsconform/rules/crawldiscovery" // the crawl rules of discovery (6.3)
 	_ "github.com/rsconform/rsconform/rules/document"       // the document rules
 	_ "github.com/rsconform/rsconform/rules/graph"          // the crawl rules

@@ -26,9 +26,9 @@ var relatedLinkKinds = []rs.Kind{rs.ResourceList, rs.ResourceDumpManifest, rs.Ch
 // relPatch is the relation type of 14.4.
 const relPatch = "http://www.openarchives.org/rs/terms/patch"
 
-// relatedEntryLinks calls fn for each link of an entry with relation rel,
+// RelatedEntryLinks calls fn for each link of an entry with relation rel,
 // reading the entries once (Pass.Entries).
-func relatedEntryLinks(p *engine.Pass, rel string, fn func(e *rs.Entry, l *rs.Ln)) {
+func RelatedEntryLinks(p *engine.Pass, rel string, fn func(e *rs.Entry, l *rs.Ln)) {
 	for e := range p.Entries() {
 		for _, l := range e.Links {
 			if l.Is(rel) {
@@ -44,13 +44,13 @@ func relatedReportRepeats(p *engine.Pass, rel, why string) {
 	for e := range p.Entries() {
 		links := e.LinksByRel(rel)
 		for _, l := range links[min(1, len(links)):] {
-			p.ReportRelated(l.Pos, []rs.Pos{links[0].Pos}, "%d %s links in the entry for %s (first at line %d): %s", len(links), rel, relatedEntryName(e), links[0].Pos.Line, why)
+			p.ReportRelated(l.Pos, []rs.Pos{links[0].Pos}, "%d %s links in the entry for %s (first at line %d): %s", len(links), rel, RelatedEntryName(e), links[0].Pos.Line, why)
 		}
 	}
 }
 
-// relatedEntryName names an entry by its <loc> for messages.
-func relatedEntryName(e *rs.Entry) string {
+// RelatedEntryName names an entry by its <loc> for messages.
+func RelatedEntryName(e *rs.Entry) string {
 	if e.Loc == "" {
 		return "the entry without <loc>"
 	}
@@ -78,7 +78,7 @@ var LinkDuplicateMd = &engine.Rule{
 	Doc: "rsconform reads 'they should be omitted' as applying whatever the values: a duplicate link that repeats hash, length, type, encoding or path of the entry's <rs:md> is redundant, one that gives other values contradicts the claim that the mirror is a duplicate, and one that gives a value the <rs:md> lacks puts resource metadata in the wrong place. The message says which case it is. " +
 		"modified is not an attribute of <rs:md> and may vary between mirrors, so it is allowed, as are pri and extension attributes. path is considered in manifests only: elsewhere RS-PATH-PLACE reports it. One finding per link, at its first such attribute.",
 	Check: func(p *engine.Pass) error {
-		relatedEntryLinks(p, "duplicate", func(e *rs.Entry, l *rs.Ln) {
+		RelatedEntryLinks(p, "duplicate", func(e *rs.Entry, l *rs.Ln) {
 			var parts []string
 			var first rs.Pos
 			for _, a := range relatedMdAttrs {
@@ -142,7 +142,7 @@ var LinkAlternateType = &engine.Rule{
 	Quote:   "A recommended type attribute that conveys the Media Type of the alternate representation.",
 	Doc:     "Without type a Destination must fetch each alternate representation to learn which one it wants. An empty type is reported too. The canonical link of 14.3 has no such recommendation.",
 	Check: func(p *engine.Pass) error {
-		relatedEntryLinks(p, "alternate", func(e *rs.Entry, l *rs.Ln) {
+		RelatedEntryLinks(p, "alternate", func(e *rs.Entry, l *rs.Ln) {
 			v, ok := l.Get("type")
 			switch {
 			case !ok:
@@ -165,7 +165,7 @@ var LinkPatchType = &engine.Rule{
 	Doc: "A missing or empty type is reported. Whether the Media Type allows the unambiguous application of the changes cannot be checked: a Destination that does not understand it ignores the link (14.4). " +
 		"Patch links in other documents are reported by RS-LINK-PATCH-KIND.",
 	Check: func(p *engine.Pass) error {
-		relatedEntryLinks(p, relPatch, func(e *rs.Entry, l *rs.Ln) {
+		RelatedEntryLinks(p, relPatch, func(e *rs.Entry, l *rs.Ln) {
 			v, ok := l.Get("type")
 			switch {
 			case !ok:
@@ -188,7 +188,7 @@ var LinkPatchKind = &engine.Rule{
 	Doc: "For Change Dumps the sentence that follows places the patch link on the entry of the Change Dump Manifest, whose change description is in the package; the entries of a Change Dump itself are packages, which are not patched. " +
 		"So a patch link on an entry of any other document (a Resource List, where a Destination has no previous version to patch, a dump, an index, an archive) is reported. rsconform reads 'only applicable' as a requirement, as it reads 'is not used' in section 7 (RS-TIME-NOT-USED).",
 	Check: func(p *engine.Pass) error {
-		relatedEntryLinks(p, relPatch, func(e *rs.Entry, l *rs.Ln) {
+		RelatedEntryLinks(p, relPatch, func(e *rs.Entry, l *rs.Ln) {
 			where := "in Change Lists and Change Dump Manifests"
 			if p.Kind.Base() == rs.ChangeDump {
 				where = "in Change Lists and, for a Change Dump, on the entry of the Change Dump Manifest in the package (with path)"
@@ -209,7 +209,7 @@ var LinkPatchPath = &engine.Rule{
 	Quote:   "When doing so for a Change Dump, the entry in the Change Dump Manifest must have the path attribute for the <rs:ln> element that points to the change description that is included in the content package.",
 	Doc:     "A missing or empty path is reported. Whether the path names a bitstream of the package is checked in crawls (RS-PKG-PATHS).",
 	Check: func(p *engine.Pass) error {
-		relatedEntryLinks(p, relPatch, func(e *rs.Entry, l *rs.Ln) {
+		RelatedEntryLinks(p, relPatch, func(e *rs.Entry, l *rs.Ln) {
 			v, ok := l.Get("path")
 			switch {
 			case !ok:
@@ -324,7 +324,7 @@ var LinkMementoModified = &engine.Rule{
 	Doc: "The sentence is one of the attributes 14.6 lists for the memento link, without a keyword, where the items before it say \"A mandatory rel attribute\" and \"A mandatory href attribute\": modified is not mandatory, so a memento link without it is valid, and rsconform reports it as a hint (info). It was added in 1.1: the 1.0 list has no such item, so the rule does not run under --spec 1.0. " +
 		"The first approach says the memento corresponds with the time of last modification given in <lastmod>, but Example 29 gives modified=2013-01-02T18:00:00Z, <lastmod>2013-01-03T18:00:00Z and a URI stamped 20130103070000: rsconform does not compare modified with <lastmod>.",
 	Check: func(p *engine.Pass) error {
-		relatedEntryLinks(p, "memento", func(e *rs.Entry, l *rs.Ln) {
+		RelatedEntryLinks(p, "memento", func(e *rs.Entry, l *rs.Ln) {
 			if !l.Has("modified") {
 				p.Reportf(l.Pos, "the memento link to %s has no modified: the last-modified datetime of the version it identifies is conveyed in modified", truncateValue(l.Href))
 			}
@@ -347,7 +347,7 @@ var LinkTimegateAttrs = &engine.Rule{
 	Quote:   "The other attributes described for the <rs:ln> child element of <url> in Section 7 should not be used as they are meaningless for TimeGates.",
 	Doc:     "The attributes of section 7 other than rel and href are type, length, hash, modified, path, pri and encoding. Extension attributes in other namespaces are not 'described in Section 7' and are allowed. One finding per link, at its first such attribute.",
 	Check: func(p *engine.Pass) error {
-		relatedEntryLinks(p, "timegate", func(e *rs.Entry, l *rs.Ln) {
+		RelatedEntryLinks(p, "timegate", func(e *rs.Entry, l *rs.Ln) {
 			var names []string
 			var first rs.Pos
 			for _, a := range relatedLnAttrsButRelHref {

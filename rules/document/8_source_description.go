@@ -86,7 +86,7 @@ var SourceDescriptionLastmod = &engine.Rule{
 	Doc: "The exception cannot be verified on one document, so any <lastmod> is reported, once per document at the first one, and the message states the exception: a Source that does keep them current can suppress the rule (--rules '-RS-SD-LASTMOD'). " +
 		"A stale <lastmod> misleads a Destination into thinking a Capability List has not changed.",
 	Check: func(p *engine.Pass) error {
-		kindsReportLastmod(p, "Source Description", "Capability Lists")
+		ReportLastmod(p, "Source Description", "Capability Lists")
 		return nil
 	},
 }
@@ -113,10 +113,10 @@ func kindsLocName(e *rs.Entry) string {
 	return truncateValue(e.Loc)
 }
 
-// kindsReportLastmod reports the first <lastmod> of a document whose
+// ReportLastmod reports the first <lastmod> of a document whose
 // <lastmod>s should be omitted, with the number of them. It reads the
 // entries once.
-func kindsReportLastmod(p *engine.Pass, doc, children string) {
+func ReportLastmod(p *engine.Pass, doc, children string) {
 	var pos rs.Pos // of the first <lastmod>, or of its entry
 	n := 0
 	for e := range p.Entries() {

@@ -121,7 +121,7 @@ var CapabilityListLastmod = &engine.Rule{
 	Quote:   "The <lastmod> elements should be omitted from the Capability List unless the Source updates the Capability List every time it updates one of the capability documents.",
 	Doc:     "As for RS-SD-LASTMOD: the exception cannot be verified on one document, so any <lastmod> is reported, once per document, and the message states the exception.",
 	Check: func(p *engine.Pass) error {
-		kindsReportLastmod(p, "Capability List", "capability documents")
+		ReportLastmod(p, "Capability List", "capability documents")
 		return nil
 	},
 }

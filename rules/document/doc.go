@@ -7,7 +7,7 @@
 // as h2spec names its tests: 7_time.go holds the rules on datetimes of
 // section 7, 12_1_change_list_order.go the order of a Change List
 // (section 12.1), 11_2_13_2_manifests.go the manifests of sections 11.2
-// and 13.2; archives.go the ResourceSync Archives draft, profile_1_0.go
+// and 13.2; profile_1_0.go
 // the rules of the 1.0 profile only; walk.go holds the kind sets of
 // Applies and the names of elements in messages. What every rule of
 // engine.ScopeEntries uses is the engine's: Pass.Elements, Mds and Lns

@@ -40,7 +40,7 @@ var V10Lastmod = &engine.Rule{
 			if e.LastmodPos.IsValid() || e.Lastmod != "" {
 				continue
 			}
-			p.Reportf(e.Pos, "the entry for %s has no <lastmod>: ResourceSync 1.0 makes it mandatory in a %s, where it conveys the time of the change", relatedEntryName(e), p.Kind.Title())
+			p.Reportf(e.Pos, "the entry for %s has no <lastmod>: ResourceSync 1.0 makes it mandatory in a %s, where it conveys the time of the change", RelatedEntryName(e), p.Kind.Title())
 		}
 		return nil
 	},
@@ -134,7 +134,7 @@ var V10PriorLastmod = &engine.Rule{
 			}
 			for _, l := range e.Links {
 				if l.Is("memento") || l.Is("timegate") || l.Is("timemap") {
-					p.ReportRelated(e.Pos, []rs.Pos{l.Pos}, "the entry for %s links to prior versions (%s, line %d) but has no <lastmod>: ResourceSync 1.0 requires <lastmod> for the resource's last modification time", relatedEntryName(e), l.Rel, l.Pos.Line)
+					p.ReportRelated(e.Pos, []rs.Pos{l.Pos}, "the entry for %s links to prior versions (%s, line %d) but has no <lastmod>: ResourceSync 1.0 requires <lastmod> for the resource's last modification time", RelatedEntryName(e), l.Rel, l.Pos.Line)
 					break
 				}
 			}

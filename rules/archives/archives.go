@@ -1,9 +1,17 @@
-package document
+// Package archives holds the document rules of the ResourceSync Archives
+// draft (0.9.1, read in its Japanese translation): what one archive,
+// archive index or capability document shows. They are document rules like
+// those of rules/document, whose helpers they use; the crawl rules of
+// archives (RS-ARCHIVES-LINK, RS-ARCHIVE-TARGET, RS-ARCHIVE-LISTS-ORDER)
+// are rules/graph's.
+package archives
 
 import (
+	"slices"
 	"time"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
+	"github.com/rsconform/rsconform/rules/document"
 	"github.com/rsconform/rsconform/rules/engine"
 )
 
@@ -35,7 +43,7 @@ func archivesEntriesAreDocuments(k rs.Kind) bool {
 // of a top-level <rs:ln> element with the archives relation type."
 var ArchivesLinkPlace = &engine.Rule{
 	ID: "RS-ARCHIVES-LINK-PLACE", Section: "Archives 2.2", Level: engine.Info, Scope: engine.ScopeEntries,
-	Applies: KnownKinds,
+	Applies: document.KnownKinds,
 	Title:   "archives links stand at the top level of a Resource List, Resource Dump, Change List or Change Dump (or index)",
 	Quote:   "「Change List」や「Change List Index」などの個々の機能ドキュメントは、関係タイプ archives を持つトップレベルの <rs:ln> 要素を使用して、対応するアーカイブへのリンクを提供することができます",
 	English: "Individual capability documents, such as a Change List or a Change List Index, can provide a link to the corresponding archive by means of a top-level <rs:ln> element with the relation type archives.",
@@ -46,15 +54,15 @@ var ArchivesLinkPlace = &engine.Rule{
 	Check: func(p *engine.Pass) error {
 		entries := archivesEntriesAreDocuments(p.Kind)
 		if entries {
-			relatedEntryLinks(p, "archives", func(e *rs.Entry, l *rs.Ln) {
+			document.RelatedEntryLinks(p, "archives", func(e *rs.Entry, l *rs.Ln) {
 				hint := "link to the archive from the top level of the archived document itself"
 				if p.Kind.Base() == rs.CapabilityList {
 					hint = "list the archive as an entry of its own with capability=\"...-archive\" (Archives 2.1)"
 				}
-				p.Reportf(l.Pos, "an archives link on the entry for %s: the draft defines it as a top-level <rs:ln> of a capability document; %s", relatedEntryName(e), hint)
+				p.Reportf(l.Pos, "an archives link on the entry for %s: the draft defines it as a top-level <rs:ln> of a capability document; %s", document.RelatedEntryName(e), hint)
 			})
 		}
-		if hasKind(archivesCapabilityDocs, p.Kind.Base()) {
+		if slices.Contains(archivesCapabilityDocs, p.Kind.Base()) {
 			return nil
 		}
 		// Once the entries are read, every top-level link is known (while
@@ -92,7 +100,7 @@ func archivesEntryAt(p *engine.Pass, archived string) {
 		if md.Has("completed") {
 			pos, what = md.AttrPosition("completed"), "completed without at"
 		}
-		p.Reportf(pos, "the entry for %s has %s: the <rs:md> of a %s entry carries at, the datetime the snapshot of the archived %s started (and possibly completed)", relatedEntryName(e), what, p.Kind.Title(), archived)
+		p.Reportf(pos, "the entry for %s has %s: the <rs:md> of a %s entry carries at, the datetime the snapshot of the archived %s started (and possibly completed)", document.RelatedEntryName(e), what, p.Kind.Title(), archived)
 	}
 }
 
@@ -143,7 +151,7 @@ var ArchiveIndexLastmod = &engine.Rule{
 	Doc: "Sections 4, 5 and 6 group Resource Dump, Change List and Change Dump Archives in an index 'in the same manner as described in 3.1' (3.1 項の説明と同様の方法で), so the rule checks all four archive indexes. " +
 		"The exception cannot be verified on one document, so any <lastmod> is reported, once per document at the first one, with the exception in the message, as RS-SD-LASTMOD does for Source Descriptions: a Source that keeps them current can suppress the rule.",
 	Check: func(p *engine.Pass) error {
-		kindsReportLastmod(p, p.Kind.Title(), p.Kind.Base().Title()+"s")
+		document.ReportLastmod(p, p.Kind.Title(), p.Kind.Base().Title()+"s")
 		return nil
 	},
 }
