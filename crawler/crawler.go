@@ -21,7 +21,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"net/url"
 	"sort"
 	"strings"
@@ -165,7 +164,7 @@ type Report struct {
 	// nil without one.
 	State *StateInfo
 	// Notes say, once each, what the crawl did not judge and why (the
-	// headers --map makes up).
+	// dates --map does not serve: sourcehttp.MapNote).
 	Notes []string
 }
 
@@ -482,29 +481,6 @@ func (c *crawl) run() {
 	c.finish()
 }
 
-// dropMadeUpHeaders removes, from the facts the graph's rules read, the
-// headers a --map folder made up (sourcehttp.MapMadeUpHeaders) for the URLs it
-// served, and reports whether there were any. The state file keeps what
-// was served.
-func (c *crawl) dropMadeUpHeaders() bool {
-	dropped := false
-	for _, n := range c.graph.Sorted() {
-		// A mapping never redirects: a response after a redirect came
-		// from a server.
-		if n.Header == nil || len(n.Redirects) > 0 || !sourcehttp.Mapped(c.opts.Maps, n.URL) {
-			continue
-		}
-		for _, h := range sourcehttp.MapMadeUpHeaders {
-			if _, ok := n.Header[http.CanonicalHeaderKey(h)]; ok {
-				n.Header = n.Header.Clone()
-				n.Header.Del(h)
-				dropped = true
-			}
-		}
-	}
-	return dropped
-}
-
 // report assembles the Report once the crawl is done.
 func (c *crawl) report() *Report {
 	// From here on, the documents are taken in the order of the links,
@@ -512,8 +488,8 @@ func (c *crawl) report() *Report {
 	// same in every crawl of the Source.
 	c.graph.SortByLinks()
 	r := &Report{Graph: c.graph, EntryError: c.entryErr, Stats: c.stats}
-	if c.dropMadeUpHeaders() {
-		r.Notes = append(r.Notes, "--map serves files with their modification times as Last-Modified: no rule judges Last-Modified in this crawl")
+	if len(c.opts.Maps) > 0 {
+		r.Notes = append(r.Notes, sourcehttp.MapNote)
 	}
 	if c.opts.Sample != SampleNone {
 		r.Sampling = c.sampling()
@@ -539,7 +515,7 @@ func (c *crawl) report() *Report {
 			}
 			c.results[u] = res
 		}
-		res.Diagnostics = append(res.Diagnostics, ds...)
+		res.AddFindings(c.v.Config, ds)
 	}
 	for _, res := range c.results {
 		if n := c.graph.Node(res.Location); n != nil && n.Role == graph.RoleDocument && n.Doc != nil {

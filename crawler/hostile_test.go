@@ -594,6 +594,71 @@ var _ = Describe("Last-Modified in a --map crawl", func() {
 	})
 })
 
+var _ = Describe("Last-Modified of a resource redirected into a --map folder", func() {
+	// The server redirects an old address into the mapped prefix: the
+	// answer is still the map's, with no date of its own.
+	It("is not seen by any rule, live and when the crawl is resumed from its --state", func() {
+		dir := GinkgoT().TempDir()
+		now := time.Now().UTC().Truncate(time.Second)
+		p := filepath.Join(dir, "a.txt")
+		Expect(os.WriteFile(p, []byte("a\n"), 0o644)).To(Succeed())
+		Expect(os.Chtimes(p, now.Add(-time.Minute), now.Add(-time.Minute))).To(Succeed())
+		list := `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+  <rs:md capability="resourcelist" at="` + now.Format(time.RFC3339) + `"/>
+  <url><loc>https://build.example.org/old/a.txt</loc><lastmod>2013-01-02T10:00:00Z</lastmod><rs:md length="2"/></url>
+</urlset>`
+		m, err := sourcehttp.ParseMap("https://build.example.org/res/=" + dir)
+		Expect(err).NotTo(HaveOccurred())
+		opts := testOptions()
+		opts.Maps = []sourcehttp.Map{m}
+		opts.HTTP.Transport = redirectServer{list: list, from: "/old/", to: "/res/"}
+		opts.State = filepath.Join(GinkgoT().TempDir(), "state")
+		for _, run := range []string{"live", "resumed"} {
+			rep, err := crawler.Crawl(context.Background(), "https://build.example.org/resourcelist.xml", opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(rep.EntryError).NotTo(HaveOccurred())
+			if run == "resumed" {
+				Expect(rep.State.Resumed).To(BeTrue())
+			}
+			n := rep.Graph.Node("https://build.example.org/old/a.txt")
+			Expect(n).NotTo(BeNil())
+			Expect(n.Redirects).To(HaveLen(2), run)
+			Expect(n.Header.Get("Last-Modified")).To(BeEmpty(), run)
+			res := result(rep, "https://build.example.org/resourcelist.xml")
+			for _, d := range res.Diagnostics {
+				Expect(d.Rule).NotTo(HavePrefix("RS-REP-"), run+": "+describe(rep, ""))
+			}
+			Expect(rep.Notes).To(ConsistOf(ContainSubstring("without Last-Modified")), run)
+		}
+		state, err := os.ReadFile(opts.State)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(state)).NotTo(ContainSubstring("Last-Modified"), "the state file records what the crawl was served")
+	})
+})
+
+// redirectServer serves list at /resourcelist.xml and redirects the paths
+// under from to the same paths under to; the rest is 404.
+type redirectServer struct{ list, from, to string }
+
+func (s redirectServer) RoundTrip(r *http.Request) (*http.Response, error) {
+	rec := httptest.NewRecorder()
+	switch rest, ok := strings.CutPrefix(r.URL.Path, s.from); {
+	case r.URL.Path == "/resourcelist.xml":
+		rec.Header().Set("Content-Type", "application/xml")
+		rec.WriteString(s.list)
+	case ok:
+		u := *r.URL
+		u.Path = s.to + rest
+		http.Redirect(rec, r, u.String(), http.StatusMovedPermanently)
+	default:
+		http.NotFound(rec, r)
+	}
+	resp := rec.Result()
+	resp.Request = r
+	return resp, nil
+}
+
 var _ = Describe("A FIFO in a --map folder", func() {
 	It("is refused as a static server refuses it (403), instead of blocking the crawl", func() {
 		dir := GinkgoT().TempDir()

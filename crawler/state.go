@@ -49,8 +49,10 @@ import (
 // next run drops that line (its fetch is made again). Any other damage is
 // an error, never a guess.
 
-// StateVersion is the version of the state file's format.
-const StateVersion = 1
+// StateVersion is the version of the state file's format. Version 2: a
+// --map crawl records its files without Last-Modified (version 1 recorded
+// the files' modification times, which no rule may read).
+const StateVersion = 2
 
 const stateFormat = "rsconform crawl state"
 

@@ -348,7 +348,7 @@ var _ = Describe("A crawl with a state file (--state)", func() {
 			Expect(os.WriteFile(state, []byte(`{"format":"rsconform crawl state","version":0,"entry":"http://source.test/","options":{}}`+"\n"), 0o600)).To(Succeed())
 			err, served := crawlWith(state, nil)
 			Expect(served).To(BeZero())
-			Expect(stateErr(err).Error()).To(ContainSubstring("state format version 0, and this rsconform reads version 1"))
+			Expect(stateErr(err).Error()).To(ContainSubstring("state format version 0, and this rsconform reads version 2"))
 		})
 
 		It("that is not a regular file", func() {

@@ -374,7 +374,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		info.Requests = len(reqs) + int(lost)
 		info.DirMissing = after.Missing
 		sr.Ran, sr.Run = true, info
-		sr.Verdicts = j.verdicts(j.newStep(step, info, expected, before, after, reqs, lost))
+		sr.Verdicts = j.verdicts(j.newStep(step, info, expected, before, after, reqs, lost, src.ArmedFaults()))
 		if cfg.Progress != nil {
 			cfg.Progress(Progress{Scenario: res.Scenario, Step: step, Steps: len(cfg.Scenario.Steps), Name: sr.Name, Run: info, Verdicts: sr.Verdicts})
 		}

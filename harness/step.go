@@ -78,39 +78,19 @@ type judge struct {
 	runs        int
 }
 
-// activeFaults are the faults armed after the first step steps.
-func activeFaults(sc *scenario.Scenario, step int) []*scenario.Fault {
-	var out []*scenario.Fault
-	for i := 0; i < step && i < len(sc.Steps); i++ {
-		for _, a := range sc.Steps[i].Actions {
-			switch a.Op {
-			case scenario.OpFault:
-				out = append(out, a.Fault)
-			case scenario.OpClearFaults:
-				var kept []*scenario.Fault
-				for _, f := range out {
-					if a.Match != "" && f.Match != a.Match {
-						kept = append(kept, f)
-					}
-				}
-				out = kept
-			}
-		}
-	}
-	return out
-}
-
 // brokenFaults are the names of the faults (as the log writes them) that
 // serve something broken; latency and redirects are not broken.
 var brokenFaults = []string{"drop", "status=", "truncate=", "malformed"}
 
 // newStep gathers what the checks of one run see.
+// faults are those the mock Source has armed at this step
+// (mocksource.Source.ArmedFaults).
 func (j *judge) newStep(step int, info *RunInfo, expected map[string]mocksource.ExpectedResource,
-	before, after dirState, reqs []mocksource.Request, lost int64) *Step {
+	before, after dirState, reqs []mocksource.Request, lost int64, faults []*scenario.Fault) *Step {
 	st := &Step{Number: step, Scenario: j.sc, First: j.runs == 0, Run: info, Timeout: j.cfg.Timeout, MaxRate: j.cfg.MaxRate,
 		Expected: expected, Before: before.Hashes, After: after.Hashes, AfterLength: after.Lengths,
 		Requests: reqs, Lost: lost,
-		Faults: activeFaults(j.sc, step), WrongHash: map[string]bool{}, Deleted: map[string]bool{}, Ever: j.ever}
+		Faults: faults, WrongHash: map[string]bool{}, Deleted: map[string]bool{}, Ever: j.ever}
 	j.runs++
 	for p, e := range expected {
 		if e.ListedSHA256 != "" {

@@ -18,6 +18,42 @@ var _ = Describe("Scenarios", func() {
 		m.validateAll(m.crawl(), map[string]bool{})
 	})
 
+	It("arm and clear faults as their steps say (ArmedFaults)", func() {
+		sc, err := scenario.Parse("scenario.yaml", []byte(`name: x
+resources: {count: 3}
+steps:
+  - after: 1h
+    actions:
+      - fault: {match: /cl.xml, malformed: true}
+      - fault: {match: "/res/*", latency: 10ms, times: 1}
+  - after: 1h
+    actions:
+      - clear-faults: /cl.xml
+  - after: 1h
+    actions:
+      - fault: {match: /rl.xml, status: 503}
+  - after: 1h
+    actions: [clear-faults]
+`))
+		Expect(err).NotTo(HaveOccurred())
+		src, err := mocksource.New(mocksource.Options{Scenario: sc})
+		Expect(err).NotTo(HaveOccurred())
+		matches := func() []string {
+			var out []string
+			for _, f := range src.ArmedFaults() {
+				out = append(out, f.Match)
+			}
+			return out
+		}
+		Expect(matches()).To(BeEmpty(), "before the first step")
+		for _, want := range [][]string{{"/cl.xml", "/res/*"}, {"/res/*"}, {"/res/*", "/rl.xml"}, nil} {
+			_, err := src.Step()
+			Expect(err).NotTo(HaveOccurred())
+			Expect(matches()).To(Equal(want))
+		}
+		Expect(sc.Steps[0].Actions[0].Fault.Malformed).To(BeTrue())
+	})
+
 	DescribeTable("that cannot be played fail when the Source is built, with the line",
 		func(yaml, want string) {
 			sc, err := scenario.Parse("scenario.yaml", []byte(yaml))

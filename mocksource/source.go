@@ -237,6 +237,22 @@ func (s *Source) info(changes int) StepInfo {
 	return in
 }
 
+// ArmedFaults are the faults armed after the steps played so far, in the
+// order they were armed, those with Times spent among them: the Source's
+// own answer (a clear-faults step disarms them), not a replay of the
+// scenario. With IgnoreFaults the transport faults among them are armed
+// but not served.
+func (s *Source) ArmedFaults() []*scenario.Fault {
+	s.catchUp()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]*scenario.Fault, len(s.w.faults))
+	for i, f := range s.w.faults {
+		out[i] = f.Fault
+	}
+	return out
+}
+
 // Step plays the next step. It returns ErrFinished when none is left.
 func (s *Source) Step() (StepInfo, error) {
 	s.catchUp()

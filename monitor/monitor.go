@@ -254,6 +254,9 @@ func (m *Monitor) RunSource(ctx context.Context, src *Source) Result {
 	res.FirstRun = o.Run.Status == StatusOK && o.Run.Baseline == 0
 	m.logf("%s: run %d %s in %s: %d requests, %d errors, %d new, %d fixed", src.Name, id, o.Run.Status,
 		o.Run.Duration.Round(time.Millisecond), o.Run.Requests, o.Run.Errors, o.Run.New, o.Run.Fixed)
+	if o.Run.ReportNote != "" {
+		m.logf("%s: run %d: its full report is not kept: %s", src.Name, id, o.Run.ReportNote)
+	}
 	if res.Failing() && m.cfg.Alerts != nil {
 		m.cfg.Alerts.Send(ctx, m.regressionOf(&res, src))
 	}

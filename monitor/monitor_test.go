@@ -336,6 +336,24 @@ var _ = Describe("The store", func() {
 		}
 	})
 
+	It("records, and logs, why a run's full report is not kept when it is over the store's bound", func() {
+		srv := mockServer("wrong-hash")
+		store, _ := openStore()
+		monitor.SetMaxReportBytes(store, 1024)
+		var logged []string
+		m, err := monitor.New(monitor.Config{Store: store, Sources: []monitor.Source{source("a", srv.URL+"/", time.Hour)},
+			Logf: func(format string, args ...any) { logged = append(logged, fmt.Sprintf(format, args...)) }})
+		Expect(err).NotTo(HaveOccurred())
+		res := m.RunOnce(context.Background())[0]
+		Expect(res.Err).NotTo(HaveOccurred())
+		Expect(res.Run.ReportNote).To(MatchRegexp(`^the json report is \d+ bytes, more than the 1024 bytes the monitor keeps of one report$`))
+		run, err := store.Run(context.Background(), res.Run.ID)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(run.HasReport).To(BeFalse())
+		Expect(run.ReportNote).To(Equal(res.Run.ReportNote))
+		Expect(logged).To(ContainElement(fmt.Sprintf("a: run %d: its full report is not kept: %s", run.ID, run.ReportNote)))
+	})
+
 	It("keeps the full reports of the last N runs of each Source, the findings of all", func() {
 		srv := mockServer("wrong-hash")
 		store, _ := openStore()
@@ -414,6 +432,27 @@ var _ = Describe("The store's full reports", func() {
 		Expect(run.HasReport).To(BeFalse())
 		_, err = store.Report(context.Background(), id, "json")
 		Expect(err).To(MatchError(monitor.ErrNotFound))
+		why := "the html report is 1048577 bytes, more than the 1 MiB the monitor keeps of one report"
+		Expect(run.ReportNote).To(Equal(why), "the run says why it has no report")
+		sources, err := store.Sources(context.Background(), 3)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(sources).To(HaveLen(1))
+		Expect(sources[0].Last.ReportNote).To(Equal(why))
+
+		kept := finish(store, "{}", "<p>")
+		run, err = store.Run(context.Background(), kept)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(run.HasReport).To(BeTrue())
+		Expect(run.ReportNote).To(BeEmpty())
+
+		dash := httptest.NewServer(monitor.Dashboard(store, "test"))
+		defer dash.Close()
+		resp, err := http.Get(dash.URL + "/sources/a")
+		Expect(err).NotTo(HaveOccurred())
+		page, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(page)).To(ContainSubstring("not kept: " + why))
 	})
 })
 

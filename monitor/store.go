@@ -125,6 +125,9 @@ var migrations = []string{
 		count    INTEGER NOT NULL
 	);
 	CREATE INDEX omitted_by_run ON omitted(run_id);`,
+	`-- Why a finished run's full reports were not kept ('' when they were,
+	-- or when the run made none).
+	ALTER TABLE runs ADD COLUMN report_note TEXT NOT NULL DEFAULT '';`,
 }
 
 // SchemaVersion is the version of the database schema this build writes.
@@ -328,6 +331,10 @@ type Run struct {
 	Baseline  int64 `json:"baseline_run,omitempty"`
 	// HasReport says whether the full reports are still kept.
 	HasReport bool `json:"has_report"`
+	// ReportNote says why the run's reports were not kept when it
+	// finished (larger than MaxReportBytes); "" when they were (those of
+	// older runs are dropped later: --keep-reports) or none was made.
+	ReportNote string `json:"report_note,omitempty"`
 }
 
 // Regression is what changed in a run since the Source's last complete
@@ -496,7 +503,18 @@ func (s *Store) FinishRun(ctx context.Context, o *Outcome, keepReports int) erro
 	// crawl it records is over.
 	ctx = context.WithoutCancel(ctx)
 	// A report beyond the bound is not kept: it could not be read back.
-	keepReport := len(o.JSON) > 0 && int64(len(o.JSON)) <= s.maxReport && int64(len(o.HTML)) <= s.maxReport
+	// The run says so.
+	o.Run.ReportNote = ""
+	for _, r := range []struct {
+		format string
+		data   []byte
+	}{{"json", o.JSON}, {"html", o.HTML}} {
+		if n := int64(len(r.data)); n > s.maxReport && o.Run.ReportNote == "" {
+			o.Run.ReportNote = fmt.Sprintf("the %s report is %s, more than the %s the monitor keeps of one report",
+				r.format, safefile.Size(n), safefile.Size(s.maxReport))
+		}
+	}
+	keepReport := len(o.JSON) > 0 && o.Run.ReportNote == ""
 	var jsonGz, htmlGz []byte
 	if keepReport {
 		var err error
@@ -520,9 +538,9 @@ func (s *Store) FinishRun(ctx context.Context, o *Outcome, keepReports int) erro
 		baseline = r.Baseline
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE runs SET duration_ms = ?, status = ?, error = ?, requests = ?, documents = ?, resources = ?, bytes = ?,
-		errors = ?, warnings = ?, infos = ?, new_errors = ?, new = ?, fixed = ?, baseline_run = ? WHERE id = ?`,
+		errors = ?, warnings = ?, infos = ?, new_errors = ?, new = ?, fixed = ?, baseline_run = ?, report_note = ? WHERE id = ?`,
 		r.Duration.Milliseconds(), r.Status, r.Error, r.Requests, r.Documents, r.Resources, r.Bytes,
-		r.Errors, r.Warnings, r.Infos, r.NewErrors, r.New, r.Fixed, baseline, r.ID); err != nil {
+		r.Errors, r.Warnings, r.Infos, r.NewErrors, r.New, r.Fixed, baseline, r.ReportNote, r.ID); err != nil {
 		return err
 	}
 	ins, err := tx.PrepareContext(ctx, `INSERT INTO findings(run_id, document, rule, message, sampled, severity, count, location, example) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`)
@@ -589,13 +607,13 @@ type SourceSummary struct {
 }
 
 const runColumns = `r.id, s.name, r.url, r.started, r.duration_ms, r.status, r.error, r.requests, r.documents, r.resources, r.bytes,
-	r.errors, r.warnings, r.infos, r.new_errors, r.new, r.fixed, coalesce(r.baseline_run, 0), EXISTS(SELECT 1 FROM reports p WHERE p.run_id = r.id)`
+	r.errors, r.warnings, r.infos, r.new_errors, r.new, r.fixed, coalesce(r.baseline_run, 0), EXISTS(SELECT 1 FROM reports p WHERE p.run_id = r.id), r.report_note`
 
 func scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 	var r Run
 	var started, ms int64
 	err := sc.Scan(&r.ID, &r.Source, &r.URL, &started, &ms, &r.Status, &r.Error, &r.Requests, &r.Documents, &r.Resources, &r.Bytes,
-		&r.Errors, &r.Warnings, &r.Infos, &r.NewErrors, &r.New, &r.Fixed, &r.Baseline, &r.HasReport)
+		&r.Errors, &r.Warnings, &r.Infos, &r.NewErrors, &r.New, &r.Fixed, &r.Baseline, &r.HasReport, &r.ReportNote)
 	r.Started = time.UnixMilli(started).UTC()
 	r.Duration = time.Duration(ms) * time.Millisecond
 	return r, err

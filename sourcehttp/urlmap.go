@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Prefix is the start of a set of URLs, as --map takes it: an origin
@@ -108,25 +109,9 @@ func Longest(maps []Map, u *url.URL) (int, string) {
 	return best, rest
 }
 
-// MapMadeUpHeaders are the response headers NewMapTransport makes up
-// instead of reading them from a server: a file's Last-Modified is its
-// modification time, when the build wrote it, not when the resource last
-// changed. A crawl does not judge them (its report says so once).
-var MapMadeUpHeaders = []string{"Last-Modified"}
-
-// Mapped reports whether a map covers the URL u (so NewMapTransport
-// serves it from a directory).
-func Mapped(maps []Map, u string) bool {
-	if len(maps) == 0 {
-		return false
-	}
-	pu, err := url.Parse(u)
-	if err != nil {
-		return false
-	}
-	i, _ := Longest(maps, pu)
-	return i >= 0
-}
+// MapNote is what a crawl through NewMapTransport says once about the
+// dates it could not judge.
+const MapNote = "--map serves files without Last-Modified (a file's modification time is not when its resource changed): no rule judges Last-Modified of what it serves"
 
 // NewMapTransport answers the GET and HEAD requests a map covers from its
 // directory, as a static server would, and passes the others to next (nil:
@@ -135,7 +120,11 @@ func Mapped(maps []Map, u string) bool {
 // index.html. Files are read through an os.Root: no name, not even through
 // a symbolic link, reaches outside DIR. Anything but a regular file (a
 // FIFO, a device, which could block or never end) is answered 403.
-// Conditional requests and ranges are http.ServeContent's.
+// Ranges are http.ServeContent's. A file is served without Last-Modified
+// (MapNote): its modification time is when the build wrote it, not when
+// the resource changed, and a made-up date must never reach a rule as
+// evidence, whichever way the request came (asked for, or redirected into
+// the map by a server).
 func NewMapTransport(maps []Map, next http.RoundTripper) (http.RoundTripper, error) {
 	for _, m := range maps {
 		st, err := os.Stat(m.Dir)
@@ -250,7 +239,9 @@ func serveMapped(w http.ResponseWriter, req *http.Request, dir, rest string) {
 		return
 	}
 	w.Header().Set("Content-Type", contentTypeOf(name, head[:n]))
-	http.ServeContent(w, req, name, st.ModTime(), f)
+	// The zero time: no Last-Modified, and no If-Modified-Since or
+	// If-Unmodified-Since answered from the made-up date either.
+	http.ServeContent(w, req, name, time.Time{}, f)
 }
 
 // contentTypeOf is the Content-Type a static server would give a file:

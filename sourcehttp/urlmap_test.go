@@ -84,13 +84,13 @@ var _ = Describe("--map URL=DIR", func() {
 			return resp, string(b)
 		}
 
-		It("serves a file with its type, length and date, a folder's index.html, and 404 for the rest", func() {
+		It("serves a file with its type and length, a folder's index.html, and 404 for the rest", func() {
 			resp, body := get("https://h/list.xml")
 			Expect(resp.StatusCode).To(Equal(http.StatusOK))
 			Expect(body).To(Equal("<urlset/>"))
 			Expect(resp.Header.Get("Content-Type")).To(Equal("application/xml"))
 			Expect(resp.ContentLength).To(Equal(int64(9)))
-			Expect(resp.Header.Get("Last-Modified")).NotTo(BeEmpty())
+			Expect(resp.Header).NotTo(HaveKey("Last-Modified"), "a file's modification time is not its resource's")
 			resp, _ = get("https://h/resourcesync")
 			Expect(resp.Header.Get("Content-Type")).To(Equal("application/xml"), "XML by its content")
 			_, body = get("https://h/sub/")
@@ -99,12 +99,11 @@ var _ = Describe("--map URL=DIR", func() {
 			Expect(resp.StatusCode).To(Equal(http.StatusNotFound))
 		})
 
-		It("answers conditional requests and ranges (http.ServeContent)", func() {
-			resp, _ := get("https://h/list.xml")
-			lm := resp.Header.Get("Last-Modified")
-			resp, body := get("https://h/list.xml", "If-Modified-Since", lm)
-			Expect(resp.StatusCode).To(Equal(http.StatusNotModified))
-			Expect(body).To(BeEmpty())
+		It("answers ranges (http.ServeContent), and no If-Modified-Since from a made-up date", func() {
+			future := time.Now().Add(time.Hour).UTC().Format(http.TimeFormat)
+			resp, body := get("https://h/list.xml", "If-Modified-Since", future)
+			Expect(resp.StatusCode).To(Equal(http.StatusOK))
+			Expect(body).To(Equal("<urlset/>"))
 			resp, body = get("https://h/list.xml", "Range", "bytes=1-3")
 			Expect(resp.StatusCode).To(Equal(http.StatusPartialContent))
 			Expect(body).To(Equal("url"))

@@ -118,6 +118,9 @@ func explainRule(w io.Writer, r *engine.Rule) {
 		}
 		fmt.Fprintf(w, "\n%s:\n%s\n", label, indent(wrap(r.Quote, 76), "  > "))
 	}
+	if why := rules.LevelReason(r.ID); why != "" {
+		fmt.Fprintf(w, "\nWhy %s:\n%s\n", r.Level, indent(wrap(why, 78), "  "))
+	}
 	if r.Doc != "" {
 		fmt.Fprintf(w, "\nHow rsconform reads it:\n%s\n", indent(wrap(r.Doc, 78), "  "))
 	}

@@ -74,7 +74,8 @@ JSON, retried on failure.
 
 Dashboard (--addr): / the Sources with their status, last run and trend;
 /sources/NAME the runs of one; /runs/ID/report.html a run's report (kept
-for the last --keep-reports runs of each Source; findings for all);
+for the last --keep-reports runs of each Source unless too large, which
+the run then says; findings for all);
 /badge/NAME.svg a badge; /api/sources and /api/sources/NAME/runs JSON.
 
 Examples:
@@ -292,6 +293,9 @@ func monitorOnce(ctx context.Context, m *monitor.Monitor, stdout, stderr io.Writ
 		} else {
 			fmt.Fprintf(stdout, "%s: run %d (%s): new: %s, fixed: %s\n", r.Source, run.ID, status,
 				describeFindings(r.Changes.New, r.NewlyUnreachable), describeFindings(r.Changes.Fixed, false))
+		}
+		if run.ReportNote != "" {
+			fmt.Fprintf(stderr, "rsconform monitor: %s: run %d: its full report is not kept: %s\n", r.Source, run.ID, run.ReportNote)
 		}
 		if r.Failing() && code == 0 {
 			code = 1

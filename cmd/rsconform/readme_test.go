@@ -54,7 +54,7 @@ var _ = Describe("The README's quoted outputs", func() {
 // freshBuild makes the fixture build tree look as a build just wrote it:
 // the resources written a minute ago, then the Resource List with its at
 // set to now. Their <lastmod> say when the resources changed, long before:
-// the files' modification times, which --map serves as Last-Modified, are
+// the files' modification times, which --map must not serve as Last-Modified, are
 // not the resources'.
 func freshBuild(site string) {
 	now := time.Now().UTC().Truncate(time.Second)

@@ -41,7 +41,7 @@ type LimitError struct {
 }
 
 func (e *LimitError) Error() string {
-	return fmt.Sprintf("%s: the %s is larger than %s, more than any %s needs: refused", e.Name, e.What, bytesText(e.Limit), e.What)
+	return fmt.Sprintf("%s: the %s is larger than %s, more than any %s needs: refused", e.Name, e.What, Size(e.Limit), e.What)
 }
 
 // Refused reports whether err is a file refused unread, too large or not a
@@ -83,7 +83,8 @@ func kind(m fs.FileMode) string {
 	return "not a regular file"
 }
 
-func bytesText(n int64) string {
+// Size is n bytes as a message says it: whole MiB as such, else bytes.
+func Size(n int64) string {
 	if n%(1<<20) == 0 {
 		return fmt.Sprintf("%d MiB", n>>20)
 	}

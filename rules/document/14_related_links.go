@@ -313,14 +313,15 @@ var LinkMementoSingle = &engine.Rule{
 
 // 14.6 (1.1): "The last modified datetime of the resource version identified
 // by the time-specific URI is conveyed by the value of the modified
-// attribute."
+// attribute." The list marks rel and href mandatory, and modified not: a
+// hint (info).
 var LinkMementoModified = &engine.Rule{
-	ID: "RS-LINK-MEMENTO-MODIFIED", Section: "14.6", Level: engine.Should, Scope: engine.ScopeEntries,
+	ID: "RS-LINK-MEMENTO-MODIFIED", Section: "14.6", Level: engine.Info, Scope: engine.ScopeEntries,
 	Applies: relatedLinkKinds,
 	Specs:   []engine.Spec{engine.Spec11},
 	Title:   "A memento link gives the last-modified datetime of the version in modified",
 	Quote:   "The last modified datetime of the resource version identified by the time-specific URI is conveyed by the value of the modified attribute.",
-	Doc: "The sentence is one of the attributes 14.6 lists for the memento link, without a keyword; rsconform reports a memento link without modified as a warning. It was added in 1.1: the 1.0 list has no such item, so the rule does not run under --spec 1.0. " +
+	Doc: "The sentence is one of the attributes 14.6 lists for the memento link, without a keyword, where the items before it say \"A mandatory rel attribute\" and \"A mandatory href attribute\": modified is not mandatory, so a memento link without it is valid, and rsconform reports it as a hint (info). It was added in 1.1: the 1.0 list has no such item, so the rule does not run under --spec 1.0. " +
 		"The first approach says the memento corresponds with the time of last modification given in <lastmod>, but Example 29 gives modified=2013-01-02T18:00:00Z, <lastmod>2013-01-03T18:00:00Z and a URI stamped 20130103070000: rsconform does not compare modified with <lastmod>.",
 	Check: func(p *engine.Pass) error {
 		relatedEntryLinks(p, "memento", func(e *rs.Entry, l *rs.Ln) {

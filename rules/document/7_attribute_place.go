@@ -55,13 +55,14 @@ var PathPlace = &engine.Rule{
 var attrChangeKinds = []rs.Kind{rs.ChangeList, rs.ChangeDumpManifest}
 
 // 7: "change – ... This attribute is used in Change Lists (12.1) and
-// Change Dump Manifests (13.2)."
+// Change Dump Manifests (13.2)." No keyword, and nothing forbids change
+// elsewhere: a hint (info).
 var ChangePlace = &engine.Rule{
-	ID: "RS-CHANGE-PLACE", Section: "7", Level: engine.Should, Scope: engine.ScopeEntries,
+	ID: "RS-CHANGE-PLACE", Section: "7", Level: engine.Info, Scope: engine.ScopeEntries,
 	Applies: KnownKinds,
 	Title:   "change appears only on entries of Change Lists and Change Dump Manifests",
 	Quote:   "change – The value of the attribute conveys the type of change that a resource underwent. Values defined in this specification are created, updated, and deleted, which convey the creation, update, and deletion of a resource, respectively. This attribute is used in Change Lists (12.1) and Change Dump Manifests (13.2).",
-	Doc: "Section 7 names the documents that use change without forbidding it elsewhere in so many words (unlike path, \"only used\"), so this is a warning, not an error: in a Resource List, a Resource Dump Manifest, an index or a Capability List a change has no defined meaning, and it usually betrays a Change List writer reused for another document. " +
+	Doc: "Section 7 names the documents that use change, with no keyword, and does not forbid it elsewhere (unlike path, \"only used\"): a document with change elsewhere is valid, so this is a hint (info), neither an error nor a warning. In a Resource List, a Resource Dump Manifest, an index or a Capability List a change has no defined meaning, and it usually betrays a Change List writer reused for another document. " +
 		"On the top-level <rs:md> it is reported in Change Lists too: change describes the resource in an entry's <loc>, and the top-level <rs:md> describes the document.",
 	Check: func(p *engine.Pass) error {
 		inChange := hasKind(attrChangeKinds, p.Kind)
@@ -78,13 +79,14 @@ var ChangePlace = &engine.Rule{
 }
 
 // 7: "datetime -- ... This attribute may be used in Change Lists (Section
-// 12.1) and Change Dump Manifests (Section 13.2)."
+// 12.1) and Change Dump Manifests (Section 13.2)." The may makes it
+// optional there and forbids nothing elsewhere: a hint (info).
 var DatetimePlace = &engine.Rule{
-	ID: "RS-DATETIME-PLACE", Section: "7", Level: engine.Should, Scope: engine.ScopeEntries,
+	ID: "RS-DATETIME-PLACE", Section: "7", Level: engine.Info, Scope: engine.ScopeEntries,
 	Applies: KnownKinds, Specs: []engine.Spec{engine.Spec11},
 	Title: "datetime appears only on entries of Change Lists and Change Dump Manifests",
 	Quote: "datetime -- The value of the attribute conveys the datetime of the change event for the resource. The value is expressed as a W3C Datetime as described earlier in this section. This attribute may be used in Change Lists (Section 12.1) and Change Dump Manifests (Section 13.2).",
-	Doc: "The datetime of a change event only means something where entries are change events. As for change (RS-CHANGE-PLACE), section 7 names the documents without forbidding others outright, so this is a warning. " +
+	Doc: "The datetime of a change event only means something where entries are change events. As for change (RS-CHANGE-PLACE), section 7 names the documents (with may) without forbidding others, so this is a hint (info). " +
 		"A snapshot time belongs in at/completed, a last modification time in <lastmod>. On the top-level <rs:md> it is reported in Change Lists too: the document's interval is from/until. " +
 		"ResourceSync 1.0 has no datetime attribute at all (RS-V10-DATETIME), so this rule belongs to the 1.1 profile.",
 	Check: func(p *engine.Pass) error {
@@ -108,14 +110,16 @@ var attrCapabilityEntryKinds = []rs.Kind{rs.SourceDescription, rs.SourceDescript
 
 // 7: "capability – This attribute is mandatory in Source Descriptions and
 // Capability Lists. Its value indicates the nature of the resource
-// identified by the URI in the <loc> element"
+// identified by the URI in the <loc> element" The mandatory is about
+// those two documents; nothing forbids capability on other entries: a
+// hint (info).
 var CapabilityEntryPlace = &engine.Rule{
-	ID: "RS-CAPABILITY-ENTRY-PLACE", Section: "7", Level: engine.Should, Scope: engine.ScopeEntries,
+	ID: "RS-CAPABILITY-ENTRY-PLACE", Section: "7", Level: engine.Info, Scope: engine.ScopeEntries,
 	Applies: kindsExcept(attrCapabilityEntryKinds...),
 	Title:   "Entries carry capability only in Source Descriptions and Capability Lists",
 	Quote:   "capability – This attribute is mandatory in Source Descriptions and Capability Lists. Its value indicates the nature of the resource identified by the URI in the <loc> element, e.g., a Resource List, a Change List, a Change Dump, etc. Values defined in this specification are resourcelist, changelist, resourcedump, changedump, and capabilitylist.",
 	Doc: "On an entry, capability says that the URI in <loc> is a capability document. In every other document the entries are resources, packages, bitstreams or parts of an index, and none of the sections 10 to 13 (nor the Archives draft) lists capability among their attributes: on a Resource List entry it would claim the resource is itself a ResourceSync document. " +
-		"The text does not forbid it outright, so this is a warning. Indexes of Source Descriptions and Capability Lists are not checked. Whether Source Description and Capability List entries carry it (mandatory) is checked by the rules of sections 8 and 9.",
+		"The sentence's mandatory is about Source Descriptions and Capability Lists, and no sentence forbids capability on other entries, so this is a hint (info). Indexes of Source Descriptions and Capability Lists are not checked. Whether Source Description and Capability List entries carry it (mandatory) is checked by the rules of sections 8 and 9.",
 	Check: func(p *engine.Pass) error {
 		for e := range p.Entries() {
 			for _, m := range append([]*rs.Md{e.Md}, e.ExtraMd...) {
@@ -131,14 +135,15 @@ var CapabilityEntryPlace = &engine.Rule{
 
 // 6.1: "The capabilities defined in this ResourceSync specification are
 // Resource List, Change List, Resource Dump, and Change Dump. Additional
-// capabilities may be defined in other specifications."
+// capabilities may be defined in other specifications." A value rsconform
+// does not know may be another specification's: a hint (info).
 var CapabilityEntryValue = &engine.Rule{
-	ID: "RS-CAPABILITY-ENTRY-VALUE", Section: "9", Level: engine.Should, Scope: engine.ScopeEntries,
+	ID: "RS-CAPABILITY-ENTRY-VALUE", Section: "9", Level: engine.Info, Scope: engine.ScopeEntries,
 	Applies: []rs.Kind{rs.CapabilityList},
 	Title:   "Capability List entries name capabilities a Destination knows",
 	Quote:   "A mandatory <rs:md> child element must have a capability attribute to convey the type of the respective capability.",
 	Doc: "Section 6.1: \"The capabilities defined in this ResourceSync specification are Resource List, Change List, Resource Dump, and Change Dump. Additional capabilities may be defined in other specifications.\" The Archives draft defines resourcelist-archive, resourcedump-archive, changelist-archive and changedump-archive. " +
-		"A value none of these define is therefore not an error, but a ResourceSync Destination cannot use the capability it announces: a warning, with a suggestion when it differs from a known value only in case (values are case-sensitive). " +
+		"The sentence's must is about the attribute being there, and a value none of these define may be another specification's (the may of 6.1), so it is neither an error nor a warning; but a ResourceSync Destination that knows no such specification cannot use the capability it announces: a hint (info), with a suggestion when it differs from a known value only in case (values are case-sensitive). " +
 		"Known values that are not capabilities offered in a Capability List (description, capabilitylist, the manifests) are left to the rules of section 9 and to crawling (RS-LISTED-KIND). Source Description entries must say capabilitylist (section 8), which the rules of section 8 check.",
 	Check: func(p *engine.Pass) error {
 		for e := range p.Entries() {

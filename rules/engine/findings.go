@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"sort"
 	"sync"
 
@@ -78,6 +79,38 @@ func (f *findings) add(d Diagnostic) {
 		f.omitted[k] = o
 	}
 	o.Count++
+}
+
+// AddFindings adds to r findings of rules that ran after the document's
+// own (the crawl's cross-document rules) under the same cap as the
+// document's: at most cfg.MaxFindingsPerRule of one rule kept (those a
+// rule already has in r count), the others counted in r.Omitted.
+func (r *Result) AddFindings(cfg Config, ds []Diagnostic) {
+	f := newFindings(r.Location, r.Kind, cfg)
+	if f.max > 0 {
+		f.perRule = map[string]int{}
+		for _, d := range r.Diagnostics {
+			if f.keep == nil || !f.keep(d) {
+				f.perRule[d.Rule]++
+			}
+		}
+		for _, o := range r.Omitted {
+			// A rule already over the cap keeps no more.
+			f.perRule[o.Rule] = max(f.perRule[o.Rule], f.max)
+		}
+	}
+	for _, d := range ds {
+		f.add(d)
+	}
+	r.Diagnostics = append(r.Diagnostics, f.kept...)
+	for _, o := range f.omittedList() {
+		i := slices.IndexFunc(r.Omitted, func(x Omitted) bool { return x.Rule == o.Rule && x.Severity == o.Severity })
+		if i < 0 {
+			r.Omitted = append(r.Omitted, o)
+			continue
+		}
+		r.Omitted[i].Count += o.Count
+	}
 }
 
 // omittedList is what was counted and not kept, by rule then severity.

@@ -93,3 +93,34 @@ func sectionOf(res engine.Result, rule string) string {
 	}
 	return ""
 }
+
+var _ = Describe("Findings added after a document's rules (Result.AddFindings)", func() {
+	It("keep MaxFindingsPerRule of a rule, those it already has counting, and count the others", func() {
+		diag := func(rule string, sev engine.Severity) engine.Diagnostic {
+			return engine.Diagnostic{Rule: rule, Severity: sev, Section: "7"}
+		}
+		res := engine.Result{Location: "http://example.com/rl.xml", Kind: rs.ResourceList,
+			Diagnostics: []engine.Diagnostic{diag("RS-X", engine.SeverityWarning)}}
+		cfg := engine.Config{MaxFindingsPerRule: 2}
+		var more []engine.Diagnostic
+		for range 5 {
+			more = append(more, diag("RS-X", engine.SeverityWarning), diag("RS-Y", engine.SeverityError))
+		}
+		res.AddFindings(cfg, more)
+		res.AddFindings(cfg, more[:2])
+		kept := map[string]int{}
+		for _, d := range res.Diagnostics {
+			kept[d.Rule]++
+		}
+		Expect(kept).To(Equal(map[string]int{"RS-X": 2, "RS-Y": 2}))
+		Expect(res.OmittedOf("RS-X")).To(Equal(5))
+		Expect(res.OmittedOf("RS-Y")).To(Equal(4))
+		Expect(res.Omitted).To(HaveLen(2), "one count per rule and severity")
+		errors, warnings, _ := res.Count()
+		Expect([]int{errors, warnings}).To(Equal([]int{6, 7}))
+
+		all := engine.Result{}
+		all.AddFindings(engine.Config{}, more)
+		Expect(all.Diagnostics).To(HaveLen(10), "no cap: all kept")
+	})
+})

@@ -55,12 +55,16 @@ func isChangeIndex(k rs.Kind) bool {
 	return k == rs.ChangeListIndex || k == rs.ChangeDumpIndex
 }
 
-// 12.2: "A Change List Index must enumerate Change Lists in forward
-// chronological order."
+// 12.2: "It also has the mandatory from and the optional until attributes
+// to convey the temporal interval covered by the Change List Index. The
+// semantics of these attributes are as explained in detail for Change Lists
+// (see 12.1)." The mandatory from says the index includes all changes since
+// it; the order of the lists (12.2's "must enumerate Change Lists in forward
+// chronological order") is RS-CLI-ORDER's.
 var ChangeIndexContiguous = &engine.Rule{
 	ID: "RS-CLI-CONTIGUOUS", Section: "12.2", Level: engine.Must,
 	Title: "The Change Lists of an index follow each other in time without gaps, from the index's from on",
-	Quote: "A Change List Index must enumerate Change Lists in forward chronological order.",
+	Quote: "It also has the mandatory from and the optional until attributes to convey the temporal interval covered by the Change List Index. The semantics of these attributes are as explained in detail for Change Lists (see 12.1).",
 	Doc: "The index's from says that \"all changes that occurred to the set of resources at the Source since the datetime expressed ... are included in the document\" (section 7), and its Change Lists are what it includes: so the first starts no later than the index's from, and each starts no later than the until of the one before it. " +
 		"A gap leaves changes unreported; overlaps are allowed. The order of the entries is RS-CLI-ORDER. " +
 		"The interval of each Change List is read from the Change List itself when it was fetched, else from its index entry. Change Dump Indexes are built \"in a manner similar\" (13.1) and checked alike.",

@@ -41,11 +41,12 @@ func SniffDocument(head []byte) string {
 
 // 6.1: "If multiple documents are required, each is expressed using the
 // <urlset> document format, and a <sitemapindex> document is introduced as
-// an index"
+// an index to point at all individual <urlset> documents." No keyword: a
+// definition of how the documents of a capability are grouped.
 var ListOfLists = &engine.Rule{
 	ID: "RS-LIST-OF-LISTS", Section: "6.1", Level: engine.Must,
 	Title: "Documents of a capability are listed by a <sitemapindex>, not by a <urlset> of that capability",
-	Quote: "If multiple documents are required, each is expressed using the <urlset> document format, and a <sitemapindex> document is introduced as an index. The <urlset> or <sitemapindex> documents used for a specific capability (e.g., Resource List) have the same value for the capability attribute (e.g., resourcelist).",
+	Quote: "If multiple documents are required, each is expressed using the <urlset> document format, and a <sitemapindex> document is introduced as an index to point at all individual <urlset> documents. [...] The <urlset> or <sitemapindex> documents used for a specific capability (e.g., Resource List) have the same value for the capability attribute (e.g., resourcelist).",
 	Doc: "The entries of a <urlset> Resource List, Change List, Resource Dump or Change Dump are resources (or packages); its parts are listed by an index, a <sitemapindex> with the same capability (a Resource List Index, a Change List Index ...). " +
 		"Seen in the wild: a large aggregator listing the parts of its Resource List in a <urlset> with capability resourcelist, so that a Destination copied the lists instead of the resources. " +
 		"Checked on the resources the crawl samples (--sample): one whose body starts as a ResourceSync document of the listing document's capability is reported at its <loc>.",

@@ -61,7 +61,7 @@ func (g *Graph) SetRevisit(n *Node, d *rs.Document) {
 		g.RecordChanges(n.URL, d, true)
 	}
 	if d.Kind() == rs.ResourceList {
-		rv.LastmodMoves, rv.LastmodCount = n.Claims.Moves(d.Entries)
+		rv.LastmodMoves = n.Claims.Moves(d.Entries)
 	}
 	n.Revisit = rv
 }

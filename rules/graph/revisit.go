@@ -34,7 +34,6 @@ type Revisit struct {
 	// LastmodMoves are the entries of a Resource List whose <lastmod>
 	// moved since the first visit while their hash stayed (EntryClaims.Moves).
 	LastmodMoves []LastmodMove
-	LastmodCount int
 }
 
 // EntriesDigest digests what the entries of a list say (<loc>, change,

@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"fmt"
 	"strings"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -16,10 +15,6 @@ import (
 // maxClaims bounds the entries of one Resource List kept for the second
 // visit (the Sitemap limit of a document).
 const maxClaims = 50000
-
-// maxLastmodMoves bounds the moves reported for one document; the last
-// finding says how many more there were.
-const maxLastmodMoves = 10
 
 // EntryClaims is what the entries of a Resource List said at the first
 // visit: <lastmod> and the hash, by <loc>, for the entries that have both.
@@ -65,11 +60,11 @@ type LastmodMove struct {
 
 // Moves lists the entries of the second visit whose <lastmod> denotes
 // another instant than at the first while their hash is the same, in the
-// order of entries; Count is how many there are in all (Moves keeps at
-// most maxLastmodMoves).
-func (c *EntryClaims) Moves(entries []*rs.Entry) (moves []LastmodMove, count int) {
+// order of entries (at most maxClaims: the engine keeps
+// --max-findings-per-rule of their findings and counts the others).
+func (c *EntryClaims) Moves(entries []*rs.Entry) (moves []LastmodMove) {
 	if c == nil {
-		return nil, 0
+		return nil
 	}
 	for _, e := range entries {
 		if e.Md == nil {
@@ -85,12 +80,9 @@ func (c *EntryClaims) Moves(entries []*rs.Entry) (moves []LastmodMove, count int
 		if err1 != nil || err2 != nil || t1.Time.Equal(t2.Time) && t1.Granularity == t2.Granularity {
 			continue
 		}
-		count++
-		if len(moves) < maxLastmodMoves {
-			moves = append(moves, LastmodMove{Loc: e.Loc, Was: was.lastmod, Now: now, Hash: was.hash, Pos: was.pos})
-		}
+		moves = append(moves, LastmodMove{Loc: e.Loc, Was: was.lastmod, Now: now, Hash: was.hash, Pos: was.pos})
 	}
-	return moves, count
+	return moves
 }
 
 // 7: "<lastmod> -- An element that conveys the last modification time of
@@ -103,19 +95,15 @@ var RevisitLastmod = &engine.Rule{
 		"Seen in the wild: a repository platform that writes the time it renders the list as every <lastmod>. Then every resource looks modified at every visit, and a Destination that goes by <lastmod> downloads everything again for nothing. " +
 		"With --revisit the crawl reads each Resource List twice; an entry whose <lastmod> denotes another instant at the second visit while its hash is the same is reported at its <lastmod> of the first. " +
 		"Section 7 also notes that \"there is significant variation in practices for the use and maintenance of last modification times\" and states no requirement, so this is a warning: it fails a run only under --strict. " +
-		"At most ten entries are reported per document, the last saying how many there were.",
+		"Every such entry is reported; as for every rule, a document keeps at most --max-findings-per-rule of them, the others counted (the JSON report's omitted).",
 	CheckGraph: Check(func(p *Pass) error {
 		for _, n := range p.Graph.docs() {
 			rv := n.Revisit
 			if rv == nil || len(rv.LastmodMoves) == 0 {
 				continue
 			}
-			for i, m := range rv.LastmodMoves {
-				more := ""
-				if i == len(rv.LastmodMoves)-1 && rv.LastmodCount > len(rv.LastmodMoves) {
-					more = fmt.Sprintf(" (and %d more entries like it)", rv.LastmodCount-len(rv.LastmodMoves))
-				}
-				p.Reportf(n.URL, m.Pos, "<lastmod> of %s moved from %s to %s between two visits, its hash %s the same: a Destination that goes by <lastmod> downloads it again for nothing%s", m.Loc, m.Was, m.Now, m.Hash, more)
+			for _, m := range rv.LastmodMoves {
+				p.Reportf(n.URL, m.Pos, "<lastmod> of %s moved from %s to %s between two visits, its hash %s the same: a Destination that goes by <lastmod> downloads it again for nothing", m.Loc, m.Was, m.Now, m.Hash)
 			}
 		}
 		return nil
