@@ -24,6 +24,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -379,7 +380,7 @@ var idPattern = regexp.MustCompile(`^RS-[A-Z0-9]+(-[A-Z0-9]+)*$`)
 
 // Registry holds a catalogue of rules.
 type Registry struct {
-	rules []*Rule
+	rules []*Rule // ordered by ID: Rules is called for every document checked
 	byID  map[string]*Rule
 }
 
@@ -396,7 +397,8 @@ func (reg *Registry) Add(rules ...*Rule) error {
 			return fmt.Errorf("rule %s registered twice", r.ID)
 		}
 		reg.byID[r.ID] = r
-		reg.rules = append(reg.rules, r)
+		i, _ := slices.BinarySearchFunc(reg.rules, r.ID, func(r *Rule, id string) int { return strings.Compare(r.ID, id) })
+		reg.rules = slices.Insert(reg.rules, i, r)
 	}
 	return nil
 }
@@ -423,11 +425,7 @@ func CheckRule(r *Rule) error {
 }
 
 // Rules returns the registered rules ordered by ID.
-func (reg *Registry) Rules() []*Rule {
-	out := append([]*Rule(nil), reg.rules...)
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out
-}
+func (reg *Registry) Rules() []*Rule { return slices.Clone(reg.rules) }
 
 // Lookup finds a rule by ID.
 func (reg *Registry) Lookup(id string) *Rule { return reg.byID[id] }

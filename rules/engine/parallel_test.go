@@ -19,7 +19,9 @@ var _ = Describe("Rules of a large document", func() {
 <rs:ln rel="up" href="http://example.com/capabilitylist.xml"/>
 <rs:md capability="changelist" from="2013-01-01T00:00:00Z"/>
 `)
-		for i := 0; i < 3000; i++ {
+		// 2,000 entries: the least that runs the rules on all cores
+		// (parallelEntries).
+		for i := 0; i < 2000; i++ {
 			minute := i % 60 // out of order every 60 entries
 			hash := "md5:1584abdf8ebdc9802ac0c6a7402c03b6"
 			if i%500 == 0 {
@@ -36,8 +38,8 @@ var _ = Describe("Rules of a large document", func() {
 		for _, d := range first.Diagnostics {
 			ids[d.Rule]++
 		}
-		Expect(ids["RS-HASH-SYNTAX"]).To(Equal(6))
-		Expect(ids["RS-CL-ORDER"]).To(BeNumerically(">", 2000))
+		Expect(ids["RS-HASH-SYNTAX"]).To(Equal(4))
+		Expect(ids["RS-CL-ORDER"]).To(BeNumerically(">", 1500))
 		for i := 0; i < 5; i++ {
 			Expect(engine.Run("x.xml", engine.Input{Doc: doc}, engine.Config{})).To(Equal(first))
 		}
