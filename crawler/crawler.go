@@ -89,10 +89,11 @@ type Options struct {
 	// of an earlier run of the same crawl (interrupted or not) replays
 	// what it recorded instead of fetching it again.
 	State string
-	// MaxStateBytes bounds the state file (default: MaxBytes, base64 as
-	// the records hold bodies, and stateFactsBytes): a
-	// larger file is refused before it is read, and a crawl whose records
-	// would take the file beyond it records no more (StateInfo.Err).
+	// MaxStateBytes bounds the state file (default: defaultMaxStateBytes,
+	// what the records can hold): a larger file is refused before it is
+	// read, and a crawl whose records would take the file beyond it
+	// records no more (StateInfo.Err), so a resumed crawl fetches again
+	// what was not recorded.
 	MaxStateBytes int64
 }
 
@@ -104,7 +105,7 @@ func (o Options) withDefaults() Options {
 		o.MaxBytes = 1 << 30
 	}
 	if o.MaxStateBytes <= 0 {
-		o.MaxStateBytes = 4*((o.MaxBytes+2)/3) + stateFactsBytes
+		o.MaxStateBytes = defaultMaxStateBytes(o)
 	}
 	o.HTTP = o.HTTP.WithDefaults()
 	if o.Sample == 0 && !o.SampleSet {

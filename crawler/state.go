@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"sort"
@@ -19,6 +20,7 @@ import (
 	"github.com/rsconform/rsconform/internal/filelock"
 	"github.com/rsconform/rsconform/internal/safefile"
 	rs "github.com/rsconform/rsconform/resourcesync"
+	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/rules/graph"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
@@ -210,6 +212,45 @@ func stateOptions(o Options) map[string]string {
 // (Options.MaxStateBytes) gives the records' HTTP facts besides the
 // bodies: 1 GiB, a few hundred bytes a resource for millions of them.
 const stateFactsBytes = 1 << 30
+
+// defaultMaxStateBytes is the default bound of a state file: the bodies
+// its records hold, base64, and stateFactsBytes, at most math.MaxInt64.
+// A record holds a body as the crawl read it: a document decoded (gzip
+// on the wire), within --max-size, so the documents count as
+// --max-documents of --max-size each, read up to three times (fetched,
+// read again for the History, revisited); what is kept undecoded
+// (robots.txt) is within --max-bytes.
+func defaultMaxStateBytes(o Options) int64 {
+	var limits engine.Limits
+	if o.Validator != nil {
+		limits = o.Validator.Config.Limits
+	}
+	maxSize := limits.WithDefaults().MaxBytes
+	documents := saturatingMul(saturatingMul(3, int64(o.MaxDocuments)), saturatingAdd(maxSize, 1))
+	bodies := saturatingAdd(o.MaxBytes, documents)
+	return saturatingAdd(base64Bytes(bodies), stateFactsBytes)
+}
+
+// base64Bytes is the length of n bytes in base64, at most math.MaxInt64.
+func base64Bytes(n int64) int64 {
+	return saturatingMul(4, n/3+min(n%3, 1))
+}
+
+// saturatingAdd is a+b for a, b >= 0, at most math.MaxInt64.
+func saturatingAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+// saturatingMul is a*b for a, b >= 0, at most math.MaxInt64.
+func saturatingMul(a, b int64) int64 {
+	if a != 0 && b > math.MaxInt64/a {
+		return math.MaxInt64
+	}
+	return a * b
+}
 
 // maxRecordBytes bounds one line of a crawl's state file, the most that
 // is read into memory at once: a record holds at most what the crawl read
@@ -527,13 +568,16 @@ func (c *crawl) get(op, u string, req sourcehttp.Request) *sourcehttp.Response {
 		}
 		return r
 	}
+	// The bytes received are the wire body's (Response.Received knows
+	// only it, not the recordingBody that wraps it below).
+	wire := &sourcehttp.Response{Body: r.Body}
 	r.Body = &recordingBody{rc: r.Body, done: func(b *recordingBody) {
 		// A body the crawl did not read to its end was either not wanted
 		// (a failure status, a limit) or cut by the cancellation.
 		if c.interrupted(!b.ended || b.err != nil) {
 			return
 		}
-		rec.Body, rec.Bytes = b.buf.Bytes(), r.Received()
+		rec.Body, rec.Bytes = b.buf.Bytes(), wire.Received()
 		if b.err != nil {
 			rec.BodyErr = b.err.Error()
 		}

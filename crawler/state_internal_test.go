@@ -2,10 +2,14 @@ package crawler
 
 import (
 	"bufio"
+	"encoding/base64"
 	"errors"
 	"io"
+	"math"
 	"strings"
 	"testing"
+
+	"github.com/rsconform/rsconform/rules/engine"
 )
 
 // readLine reads lines longer than the reader's buffer whole, stops at
@@ -25,5 +29,37 @@ func TestReadLine(t *testing.T) {
 	br = bufio.NewReaderSize(strings.NewReader("cut"), 16)
 	if got, err := readLine(br, 10); string(got) != "cut" || err != io.EOF {
 		t.Fatalf("the last line without its newline: %q, %v", got, err)
+	}
+}
+
+// The default bound of a state file holds the bodies as records keep
+// them, decoded, and saturates rather than overflows.
+func TestDefaultMaxStateBytes(t *testing.T) {
+	maxSize := engine.Limits{}.WithDefaults().MaxBytes
+	base64Of := func(n int64) int64 { return int64(base64.StdEncoding.EncodedLen(int(n))) }
+	for _, c := range []struct {
+		name      string
+		opts      Options
+		atLeast   int64 // what the records can hold, base64
+		saturated bool
+	}{
+		// Documents served gzip: a few wire bytes each, max-size each
+		// in the records, read up to three times.
+		{"decoded documents", Options{MaxBytes: 1 << 20, MaxDocuments: 4}, base64Of(1<<20 + 3*4*maxSize), false},
+		{"limits of the crawl flags", Options{MaxBytes: 1 << 30, MaxDocuments: 1000}, 0, false},
+		{"huge --max-bytes", Options{MaxBytes: 9e18, MaxDocuments: 1}, 0, true},
+		{"largest --max-bytes", Options{MaxBytes: math.MaxInt64, MaxDocuments: 1}, 0, true},
+		{"huge --max-documents", Options{MaxBytes: 1, MaxDocuments: math.MaxInt}, 0, true},
+	} {
+		got := c.opts.withDefaults().MaxStateBytes
+		if c.saturated && got != math.MaxInt64 {
+			t.Errorf("%s: %d, want math.MaxInt64", c.name, got)
+		}
+		if got < c.atLeast+stateFactsBytes || got <= 0 {
+			t.Errorf("%s: %d, want at least %d (bodies, base64) and %d (facts)", c.name, got, c.atLeast, stateFactsBytes)
+		}
+	}
+	if got := base64Bytes(10); got != 16 {
+		t.Errorf("base64Bytes(10) = %d, want 16", got)
 	}
 }

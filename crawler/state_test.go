@@ -250,6 +250,34 @@ var _ = Describe("A crawl with a state file (--state)", func() {
 		Expect(reportJSON(rep)).To(Equal(want))
 	})
 
+	It("counts the bytes and requests of what it replays: a resumed crawl's totals are an uninterrupted crawl's", func() {
+		pauses := 0
+		whole, err := crawler.Crawl(context.Background(), stateEntry, stateOpts(newCounting(h), "", &pauses))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(whole.Stats.Bytes).To(BeNumerically(">", 0))
+		state := filepath.Join(dir, "state.json")
+		rep, _, _ := resume(state, 10)
+		Expect(rep.Stats.Bytes).To(Equal(whole.Stats.Bytes), "resumed after 10 requests")
+		Expect(rep.Stats.Requests).To(Equal(whole.Stats.Requests), "resumed after 10 requests")
+		// Answered from the state file alone, fetching nothing.
+		rep, total, _ := resume(state)
+		Expect(total).To(BeEmpty())
+		Expect(rep.Stats.Bytes).To(Equal(whole.Stats.Bytes), "a finished crawl answered from its state")
+		Expect(rep.Stats.Requests).To(Equal(whole.Stats.Requests), "a finished crawl answered from its state")
+	})
+
+	It("records with a huge --max-bytes (9e18): the default bound of its file saturates rather than overflows", func() {
+		state := filepath.Join(dir, "state.json")
+		pauses := 0
+		opts := stateOpts(newCounting(h), state, &pauses)
+		opts.MaxBytes = 9e18
+		rep, err := crawler.Crawl(context.Background(), stateEntry, opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.State.Err).NotTo(HaveOccurred())
+		Expect(rep.State.Recorded).To(BeNumerically(">", 0))
+		Expect(reportJSON(rep)).To(Equal(want))
+	})
+
 	It("drops a last line cut by a crawl killed while writing it, and fetches only that again", func() {
 		state := filepath.Join(dir, "state.json")
 		resume(state, 40)

@@ -21,6 +21,7 @@ import (
 
 	"github.com/rsconform/rsconform/destination"
 	"github.com/rsconform/rsconform/harness"
+	"github.com/rsconform/rsconform/internal/ahead"
 	"github.com/rsconform/rsconform/internal/testbin"
 	"github.com/rsconform/rsconform/mocksource"
 	"github.com/rsconform/rsconform/mocksource/scenario"
@@ -113,31 +114,23 @@ func offersDumps(name string) bool {
 }
 
 // aheadPlays plays the scenarios of an Ordered container's specs ahead of
-// them: at most Window plays run at once, none further than Lookahead
-// past the spec being run. The spec that needs play i waits for it;
-// whenever a play ends, the next ones start. Ordered specs run in the
-// order they are defined, so while one spec waits (a run that sleeps on a
-// Retry-After) the next plays use the processors; a focused run starts
-// at most Lookahead-1 plays it does not need. Each play has its own mock
-// Source, port and directory.
+// them (internal/ahead): at most Window plays run at once, none further
+// than Lookahead past the spec being run. The spec that needs play i
+// waits for it; whenever a play ends, the next ones start. Ordered specs
+// run in the order they are defined, so while one spec waits (a run that
+// sleeps on a Retry-After) the next plays use the processors; a focused
+// run starts at most Lookahead-1 plays it does not need. Each play has
+// its own mock Source, port and directory.
 type aheadPlays struct {
 	Window, Lookahead int
 	dir               string
-	plays             []*aheadPlay
-	wg                sync.WaitGroup
-
-	mu      sync.Mutex
-	cursor  int // the play of the spec being run
-	next    int // the first play not started
-	running int
+	scripts           map[int]string // the shell scripts of addScript, by play
+	runner            *ahead.Runner[aheadResult]
 }
 
-type aheadPlay struct {
-	cfg    func() harness.Config
-	script string // the shell script of addScript
-	done   chan struct{}
-	res    *harness.Result
-	err    error
+type aheadResult struct {
+	res *harness.Result
+	err error
 }
 
 // add registers a play and returns its index. cfg is called when the play
@@ -148,12 +141,16 @@ func (a *aheadPlays) add(name string, cfg func() harness.Config) int {
 	if err != nil {
 		panic(err)
 	}
-	i := len(a.plays)
-	a.plays = append(a.plays, &aheadPlay{done: make(chan struct{}), cfg: func() harness.Config {
+	if a.runner == nil {
+		a.runner = &ahead.Runner[aheadResult]{Window: a.Window, Lookahead: a.Lookahead}
+	}
+	var i int
+	i = a.runner.Add(func() aheadResult {
 		c := cfg()
 		c.Scenario, c.Dir = sc, filepath.Join(a.dir, fmt.Sprint(i))
-		return c
-	}})
+		res, err := harness.Run(context.Background(), c)
+		return aheadResult{res, err}
+	})
 	return i
 }
 
@@ -172,7 +169,10 @@ func (a *aheadPlays) addScriptWithin(scenario, body string, timeout time.Duratio
 	i = a.add(scenario, func() harness.Config {
 		return harness.Config{Command: []string{a.script(i)}, Timeout: timeout}
 	})
-	a.plays[i].script = body
+	if a.scripts == nil {
+		a.scripts = map[int]string{}
+	}
+	a.scripts[i] = body
 	return i
 }
 
@@ -187,51 +187,23 @@ func (a *aheadPlays) setUp() {
 	Expect(err).NotTo(HaveOccurred())
 	a.dir = dir
 	DeferCleanup(func() {
-		a.wg.Wait()
+		if a.runner != nil {
+			a.runner.Close()
+		}
 		os.RemoveAll(dir)
 	})
-	for i, p := range a.plays {
-		if p.script != "" {
-			Expect(os.WriteFile(a.script(i), scriptText(p.script), 0o755)).To(Succeed())
-		}
+	for i, body := range a.scripts {
+		Expect(os.WriteFile(a.script(i), scriptText(body), 0o755)).To(Succeed())
 	}
 }
 
-// fill starts plays while fewer than Window run and the next is within
-// Lookahead of the cursor; a.mu is held.
-func (a *aheadPlays) fill() {
-	for a.next < len(a.plays) && a.running < max(a.Window, 1) && a.next < a.cursor+max(a.Lookahead, 1) {
-		p := a.plays[a.next]
-		a.next++
-		a.running++
-		cfg := p.cfg()
-		a.wg.Add(1)
-		go func() {
-			defer a.wg.Done()
-			p.res, p.err = harness.Run(context.Background(), cfg)
-			close(p.done)
-			a.mu.Lock()
-			a.running--
-			a.fill()
-			a.mu.Unlock()
-		}()
-	}
-}
-
-// get moves the cursor to play i, starts what it may and returns play i.
+// get starts play i and what may run ahead of it, and returns play i.
 func (a *aheadPlays) get(i int) *harness.Result {
 	GinkgoHelper()
-	a.mu.Lock()
-	a.cursor = i
-	if a.next <= i {
-		// Plays before i were not asked for (a focused run): skip them.
-		a.next = i
-	}
-	a.fill()
-	a.mu.Unlock()
-	<-a.plays[i].done
-	Expect(a.plays[i].err).NotTo(HaveOccurred())
-	return a.plays[i].res
+	r, err := a.runner.Get(context.Background(), i)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(r.err).NotTo(HaveOccurred())
+	return r.res
 }
 
 var _ = Describe("rsconform sync against the mock Source [5.2]", Label("Section:5.2", "Kind:harness"), Ordered, ContinueOnFailure, func() {

@@ -79,3 +79,26 @@ func (c countingConn) Prepare(query string) (driver.Stmt, error) {
 
 // TrendOf is trendOf, for the tests.
 func TrendOf(runs []Run, n int) []int { return trendOf(runs, n) }
+
+// SourcesQuery is the one query of Store.Sources.
+const SourcesQuery = sourcesQuery
+
+// QueryPlan is the detail column of EXPLAIN QUERY PLAN of query with args
+// on s's database, one line per step.
+func QueryPlan(ctx context.Context, s *Store, query string, args ...any) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id, parent, notused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+			return nil, err
+		}
+		out = append(out, detail)
+	}
+	return out, rows.Err()
+}

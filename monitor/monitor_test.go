@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -506,6 +507,56 @@ var _ = Describe("The dashboard's list of Sources", func() {
 		Expect(list[5].Last.Status).To(Equal(monitor.StatusRunning))
 		Expect(list[4].Last.HasReport).To(BeTrue())
 		Expect(list[4].Trend).To(Equal([]int{41, 43}))
+	})
+
+	It("reads each Source's last runs through runs_by_source, not every run, when Sources have many runs", func() {
+		store, _ := openStore()
+		ctx := context.Background()
+		const trend, perSource = 4, 150
+		var sources []monitor.Source
+		for i := 0; i < 3; i++ {
+			name := fmt.Sprintf("m%d", i)
+			sources = append(sources, monitor.Source{Name: name, URL: "http://" + name + ".test/"})
+		}
+		Expect(store.Declare(ctx, sources)).To(Succeed())
+		// Runs of the Sources interleaved, so a Source's last runs are not
+		// the table's last rows.
+		for j := 0; j < perSource; j++ {
+			for _, src := range sources {
+				id, err := store.StartRun(ctx, src.Name, src.URL, time.UnixMilli(int64(1000*j)))
+				Expect(err).NotTo(HaveOccurred())
+				Expect(store.FinishRun(ctx, &monitor.Outcome{Run: monitor.Run{ID: id, Status: monitor.StatusOK, Errors: j}, JSON: []byte("{}")}, 1)).To(Succeed())
+			}
+		}
+
+		list, err := store.Sources(ctx, trend)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(list).To(HaveLen(len(sources)))
+		for _, ss := range list {
+			Expect(ss.Runs).To(Equal(perSource), ss.Name)
+			last, err := store.Runs(ctx, ss.Name, trend)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(*ss.Last).To(Equal(last[0]), ss.Name)
+			Expect(ss.Trend).To(Equal(monitor.TrendOf(last, trend)), ss.Name)
+		}
+
+		// The plan, not a wall clock (which flakes under load): every step
+		// on runs goes through runs_by_source (the counts: a covering scan
+		// of the index; the last runs: a search per Source) or its
+		// primary key; none scans the table's rows or ranks them.
+		plan, err := monitor.QueryPlan(ctx, store, monitor.SourcesQuery, trend)
+		Expect(err).NotTo(HaveOccurred())
+		text := strings.Join(plan, "\n")
+		GinkgoWriter.Println(text)
+		Expect(text).To(MatchRegexp(`SEARCH x USING COVERING INDEX runs_by_source \(source_id=\?\)`), text)
+		for _, step := range plan {
+			switch {
+			case regexp.MustCompile(`^SCAN (runs|r|x)\b`).MatchString(step):
+				Expect(step).To(ContainSubstring("USING COVERING INDEX runs_by_source"), text)
+			case regexp.MustCompile(`^SEARCH (runs|r|x)\b`).MatchString(step):
+				Expect(step).To(Or(ContainSubstring("USING COVERING INDEX runs_by_source"), ContainSubstring("USING INTEGER PRIMARY KEY")), text)
+			}
+		}
 	})
 })
 

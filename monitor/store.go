@@ -619,16 +619,22 @@ func scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 	return r, err
 }
 
+// sourcesQuery is each Source with its last ? runs, newest first, and
+// its number of runs in all (a Source without runs: one row whose run
+// columns are NULL). The last runs are looked up through runs_by_source
+// per Source, and the counts read from that index alone: ranking every
+// row of runs (runs are never deleted) made a page of 1,000 Sources with
+// 1,000 runs each take 18-27 s.
+const sourcesQuery = `SELECT s.url, coalesce(c.total, 0), ` + runColumns + ` FROM sources s
+	LEFT JOIN (SELECT source_id, count(*) AS total FROM runs GROUP BY source_id) c ON c.source_id = s.id
+	LEFT JOIN runs r ON r.id IN (SELECT x.id FROM runs x WHERE x.source_id = s.id ORDER BY x.id DESC LIMIT ?)
+	ORDER BY s.name, r.id DESC`
+
 // Sources lists the Sources with their last run and trend (trendRuns
-// runs), by name, in one query whatever the number of Sources: each
-// Source with its last trendRuns runs, newest first, and its number of
-// runs in all (a Source without runs: one row whose run columns are NULL).
+// runs), by name, in one query whatever the number of Sources
+// (sourcesQuery).
 func (s *Store) Sources(ctx context.Context, trendRuns int) ([]SourceSummary, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT s.url, coalesce(r.total, 0), `+runColumns+` FROM sources s LEFT JOIN (
-		SELECT *, row_number() OVER (PARTITION BY source_id ORDER BY id DESC) AS rank,
-			count(*) OVER (PARTITION BY source_id) AS total FROM runs) r
-		ON r.source_id = s.id AND r.rank <= ?
-		ORDER BY s.name, r.id DESC`, trendRuns)
+	rows, err := s.db.QueryContext(ctx, sourcesQuery, trendRuns)
 	if err != nil {
 		return nil, err
 	}

@@ -53,8 +53,10 @@ completes (a document's bytes and HTTP facts; of a resource or package what
 was measured, never its body). Interrupted (Ctrl-C, SIGTERM, a kill, a
 crash), the same command run again resumes: what FILE records is read from
 it, not fetched again (only requests in flight at the interruption are made
-again), and the report is the one an uninterrupted crawl gives. Run again
-after the crawl finished, it reports from FILE and fetches nothing. FILE
+again, and, should FILE reach its bound, what it did not record then: the
+crawl says so and goes on), and the report is the one an uninterrupted crawl
+gives. Run again after the crawl finished, it reports from FILE and fetches
+nothing (all of it recorded). FILE
 remembers the entry point and the options that decide what is fetched
 (--sample, --packages, --max-*, --allow-host, --map, --revisit, --spec): a
 run with others is refused (exit 2), and so is a damaged FILE or one another
@@ -138,7 +140,8 @@ func crawlConfigFromFlags(args []string, stderr io.Writer) (*crawlConfig, error)
 	fset.BoolVar(&opts.Packages, "packages", false, "download dump packages (ZIP) and check them against their manifests")
 	registerPackageLimits(fset, &opts.PackageLimits)
 	fset.Var(&maps, "map", "serve the URLs under `URL=DIR` from a local folder (repeatable; the longest URL prefix of the URL's origin wins)")
-	fset.StringVar(&opts.State, "state", "", "record each fetch in `FILE` and resume from it: the same command run again after an interruption fetches nothing twice")
+	fset.StringVar(&opts.State, "state", "", "record each fetch in `FILE` and resume from it: the same command run again after an "+
+		"interruption fetches again only what FILE did not record (in flight, or past its bound: see README)")
 	fset.StringVar(&c.progress, "progress", "auto", "progress on standard error: auto (when it is a terminal), always, never")
 	fset.BoolVar(&c.mock, "mock", false, "crawl rsconform's own mock Source, started in-process on 127.0.0.1 (no URL needed)")
 	fset.StringVar(&c.scenario, "scenario", "showcase", "with --mock: the scenario `NAME|FILE` to play to its end before the crawl (see 'rsconform mock --list')")

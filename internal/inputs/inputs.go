@@ -11,7 +11,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -171,13 +170,15 @@ func CheckGlobs(globs []string) error {
 	return nil
 }
 
-// ValidateAll checks the inputs with v on all cores (client fetches the
-// URLs; nil when there is none) and returns the results in input order.
-func ValidateAll(ctx context.Context, v *engine.Validator, client *sourcehttp.Client, inputs []Input) []engine.Result {
+// ValidateAll checks the inputs with v, workers documents at a time (at
+// least one; the command chooses, cmd/rsconform's readerProcs), client
+// fetching the URLs (nil when there is none), and returns the results in
+// input order.
+func ValidateAll(ctx context.Context, v *engine.Validator, client *sourcehttp.Client, inputs []Input, workers int) []engine.Result {
 	results := make([]engine.Result, len(inputs))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
-	workers := min(readerProcs(), len(inputs))
+	workers = min(max(workers, 1), len(inputs))
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
@@ -194,24 +195,6 @@ func ValidateAll(ctx context.Context, v *engine.Validator, client *sourcehttp.Cl
 	wg.Wait()
 	return results
 }
-
-// readerProcs is the number of documents read at a time: GOMAXPROCS as it
-// was at start, which it then doubles (unless the user set GOMAXPROCS).
-// Each document being read has a goroutine that spends most of its time in
-// libxml2, in cgo calls of 64 KiB each, during which its processor (P)
-// stays taken until the runtime's monitor hands it over, 20 µs to 10 ms
-// later, and that goroutine then waits for one to come back to Go; the
-// model and the rules wait meanwhile. With one P more per document read at
-// a time, neither waits: the 14 MB list took 0.59-0.64 s instead of
-// 0.80-0.82 s wall (paired runs at load 6-7), with a third fewer context
-// switches.
-var readerProcs = sync.OnceValue(func() int {
-	n := runtime.GOMAXPROCS(0)
-	if os.Getenv("GOMAXPROCS") == "" {
-		runtime.GOMAXPROCS(2 * n)
-	}
-	return n
-})
 
 // validateOne checks one input: standard input, a URL, a file named or
 // found in a directory.

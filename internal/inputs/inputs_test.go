@@ -1,11 +1,16 @@
 package inputs
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/rsconform/rsconform/rules/engine"
+	"github.com/rsconform/rsconform/rules/frontend"
 )
 
 func TestExpand(t *testing.T) {
@@ -69,5 +74,40 @@ func TestCheckGlobs(t *testing.T) {
 	}
 	if err := CheckGlobs([]string{"news/[a-z.xml"}); err == nil {
 		t.Error("a malformed glob accepted")
+	}
+}
+
+// ValidateAll is a library function: it reads documents with the workers
+// it is given and leaves the process's GOMAXPROCS alone (the command
+// sets it, cmd/rsconform/validate.go).
+func TestValidateAllLeavesGOMAXPROCS(t *testing.T) {
+	t.Setenv("GOMAXPROCS", "") // as in a run where the user did not set it
+	before := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(before)
+	dir := t.TempDir()
+	var ins []Input
+	for _, name := range []string{"a.xml", "b.xml", "c.xml"} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://example.com/`+name+`</loc></url></urlset>`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ins = append(ins, Input{Name: p})
+	}
+	ins = append(ins, Input{Name: filepath.Join(dir, "skipped.txt"), Skip: "not XML"})
+	v := &engine.Validator{Schema: frontend.Must()}
+	results := ValidateAll(context.Background(), v, nil, ins, 2)
+	if got := runtime.GOMAXPROCS(0); got != before {
+		t.Errorf("GOMAXPROCS %d after ValidateAll, was %d", got, before)
+	}
+	if len(results) != len(ins) {
+		t.Fatalf("%d results for %d inputs", len(results), len(ins))
+	}
+	for i, r := range results {
+		if r.Location != ins[i].Name {
+			t.Errorf("result %d is of %q, want %q (input order)", i, r.Location, ins[i].Name)
+		}
+	}
+	if results[3].Status != engine.StatusSkipped {
+		t.Errorf("the skipped input: %v", results[3].Status)
 	}
 }

@@ -10,35 +10,33 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 
 	"github.com/rsconform/rsconform/harness"
+	"github.com/rsconform/rsconform/internal/ahead"
 	"github.com/rsconform/rsconform/mocksource/scenario"
 )
 
 // aheadPlayer is the self-test's Config.Play: the scenario a container
 // asks for is played at once, and while fewer than window plays run, the
-// next scenarios of the list are played too, each with its own mock
-// Source and directory, so that while one play waits (a Retry-After, its
-// child) the others use the processors. The suite judges each result as
-// it would judge harness.Run's: the harness configuration of a play run
-// ahead is the one the first container asked for, with its own scenario
-// and directory.
+// next scenarios of the list are played too (internal/ahead), each with
+// its own mock Source and directory, so that while one play waits (a
+// Retry-After, its child) the others use the processors. The suite judges
+// each result as it would judge harness.Run's: the harness configuration
+// of a play run ahead is the one the first container asked for, with its
+// own scenario and directory.
 type aheadPlayer struct {
-	window int
-	dir    string
-	next   []*scenario.Scenario // not yet started, in order
+	window    int
+	dir       string
+	scenarios []*scenario.Scenario // in order
 
 	mu       sync.Mutex
-	ahead    bool // decided at the first play (playsAhead)
-	template *harness.Config
-	plays    map[string]*aheadPlay
-	running  int
-	wg       sync.WaitGroup
+	template harness.Config // the first container's
+	runner   *ahead.Runner[*aheadPlay]
+	index    map[string]int // the plays, by scenario name
 }
 
 type aheadPlay struct {
-	done chan struct{}
-	out  bytes.Buffer // the harness serialises its writes, all made by the end of the play
-	res  *harness.Result
-	err  error
+	out bytes.Buffer // the harness serialises its writes, all made by the end of the play
+	res *harness.Result
+	err error
 }
 
 // newAheadPlayer plays scenarios (names or files, in that order) ahead,
@@ -48,13 +46,13 @@ func newAheadPlayer(window int, scenarios []string) (*aheadPlayer, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &aheadPlayer{window: window, dir: dir, plays: map[string]*aheadPlay{}}
+	a := &aheadPlayer{window: window, dir: dir, index: map[string]int{}}
 	for _, name := range scenarios {
 		sc, err := scenario.Load(name)
 		if err != nil {
 			return nil, err
 		}
-		a.next = append(a.next, sc)
+		a.scenarios = append(a.scenarios, sc)
 	}
 	return a, nil
 }
@@ -62,20 +60,27 @@ func newAheadPlayer(window int, scenarios []string) (*aheadPlayer, error) {
 // Play is the suite's Config.Play.
 func (a *aheadPlayer) Play(ctx context.Context, cfg harness.Config) (*harness.Result, error) {
 	a.mu.Lock()
-	if a.template == nil {
-		t := cfg
-		a.template, a.ahead = &t, playsAhead()
+	if a.runner == nil {
+		// Decided at the first play (playsAhead): without plays ahead,
+		// each scenario is played when its container asks.
+		lookahead := 1
+		if playsAhead() {
+			lookahead = 0 // every scenario of the list, in order
+		}
+		a.template = cfg
+		a.runner = &ahead.Runner[*aheadPlay]{Window: a.window, Lookahead: lookahead}
+		for _, sc := range a.scenarios {
+			a.add(sc)
+		}
 	}
-	p := a.plays[cfg.Scenario.Name]
-	if p == nil {
-		p = a.start(cfg.Scenario)
+	i, ok := a.index[cfg.Scenario.Name]
+	if !ok {
+		i = a.add(cfg.Scenario)
 	}
-	a.fill()
 	a.mu.Unlock()
-	select {
-	case <-p.done:
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	p, err := a.runner.Get(ctx, i)
+	if err != nil {
+		return nil, err
 	}
 	if cfg.Output != nil {
 		cfg.Output.Write(p.out.Bytes())
@@ -83,50 +88,30 @@ func (a *aheadPlayer) Play(ctx context.Context, cfg harness.Config) (*harness.Re
 	return p.res, p.err
 }
 
-// start plays sc in its own directory; a.mu is held.
-func (a *aheadPlayer) start(sc *scenario.Scenario) *aheadPlay {
-	for i, n := range a.next {
-		if n.Name == sc.Name {
-			a.next = append(a.next[:i], a.next[i+1:]...)
-			break
-		}
+// add registers the play of sc in its own directory; a.mu is held.
+func (a *aheadPlayer) add(sc *scenario.Scenario) int {
+	if i, ok := a.index[sc.Name]; ok {
+		return i // listed twice
 	}
-	p := &aheadPlay{done: make(chan struct{})}
-	a.plays[sc.Name] = p
-	cfg := *a.template
+	cfg := a.template
+	p := &aheadPlay{}
 	cfg.Scenario, cfg.Dir, cfg.Output = sc, filepath.Join(a.dir, sc.Name), &p.out
-	a.running++
-	a.wg.Add(1)
-	go func() {
-		defer a.wg.Done()
+	i := a.runner.Add(func() *aheadPlay {
 		p.res, p.err = harness.Run(context.Background(), cfg)
-		close(p.done)
-		a.mu.Lock()
-		a.running--
-		a.fill()
-		a.mu.Unlock()
-	}()
-	return p
-}
-
-// fill starts the next scenarios while fewer than window plays run; a.mu
-// is held.
-func (a *aheadPlayer) fill() {
-	for a.ahead && a.running < a.window && len(a.next) > 0 {
-		if a.plays[a.next[0].Name] != nil {
-			a.next = a.next[1:] // listed twice
-			continue
-		}
-		a.start(a.next[0])
-	}
+		return p
+	})
+	a.index[sc.Name] = i
+	return i
 }
 
 // close waits for the plays started and removes their directories.
 func (a *aheadPlayer) close() {
 	a.mu.Lock()
-	a.next = nil
+	r := a.runner
 	a.mu.Unlock()
-	a.wg.Wait()
+	if r != nil {
+		r.Close()
+	}
 	os.RemoveAll(a.dir)
 }
 

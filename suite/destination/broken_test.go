@@ -67,3 +67,23 @@ func TestBrokenDestination(t *testing.T) {
 		t.Fatalf("no failing spec in the JUnit report:\n%s", out)
 	}
 }
+
+// TestSetupError runs the suite (this test binary, re-executed) with a
+// Setup that returns an error after choosing the reference Destination:
+// the suite must fail, saying the error, not play the scenario.
+func TestSetupError(t *testing.T) {
+	if os.Getenv("RSCONFORM_SUITE_CHILD") != "" {
+		t.Skip("child run")
+	}
+	const why = "the Destination's setup failed (TestSetupError)"
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestDestinationSuite$", "-ginkgo.no-color")
+	cmd.Env = append(os.Environ(), "RSCONFORM_SUITE_CHILD=1", "RSCONFORM_SUITE_SETUP_ERROR="+why,
+		"RSCONFORM_SUITE_SCENARIOS=create-update-delete")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("the suite passed with a Setup that failed:\n%s", out)
+	}
+	if !strings.Contains(string(out), why) {
+		t.Errorf("the suite's failure does not say the Setup's error %q:\n%s", why, out)
+	}
+}

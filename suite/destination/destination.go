@@ -103,7 +103,7 @@ func defineScenario(cfg *Config, sc *scenario.Scenario, seen map[string]bool) {
 		BeforeAll(func(ctx SpecContext) {
 			c := *cfg
 			if c.Setup != nil {
-				Expect(c.Setup(&c))
+				failOn(c.Setup(&c))
 			}
 			if len(c.Command) == 0 {
 				Fail("no Destination command")
@@ -163,9 +163,10 @@ func defineScenario(cfg *Config, sc *scenario.Scenario, seen map[string]bool) {
 	})
 }
 
-// Expect fails the spec on a non-nil error (a tiny helper: the suite does
-// not depend on Gomega).
-func Expect(err error) {
+// failOn fails the spec on a non-nil error (a tiny helper: the suite does
+// not depend on Gomega; named so that it is not read as Gomega's Expect,
+// which without a matcher would ignore the error).
+func failOn(err error) {
 	if err != nil {
 		Fail(err.Error())
 	}

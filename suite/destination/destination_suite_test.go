@@ -1,6 +1,7 @@
 package destination_test
 
 import (
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -111,6 +112,11 @@ var _ = func() bool {
 		c.Command = []string{refdestBin, "{source}", "{dir}"}
 		if b := os.Getenv("RSCONFORM_SUITE_BROKEN_CHILD"); b != "" {
 			c.Env = append(c.Env, "RSCONFORM_SUITE_BROKEN="+b)
+		}
+		if e := os.Getenv("RSCONFORM_SUITE_SETUP_ERROR"); e != "" {
+			// TestSetupError: a Setup that fails after choosing a
+			// Destination that would pass.
+			return errors.New(e)
 		}
 		return nil
 	}}
