@@ -404,11 +404,11 @@ var _ = Describe("The store's full reports", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(b).To(HaveLen(1 << 20))
 
-		// 64 MiB of zeros, 64 KiB zipped, put in the database behind the
-		// store's back.
+		// 8 MiB of zeros (eight times the bound), 8 KiB zipped, put in the
+		// database behind the store's back.
 		var bomb bytes.Buffer
 		zw := gzip.NewWriter(&bomb)
-		_, err = zw.Write(make([]byte, 64<<20))
+		_, err = zw.Write(make([]byte, 8<<20))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(zw.Close()).To(Succeed())
 		db, err := sql.Open("sqlite3", path)
@@ -512,7 +512,7 @@ var _ = Describe("The dashboard's list of Sources", func() {
 	It("reads each Source's last runs through runs_by_source, not every run, when Sources have many runs", func() {
 		store, _ := openStore()
 		ctx := context.Background()
-		const trend, perSource = 4, 150
+		const trend, perSource = 4, 12
 		var sources []monitor.Source
 		for i := 0; i < 3; i++ {
 			name := fmt.Sprintf("m%d", i)
