@@ -34,7 +34,7 @@ answered 503); request bodies are capped at --max-body and must arrive within
 --body-timeout, before a check's slot is taken; a document keeps the first
 --max-findings-per-rule findings of each rule, as validate does, and the
 report page shows the first --max-findings of them (the JSON and SARIF
-downloads all); uploads are kept in memory, never written to disk.
+downloads give all it keeps); uploads are kept in memory, never written to disk.
 
 Behind a reverse proxy, serve on a loopback address and forward a path to
 it with the prefix stripped: every link of the pages is relative.
