@@ -505,6 +505,14 @@ func (v *Validator) pass(ctx context.Context, head []byte, rest io.Reader, schem
 	chunks := make(chan events, chunkQueue)
 	fed := make(chan feedOut, 1)
 	go func() {
+		// The reader keeps its thread: libxml2 then parses the whole
+		// document on one thread (one malloc arena, rather than one per
+		// thread the cgo calls hop between). A 50,000-entry list took 0.29
+		// s instead of 0.31 (medians of 25 alternating runs; 0.32 against
+		// 0.34 in 41 others) and 12.63 MB of peak anonymous memory instead
+		// of 13.58 (medians of 9); a directory of 8, 2.30 s instead of 2.41.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
 		defer release()
 		fed <- feed(ctx, ps, head, rest, chunks)
 	}()
