@@ -255,11 +255,13 @@ const chunkSize = 64 * 1024
 // each time it waits on a full queue, it waits again to be scheduled. 16
 // instead of 4, with the rules on the builder's goroutine (see
 // rules/engine's stream), took a 50,000-entry list from 0.34 to 0.31 s
-// (medians of 25 alternating runs, idle machine) and its peak anonymous
-// memory from 12.98 to 12.85 MB (medians of 9); 16 alone saved 0.01 s for
-// 0.25-0.65 MB more (a buffer is about chunkSize, and the queue fills
-// whenever the Go side is behind).
-const chunkQueue = 16
+// (medians of 25 alternating runs, idle machine); 16 alone saved 0.01 s for
+// 0.25-0.65 MB more peak anonymous memory (a buffer is about chunkSize, and
+// the queue fills whenever the Go side is behind). With the reader on its
+// own thread (see pass), 8 takes as long as 16 (0.32 s, medians of 41) and
+// 0.25 MB less (12.59 against 12.84 MB, medians of 9); 4, 0.36 s against
+// 0.34.
+const chunkQueue = 8
 
 // minPiece is the least a push holds but the last: what the window of a
 // not-well-formed document (hinted) reaches back at least.
