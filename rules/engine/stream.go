@@ -145,22 +145,10 @@ type stream struct {
 	found   *findings    // what every rule of the document reports
 	errs    []string
 
-	// The rules of ScopeEntries run on their own goroutine, while the
-	// front end builds the next window: work carries the windows to it,
-	// done is closed when it has ended.
-	work chan batch
-	done chan struct{}
 	// pool takes back each window once every rule has seen it: the
 	// rules keep nothing of the model (see Scope), and the front end
 	// builds the next entries in them.
 	pool *rs.EntryPool
-}
-
-// batch is a window of entries with the header as it stood then.
-type batch struct {
-	entries []*rs.Entry
-	header  rs.Document
-	last    bool
 }
 
 type coroutine struct {
@@ -186,28 +174,22 @@ func (s *stream) entries(d *rs.Document) {
 	s.send(d, false)
 }
 
-// send hands the entries of d not yet seen to the rules, with a copy of the
-// header: the front end goes on building d meanwhile.
+// send resumes the rules on the entries of d not yet seen, with the header
+// as read so far, then gives the entries back to the front end's pool.
+// The rules run on the front end's goroutine, between two buffers of
+// events: libxml2 goes on parsing meanwhile on the reader's (see schema's
+// pass), the critical path. On their own goroutine, with windows handed
+// over a channel, they made three threads busy on two CPUs and took the
+// reader's time: a 50,000-entry list took 0.34 s instead of 0.31 with the
+// schema's deeper queue (medians of 25 alternating runs), and 0.1-0.3 MB
+// more peak anonymous memory (two more windows in flight).
 func (s *stream) send(d *rs.Document, last bool) {
-	b := batch{entries: d.Entries, header: *d, last: last}
-	b.header.Entries = nil
+	entries := d.Entries
+	*s.header = *d
+	s.header.Entries = nil
 	d.Entries = nil
-	s.work <- b
-}
-
-// run resumes the rules on every window until the last, or until work is
-// closed (the document will not be checked).
-func (s *stream) run() {
-	defer close(s.done)
-	for b := range s.work {
-		*s.header = b.header
-		s.feed(b.entries, b.last)
-		s.pool.Put(b.entries)
-		if b.last {
-			return
-		}
-	}
-	s.abort()
+	s.feed(entries, last)
+	s.pool.Put(entries)
 }
 
 // start starts the rules of ScopeEntries once the kind of the document is
@@ -247,8 +229,6 @@ func (s *stream) start(d *rs.Document) bool {
 		})
 		s.cos = append(s.cos, co)
 	}
-	s.work, s.done = make(chan batch, 2), make(chan struct{})
-	go s.run()
 	return true
 }
 
@@ -271,7 +251,7 @@ func (s *stream) feed(entries []*rs.Entry, last bool) {
 }
 
 // abort ends the coroutines of a document that will not be checked (it is
-// not well-formed, or could not be read), on the rules' goroutine.
+// not well-formed, or could not be read).
 func (s *stream) abort() {
 	for _, co := range s.cos {
 		if !co.done {
@@ -286,13 +266,11 @@ func (s *stream) abort() {
 func (s *stream) finish(ctx context.Context, in Input) Result {
 	if in.Doc == nil || !s.started || ctx.Err() != nil {
 		if s.started {
-			close(s.work) // the rules end where they are
-			<-s.done
+			s.abort() // the rules end where they are
 		}
 		return run(ctx, s.location, in, s.cfg)
 	}
 	s.send(in.Doc, true)
-	<-s.done
 	res := Result{Location: s.location, Kind: s.kind}
 	for _, r := range s.applied {
 		res.Applied = append(res.Applied, r.ID)
