@@ -8,6 +8,7 @@
 package crawldiscovery
 
 import (
+	"cmp"
 	"net/http"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -42,19 +43,12 @@ var DiscoveryWellKnown = &engine.Rule{
 			case n.Parsed():
 				p.Reportf(p.Graph.Entry, rs.Pos{}, "%s is %s, not the Source Description", d.Target, n.KindName())
 			default:
-				p.Reportf(p.Graph.Entry, rs.Pos{}, "no Source Description at %s: %s", d.Target, orElse(n.FetchError, "not a ResourceSync document"))
+				p.Reportf(p.Graph.Entry, rs.Pos{}, "no Source Description at %s: %s", d.Target, cmp.Or(n.FetchError, "not a ResourceSync document"))
 			}
 			return nil
 		}
 		return nil
 	}),
-}
-
-func orElse(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // 6.3.3: "This <link> must have a rel attribute with a value of
