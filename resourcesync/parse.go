@@ -98,7 +98,7 @@ func (p *parser) parse() (*Document, error) {
 			if bytes.HasPrefix(bytes.TrimSpace(t), []byte("DOCTYPE")) {
 				return nil, &SyntaxError{Pos: start, Msg: doctypeMessage}
 			}
-			return nil, &SyntaxError{Pos: start, Msg: "unexpected markup declaration <!" + truncate(string(t), 40) + ">"}
+			return nil, &SyntaxError{Pos: start, Msg: "unexpected markup declaration <!" + Truncate(string(t), 40) + ">"}
 		case xml.CharData:
 			if depth == 0 {
 				if len(bytes.TrimSpace(t)) > 0 {
@@ -236,7 +236,9 @@ func (p *parser) textPos(start Pos, t []byte) Pos {
 	return start
 }
 
-func truncate(s string, n int) string {
+// Truncate bounds s to n bytes at a character boundary, with "…" when cut
+// (for names and text quoted from a document in messages).
+func Truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

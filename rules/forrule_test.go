@@ -42,7 +42,7 @@ func TestForRuleReadsWhatAllHolds(t *testing.T) {
 	if n == 0 {
 		t.Fatal("no fixture read")
 	}
-	for _, id := range []string{"", "..", "RS-NONE", "sites", "sites/RS-DISCOVERY-COVERED", "../fixtures", "RS-CL-ORDER/"} {
+	for _, id := range []string{"", ".", "..", "RS-NONE", "sites", "sites/RS-DISCOVERY-COVERED", "../fixtures", "RS-CL-ORDER/"} {
 		got, err := fixtures.ForRule(id)
 		if err != nil || len(got) != len(byDir[id]) {
 			t.Errorf("ForRule(%q) = %d fixtures, %v; want %d", id, len(got), err, len(byDir[id]))

@@ -26,7 +26,7 @@ import (
 // libxml2's.
 func hinted(e Error, w window) string {
 	if m := mismatch.FindStringSubmatch(e.Message); m != nil {
-		open, line, end := shortName(m[1]), m[2], shortName(m[3])
+		open, line, end := rs.Truncate(m[1], 80), m[2], rs.Truncate(m[3], 80) // libxml2 quotes names of any length
 		at := ""
 		if line != "0" {
 			at = " at line " + line
@@ -46,20 +46,6 @@ func hinted(e Error, w window) string {
 // mismatch is libxml2's message of an end tag that does not close the
 // element open (XML_ERR_TAG_NAME_MISMATCH).
 var mismatch = regexp.MustCompile(`^Opening and ending tag mismatch: (\S+) line (\d+) and (\S+)$`)
-
-// shortName bounds a name quoted from the document (libxml2 takes names
-// of any length) in a message.
-func shortName(s string) string {
-	const max = 80
-	if len(s) <= max {
-		return s
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
 
 // piece is a slice of the document pushed into libxml2 at once, with the
 // position of its first byte: line and column from 1, the column in
