@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/rsconform/rsconform/internal/suggest"
 )
 
 // Parse reads a scenario from YAML. Errors are *Error
@@ -375,41 +377,15 @@ func knownOp(s string) bool {
 }
 
 func unknownAction(name string) string {
-	msg := fmt.Sprintf("unknown action %q", name)
-	best, bestD := "", 3
-	for _, o := range Ops {
-		if d := editDistance(name, string(o)); d < bestD {
-			best, bestD = string(o), d
-		}
+	names := make([]string, len(Ops))
+	for i, o := range Ops {
+		names[i] = string(o)
 	}
-	if best != "" {
+	msg := fmt.Sprintf("unknown action %q", name)
+	if best := suggest.Closest(name, names); best != "" {
 		return msg + fmt.Sprintf(" (did you mean %q?)", best)
 	}
-	var names []string
-	for _, o := range Ops {
-		names = append(names, string(o))
-	}
 	return msg + " (known: " + strings.Join(names, ", ") + ")"
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func (p *scParser) action(n *yaml.Node) (Action, error) {
