@@ -260,7 +260,7 @@ func saturatingMul(a, b int64) int64 {
 // line is refused: no crawl with these options wrote it.
 func maxRecordBytes(opts Options) int {
 	body := max(opts.Validator.Config.WithDefaults().Limits.MaxBytes, discovery.MaxPageBytes) + 1
-	return int(4*((body+2)/3) + 8<<20)
+	return int(base64Bytes(body) + 8<<20)
 }
 
 // openJournal opens (or creates) the state file at path for a crawl of

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/rsconform/rsconform/internal/safefile"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
 
@@ -261,7 +262,7 @@ func (m *mirror) tempFile() (*os.File, string, error) {
 func (m *mirror) install(tmp, rel string) error {
 	if dir := path.Dir(rel); dir != "." {
 		if err := m.root.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("%s: %w", rel, unwrapPath(err))
+			return fmt.Errorf("%s: %w", rel, safefile.WithoutPath(err))
 		}
 	}
 	if st, err := m.root.Lstat(rel); err == nil && st.IsDir() {
@@ -271,7 +272,7 @@ func (m *mirror) install(tmp, rel string) error {
 		return err
 	}
 	if err := m.root.Rename(tmp, rel); err != nil {
-		return fmt.Errorf("%s: %w", rel, unwrapPath(err))
+		return fmt.Errorf("%s: %w", rel, safefile.WithoutPath(err))
 	}
 	return nil
 }
@@ -347,12 +348,4 @@ func (m *mirror) walk(skip string) ([]string, error) {
 		return nil
 	})
 	return out, err
-}
-
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
