@@ -228,7 +228,7 @@ func (h *htmlReporter) node(r engine.Result) *htmlNode {
 			}
 			continue
 		}
-		sev := string(severityOf(d))
+		sev := string(severityOf(d.Severity))
 		// A finding's rule links to the page's own glossary, which links
 		// on to the rule's page.
 		f := htmlFinding{
@@ -267,7 +267,8 @@ func (h *htmlReporter) node(r engine.Result) *htmlNode {
 		if gr := h.rules[o.Rule]; gr != nil {
 			gr.Count += o.Count
 		}
-		notes = append(notes, strings.ToUpper(omittedNote(o)[:1])+omittedNote(o)[1:]+".")
+		note := omittedNote(o)
+		notes = append(notes, strings.ToUpper(note[:1])+note[1:]+".")
 	}
 	n.OmittedNote = strings.Join(notes, " ")
 	return n

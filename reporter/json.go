@@ -209,7 +209,7 @@ func jsonDocumentOf(r engine.Result) JSONDocument {
 	}
 	for _, o := range r.Omitted {
 		d.Omitted = append(d.Omitted, JSONOmitted{Rule: o.Rule,
-			Severity: string(severityOf(engine.Diagnostic{Severity: o.Severity})), Section: o.Section, Count: o.Count})
+			Severity: string(severityOf(o.Severity)), Section: o.Section, Count: o.Count})
 	}
 	return d
 }
@@ -217,7 +217,7 @@ func jsonDocumentOf(r engine.Result) JSONDocument {
 func jsonFindingOf(g engine.Diagnostic) JSONFinding {
 	f := JSONFinding{
 		Rule:     g.Rule,
-		Severity: string(severityOf(g)),
+		Severity: string(severityOf(g.Severity)),
 		Section:  g.Section,
 		Message:  g.Message,
 		Line:     max(g.Location.Line, 0),

@@ -202,7 +202,7 @@ func (j *junitReporter) testcase(r engine.Result, id, class string, ds []engine.
 	var failing, other []string
 	typ := ""
 	for _, d := range ds {
-		sev := severityOf(d)
+		sev := severityOf(d.Severity)
 		line := finding(d, r.Location)
 		if fails(sev, j.o.Strict) {
 			failing = append(failing, line)
@@ -218,7 +218,7 @@ func (j *junitReporter) testcase(r engine.Result, id, class string, ds []engine.
 		if o.Rule != id {
 			continue
 		}
-		if sev := severityOf(engine.Diagnostic{Severity: o.Severity}); fails(sev, j.o.Strict) {
+		if sev := severityOf(o.Severity); fails(sev, j.o.Strict) {
 			failing = append(failing, omittedNote(o))
 			nFailing += o.Count
 			if typ == "" || sev == engine.SeverityError {
@@ -245,7 +245,7 @@ func (j *junitReporter) testcase(r engine.Result, id, class string, ds []engine.
 // finding is one finding as a line of text ("12:3 error: message"),
 // followed by its related locations.
 func finding(d engine.Diagnostic, doc string) string {
-	s := fmt.Sprintf("%s %s: %s", position(d.Location, doc), severityOf(d), d.Message)
+	s := fmt.Sprintf("%s %s: %s", position(d.Location, doc), severityOf(d.Severity), d.Message)
 	for _, rel := range d.Related {
 		s += "\n  related: " + position(rel, doc)
 	}

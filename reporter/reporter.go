@@ -286,10 +286,10 @@ func kindOf(r engine.Result) string {
 
 // severityOf normalises a severity: anything unknown is reported as info,
 // as engine.Result.Count counts it.
-func severityOf(d engine.Diagnostic) engine.Severity {
-	switch d.Severity {
+func severityOf(s engine.Severity) engine.Severity {
+	switch s {
 	case engine.SeverityError, engine.SeverityWarning:
-		return d.Severity
+		return s
 	}
 	return engine.SeverityInfo
 }
@@ -311,7 +311,7 @@ func shownStatus(r engine.Result, o Options) engine.Status {
 		}
 	}
 	for _, d := range r.Diagnostics {
-		if severityOf(d).AtLeast(level) {
+		if severityOf(d.Severity).AtLeast(level) {
 			return StatusFails
 		}
 	}

@@ -318,13 +318,13 @@ func (s *sarifReporter) Write(r engine.Result) error {
 			idx = s.addRule(sarifRule{ID: d.Rule, Name: camelName(d.Rule),
 				ShortDescription:     sarifMessage{Text: d.Rule},
 				Help:                 &sarifHelp{Text: d.Rule + " (section " + d.Section + "): not in this version's rule catalogue."},
-				DefaultConfiguration: sarifRuleConfig{Level: sarifLevel(severityOf(d))},
+				DefaultConfiguration: sarifRuleConfig{Level: sarifLevel(severityOf(d.Severity))},
 				Properties:           map[string]string{"section": d.Section}})
 		}
 		res := sarifResult{
 			RuleID:    d.Rule,
 			RuleIndex: idx,
-			Level:     sarifLevel(severityOf(d)),
+			Level:     sarifLevel(severityOf(d.Severity)),
 			Message:   sarifMessage{Text: d.Message},
 			Locations: []sarifLocation{s.loc(d.Location, r.Location)},
 		}

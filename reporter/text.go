@@ -258,7 +258,7 @@ func (t *textReporter) findings(b *strings.Builder, r engine.Result) {
 			continue
 		}
 		shown[d.Rule] = true
-		sev := severityOf(d)
+		sev := severityOf(d.Severity)
 		sc := st.sevInfo
 		switch sev {
 		case engine.SeverityError:
@@ -277,9 +277,10 @@ func (t *textReporter) findings(b *strings.Builder, r engine.Result) {
 				termSafe(position(rel, r.Location), false))
 		}
 		if grouped {
-			more := perRule[d.Rule] - 1 + r.OmittedOf(d.Rule)
+			omitted := r.OmittedOf(d.Rule)
+			more := perRule[d.Rule] - 1 + omitted
 			where := "all listed with -v, --format json or sarif"
-			if r.OmittedOf(d.Rule) > 0 {
+			if omitted > 0 {
 				where = fmt.Sprintf("%s listed with -v, --format json or sarif; the rest beyond --max-findings-per-rule",
 					digits.Grouped(int64(perRule[d.Rule])))
 			}
@@ -299,7 +300,7 @@ func (t *textReporter) findings(b *strings.Builder, r engine.Result) {
 // a rule than it lists (engine.Result.Omitted).
 func omittedNote(o engine.Omitted) string {
 	return fmt.Sprintf("and %s more %s %s in this document, not listed (beyond --max-findings-per-rule)",
-		digits.Grouped(int64(o.Count)), o.Rule, plural0(o.Count, string(severityOf(engine.Diagnostic{Severity: o.Severity}))+" finding"))
+		digits.Grouped(int64(o.Count)), o.Rule, plural0(o.Count, string(severityOf(o.Severity))+" finding"))
 }
 
 // plural0 is word, with an s unless n is 1.
@@ -398,8 +399,5 @@ func (t *textReporter) summary() string {
 }
 
 func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
+	return strconv.Itoa(n) + " " + plural0(n, word)
 }
