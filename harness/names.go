@@ -32,10 +32,6 @@ import (
 // keeps both origins' /res/a.txt in one file, or drops the second origin,
 // loses a resource (DEST-PRESENT, DEST-CURRENT).
 
-// origin2Dir is the top directory of DIR for the second origin's
-// resources: scenario.Origin2Prefix without its last slash.
-var origin2Dir = strings.TrimSuffix(scenario.Origin2Prefix, "/")
-
 // queryFileName writes a query into a file name, one to one.
 var queryFileName = strings.NewReplacer("%", "%25", "/", "%2F")
 
@@ -81,7 +77,7 @@ func requestKey(r mocksource.Request) string {
 		p = p[len(movedPrefix)-1:]
 	}
 	if r.Origin == 2 {
-		p = origin2Dir + p
+		p = scenario.Origin2Path + p
 	}
 	if r.Query != "" {
 		p += "?" + r.Query

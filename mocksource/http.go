@@ -183,9 +183,9 @@ func (s *Source) serveHTTP(rw http.ResponseWriter, r *http.Request, origin int) 
 // fault there, /moved/res/a.txt, is /moved/origin2/res/a.txt.
 func origin2Own(p string) string {
 	if rest, ok := strings.CutPrefix(p, movedPrefix); ok && strings.HasPrefix(rest, "/") {
-		return movedPrefix + scenario.Origin2Prefix[:len(scenario.Origin2Prefix)-1] + rest
+		return movedPrefix + scenario.Origin2Path + rest
 	}
-	return scenario.Origin2Prefix[:len(scenario.Origin2Prefix)-1] + p
+	return scenario.Origin2Path + p
 }
 
 // sleep waits d on the mock's clock (Options.Sleep), or in real time as

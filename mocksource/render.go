@@ -80,7 +80,7 @@ type renderer struct {
 // resource under scenario.Origin2Prefix when there is one.
 func (r *renderer) url(p string) string {
 	if r.base2 != "" && strings.HasPrefix(p, scenario.Origin2Prefix) {
-		return r.base2 + p[len(scenario.Origin2Prefix)-1:]
+		return r.base2 + strings.TrimPrefix(p, scenario.Origin2Path)
 	}
 	return r.base + p
 }

@@ -215,7 +215,12 @@ func (sc *Scenario) UserFile() string {
 // list these resources there, its Origin2Handler serves them, and the
 // first origin has nothing under /origin2/; without one, the first origin
 // serves them at their paths, /origin2/ included.
-const Origin2Prefix = "/origin2/"
+const Origin2Prefix = Origin2Path + "/"
+
+// Origin2Path is Origin2Prefix without its last slash: what the second
+// origin's paths lose on its own listener, and the top folder of its
+// resources in a Destination's DIR (the harness).
+const Origin2Path = "/origin2"
 
 // UsesOrigin2 reports whether the scenario puts resources on the second
 // origin (paths under Origin2Prefix).
