@@ -121,8 +121,7 @@ func monitorConfigFromFlags(args []string, stderr io.Writer) (*monitorConfig, er
 	fset.StringVar(&c.webhook, "webhook", "", "POST each regression as JSON to `URL` (retried)")
 	fset.IntVar(&m.MaxCrawls, "max-crawls", 4, "crawls running at once")
 	fset.IntVar(&m.KeepReports, "keep-reports", 10, "full reports kept per Source (its last `N` runs); findings are kept for every run")
-	fset.IntVar(&c.maxFindingsPerRule, "max-findings-per-rule", engine.DefaultMaxFindingsPerRule,
-		"findings of one rule kept per document; the rest are counted (0: keep all)")
+	maxFindingsPerRuleFlag(fset, &c.maxFindingsPerRule)
 	fset.DurationVar(&m.Grace, "grace", 30*time.Second, "on SIGTERM, how long the runs in progress may go on before they are recorded as interrupted")
 	args, err := parseCommandLine(fset, args, monitorUsage, seeHelp("rsconform monitor: see --help"))
 	if err != nil {

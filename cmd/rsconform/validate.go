@@ -69,10 +69,11 @@ func (f *reportFlags) register(fs *flag.FlagSet) {
 }
 
 // maxFindingsPerRuleFlag registers --max-findings-per-rule, the engine's
-// cap (engine.Config.MaxFindingsPerRule), for validate, crawl and serve.
+// cap (engine.Config.MaxFindingsPerRule), for validate, crawl, serve and
+// monitor.
 func maxFindingsPerRuleFlag(fs *flag.FlagSet, p *int) {
 	fs.IntVar(p, "max-findings-per-rule", engine.DefaultMaxFindingsPerRule,
-		"findings of one rule listed per document; the rest are counted (0: list all)")
+		"findings of one rule kept per document; the rest are counted (0: keep all)")
 }
 
 // settle applies the configuration file to the flags the command line
