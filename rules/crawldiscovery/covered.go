@@ -98,7 +98,8 @@ func walkCapabilities(g *graph.Graph, cl *graph.Node) *coverage {
 		if e.Loc == "" {
 			continue
 		}
-		t := g.Target(cl.URL, e.Loc)
+		u := rs.Resolve(cl.URL, e.Loc)
+		t := g.Node(u)
 		capability := ""
 		if e.Md != nil {
 			capability = e.Md.Capability
@@ -112,10 +113,10 @@ func walkCapabilities(g *graph.Graph, cl *graph.Node) *coverage {
 			if capability == "" {
 				why = "an entry without a capability"
 			}
-			c.unread = append(c.unread, rs.Resolve(cl.URL, e.Loc)+" ("+why+")")
+			c.unread = append(c.unread, u+" ("+why+")")
 			continue
 		}
-		c.walk(g, rs.Resolve(cl.URL, e.Loc), 0)
+		c.walk(g, u, 0)
 	}
 	return c
 }
@@ -181,10 +182,11 @@ func (c *coverage) own(uris []string) bool {
 
 // covers reports whether a document read lists one of uris.
 func (c *coverage) covers(g *graph.Graph, uris []string) bool {
-	for _, n := range c.read {
-		for _, u := range uris {
+	for _, u := range uris {
+		rec, fp := g.History.Latest(u), graph.LocFingerprint(u)
+		for _, n := range c.read {
 			if n.Kind == rs.ChangeList {
-				if rec := g.History.Latest(u); rec != nil {
+				if rec != nil {
 					for i := range rec.Series {
 						if rec.Series[i].List == n.URL {
 							return true
@@ -193,7 +195,7 @@ func (c *coverage) covers(g *graph.Graph, uris []string) bool {
 				}
 				continue
 			}
-			if _, ok := n.LocFingerprints[graph.LocFingerprint(u)]; ok {
+			if _, ok := n.LocFingerprints[fp]; ok {
 				return true
 			}
 		}
