@@ -199,33 +199,27 @@ func (j *junitReporter) testcase(r engine.Result, id, class string, ds []engine.
 	}
 	c := JUnitCase{Name: xmlSafe(title), Classname: class}
 
+	// Each kept finding is a line; the findings of the rule not kept are
+	// one line (omittedNote) that counts as many as it stands for.
 	var failing, other []string
-	typ := ""
-	for _, d := range ds {
-		sev := severityOf(d.Severity)
-		line := finding(d, r.Location)
-		if fails(sev, j.o.Strict) {
-			failing = append(failing, line)
-			if typ == "" || sev == engine.SeverityError {
-				typ = string(sev)
-			}
-		} else {
+	typ, nFailing := "", 0
+	add := func(sev engine.Severity, line string, n int) {
+		if !fails(sev, j.o.Strict) {
 			other = append(other, line)
+			return
+		}
+		failing = append(failing, line)
+		nFailing += n
+		if typ == "" || sev == engine.SeverityError {
+			typ = string(sev)
 		}
 	}
-	nFailing := len(failing)
+	for _, d := range ds {
+		add(severityOf(d.Severity), finding(d, r.Location), 1)
+	}
 	for _, o := range r.Omitted {
-		if o.Rule != id {
-			continue
-		}
-		if sev := severityOf(o.Severity); fails(sev, j.o.Strict) {
-			failing = append(failing, omittedNote(o))
-			nFailing += o.Count
-			if typ == "" || sev == engine.SeverityError {
-				typ = string(sev)
-			}
-		} else {
-			other = append(other, omittedNote(o))
+		if o.Rule == id {
+			add(severityOf(o.Severity), omittedNote(o), o.Count)
 		}
 	}
 	if len(failing) > 0 {
