@@ -72,35 +72,126 @@ var isHexDigit = func() (t [256]bool) {
 func ParseHashes(v string) []Hash { return AppendHashes(nil, v) }
 
 // AppendHashes is ParseHashes appending to dst: a caller that checks every
-// entry of a list passes the same buffer each time (the rules do), so that
-// splitting a value allocates nothing.
+// entry of a list passes the same buffer each time, so that splitting a
+// value allocates nothing.
 func AppendHashes(dst []Hash, v string) []Hash {
 	start := len(dst)
 	for i := 0; i < len(v); {
-		switch hashByte[v[i]] {
-		case hbSpace:
-			i++
-			continue
-		case hbBeyondASCII:
+		t, ok := nextHash(v, i)
+		if !ok {
 			return appendFields(dst[:start], strings.Fields(v)) // white space beyond ASCII
 		}
-		j := i + 1
-		for j < len(v) && hashByte[v[j]] == hbToken {
-			j++
+		if t.end > t.start {
+			dst = append(dst, hashOf(v[t.start:t.end]))
 		}
-		if j < len(v) && hashByte[v[j]] == hbBeyondASCII {
-			return appendFields(dst[:start], strings.Fields(v))
-		}
-		dst = append(dst, hashOf(v[i:j]))
-		i = j
+		i = t.end
 	}
 	return dst
 }
 
-// hashByte classes the bytes of a hash attribute for AppendHashes (one
-// lookup a byte: values are long): the ASCII white space characters of
-// unicode.IsSpace, bytes beyond ASCII (which may be white space too), the
-// rest.
+// CheckedHash is a hash value with what is wrong with it (Problem; ""
+// when nothing).
+type CheckedHash struct {
+	Hash
+	Fault string
+}
+
+// AppendCheckedHashes is AppendHashes with each hash value checked
+// (CheckedHash.Fault is its Problem), appending to dst. It reads the value
+// once: the digest's hex digits are checked while it is split, and
+// Problem runs only for a value found at fault (a hash attribute is long
+// and every entry of a list has one; splitting then checking read each
+// byte twice).
+func AppendCheckedHashes(dst []CheckedHash, v string) []CheckedHash {
+	start := len(dst)
+	for i := 0; i < len(v); {
+		t, ok := nextHash(v, i)
+		if !ok {
+			dst = dst[:start]
+			for _, tok := range strings.Fields(v) {
+				h := hashOf(tok)
+				dst = append(dst, CheckedHash{h, h.Problem()})
+			}
+			return dst
+		}
+		i = t.end
+		if t.end == t.start {
+			continue
+		}
+		h := Hash{Value: v[t.start:t.end]} // hashOf, with the colon already found
+		if t.colon > t.start {
+			h.Token, h.Digest = v[t.start:t.colon], v[t.colon+1:t.end]
+		}
+		var fault string
+		if t.colon <= t.start || t.hexEnd != t.end || t.hexEnd == t.colon+1 {
+			fault = h.Problem() // no token, no digest, or not hex
+		} else if size := computedSize(h.Token); size > 0 && len(h.Digest) != 2*size {
+			fault = h.Problem()
+		}
+		dst = append(dst, CheckedHash{h, fault})
+	}
+	return dst
+}
+
+// hashSpan is a hash value found in an attribute by nextHash: v[start:end],
+// empty when only white space was left. colon is the index of its first
+// colon (start-1 when it has none); the digest's hex digits run from after
+// the colon to hexEnd.
+type hashSpan struct{ start, colon, hexEnd, end int }
+
+// nextHash finds the hash value at or after v[i], past ASCII white space;
+// ok is false when it meets a byte beyond ASCII (which may be white space:
+// the caller splits the whole value with strings.Fields then). One lookup
+// a byte: values are long.
+func nextHash(v string, i int) (t hashSpan, ok bool) {
+	for i < len(v) && hashByte[v[i]]&hbSpace != 0 {
+		i++
+	}
+	t = hashSpan{start: i, colon: i - 1, hexEnd: i, end: i}
+	if i == len(v) {
+		return t, true
+	}
+	j := i
+	for j < len(v) && hashByte[v[j]]&(hbSpace|hbBeyondASCII|hbColon) == 0 {
+		j++
+	}
+	if j < len(v) && v[j] == ':' {
+		t.colon = j
+		j++
+		for j+8 <= len(v) && allHex(v[j:j+8]) {
+			j += 8
+		}
+		for j < len(v) && hashByte[v[j]]&hbHex != 0 {
+			j++
+		}
+		t.hexEnd = j
+	}
+	for j < len(v) && hashByte[v[j]]&(hbSpace|hbBeyondASCII) == 0 {
+		j++
+	}
+	t.end = j
+	return t, j == len(v) || hashByte[v[j]]&hbBeyondASCII == 0
+}
+
+// allHex reports whether the 8 bytes of s are hex digits, reading them as
+// one word (a digest is 32 to 128 of them).
+func allHex(s string) bool {
+	_ = s[7]
+	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	// For a byte x below 0x80, x+(0x80-lo) has its high bit set when
+	// x >= lo, and x+(0x7f-hi) when x > hi; no sum carries into the next
+	// byte. lower maps 'A'-'F' to 'a'-'f'.
+	lower := w | ones*0x20
+	digit := (w + ones*(0x80-'0')) &^ (w + ones*(0x7f-'9'))
+	letter := (lower + ones*(0x80-'a')) &^ (lower + ones*(0x7f-'f'))
+	return (digit|letter)&^w&highs == highs
+}
+
+// hashByte classes the bytes of a hash attribute for nextHash: the ASCII
+// white space characters of unicode.IsSpace, bytes beyond ASCII (which
+// may be white space too), the colon, hex digits.
 var hashByte = func() (t [256]uint8) {
 	for c := utf8.RuneSelf; c < 256; c++ {
 		t[c] = hbBeyondASCII
@@ -108,13 +199,18 @@ var hashByte = func() (t [256]uint8) {
 	for _, c := range "\t\n\v\f\r " {
 		t[c] = hbSpace
 	}
+	for _, c := range "0123456789abcdefABCDEF" {
+		t[c] = hbHex
+	}
+	t[':'] = hbColon
 	return
 }()
 
 const (
-	hbToken = iota
-	hbSpace
+	hbSpace = 1 << iota
 	hbBeyondASCII
+	hbColon
+	hbHex
 )
 
 func appendFields(dst []Hash, toks []string) []Hash {
@@ -168,6 +264,16 @@ func computedHash(alg string) (size int, newHash func() hash.Hash) {
 		return sha512.Size, sha512.New
 	}
 	return 0, nil
+}
+
+// computedSize is the digest size of the algorithm rsconform computes
+// named tok, compared case-insensitively, or 0.
+func computedSize(tok string) int {
+	size, _ := computedHash(tok) // most tokens are written in lower case
+	if size == 0 {
+		size, _ = computedHash(strings.ToLower(tok))
+	}
+	return size
 }
 
 // NewHash returns a hash for an algorithm name (compared

@@ -372,7 +372,7 @@ var HashAlgorithm = &engine.Rule{
 		"Common spellings such as sha256 or SHA1 get a suggestion. Tokens RS-HASH-SYNTAX rejects are not considered here.",
 	Requires: []engine.Value{engine.EntryHashes},
 	Check: func(p *engine.Pass) error {
-		forEachHashAttr(p, func(_ string, pos rs.Pos, elem string, hashes []engine.CheckedHash) {
+		forEachHashAttr(p, func(_ string, pos rs.Pos, elem string, hashes []rs.CheckedHash) {
 			for _, h := range hashes {
 				// A registered token is enough; a value RS-HASH-SYNTAX
 				// rejects is not considered.

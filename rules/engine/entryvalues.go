@@ -104,30 +104,13 @@ func (t *ParsedTime) set(v string, present bool) {
 	}
 }
 
-// CheckedHash is a hash value with what RS-HASH-SYNTAX finds wrong with
-// it ("" when nothing).
-type CheckedHash struct {
-	rs.Hash
-	Fault string
-}
-
 // EntryHashes are the hash values of an entry's <rs:md> hash attribute,
 // split and checked once: RS-HASH-SYNTAX and RS-HASH-ALGORITHM read them.
 var EntryHashes = NewEntryValue("the hash values of the entry's <rs:md>",
-	func(e *rs.Entry, reuse []CheckedHash) []CheckedHash {
+	func(e *rs.Entry, reuse []rs.CheckedHash) []rs.CheckedHash {
 		v, ok := e.Md.Get("hash")
 		if !ok {
 			return reuse[:0]
 		}
-		return AppendCheckedHashes(reuse[:0], v)
+		return rs.AppendCheckedHashes(reuse[:0], v)
 	})
-
-// AppendCheckedHashes splits a hash attribute's value and checks each of
-// its hash values, appending them to dst.
-func AppendCheckedHashes(dst []CheckedHash, v string) []CheckedHash {
-	var buf [4]rs.Hash
-	for _, h := range rs.AppendHashes(buf[:0], v) {
-		dst = append(dst, CheckedHash{h, h.Problem()})
-	}
-	return dst
-}
