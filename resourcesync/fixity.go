@@ -32,7 +32,14 @@ type Hash struct {
 // Algorithm is the token in lower case: algorithm names compare
 // case-insensitively (the IANA "Hash Function Textual Names" registry, to
 // which the tokens of the examples belong).
-func (h Hash) Algorithm() string { return strings.ToLower(h.Token) }
+func (h Hash) Algorithm() string {
+	for i := 0; i < len(h.Token); i++ {
+		if c := h.Token[i]; c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
+			return strings.ToLower(h.Token)
+		}
+	}
+	return h.Token // already lower case: most tokens (md5, sha-256), read for every hash of a list
+}
 
 // Problem says why h is not algorithm:hexdigest with the digest length of
 // its algorithm (when rsconform knows the algorithm), or "" when it is.

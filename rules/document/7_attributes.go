@@ -357,10 +357,10 @@ var ChangeValue = &engine.Rule{
 // (md5, sha-256) belong.
 var attrHashAlgorithms = []string{"md2", "md5", "sha-1", "sha-224", "sha-256", "sha-384", "sha-512", "shake128", "shake256"}
 
-// attrHashRegistered reports whether tok is one of attrHashAlgorithms,
-// compared case-insensitively.
-func attrHashRegistered(tok string) bool {
-	return slices.Contains(attrHashAlgorithms, strings.ToLower(tok))
+// attrHashRegistered reports whether alg, an algorithm token in lower case
+// (Hash.Algorithm), is one of attrHashAlgorithms.
+func attrHashRegistered(alg string) bool {
+	return slices.Contains(attrHashAlgorithms, alg)
 }
 
 var HashAlgorithm = &engine.Rule{
@@ -376,7 +376,7 @@ var HashAlgorithm = &engine.Rule{
 			for _, h := range hashes {
 				// A registered token is enough; a value RS-HASH-SYNTAX
 				// rejects is not considered.
-				if attrHashRegistered(h.Token) || h.Fault != "" {
+				if h.Fault != "" || attrHashRegistered(h.Algorithm()) {
 					continue
 				}
 				alg := h.Token
