@@ -31,17 +31,18 @@ type attrValue struct {
 // order of Pass.Elements (which it uses: a rule of ScopeEntries calls it
 // once, instead of Entries).
 func attrValues(p *engine.Pass, name string, onMd, onLn bool) iter.Seq[attrValue] {
+	md, ln := rs.MdAttrOf(name), rs.LnAttrOf(name) // named once, read on every element
 	return func(yield func(attrValue) bool) {
 		for x := range p.Elements(onMd, onLn) {
 			var v string
 			var ok bool
 			var a attrValue
 			if x.Md != nil {
-				if v, ok = x.Md.Get(name); ok {
-					a = attrValue{v, x.Md.AttrPosition(name), "<rs:md>", x.Entry}
+				if v, ok = x.Md.Attr(md); ok {
+					a = attrValue{v, x.Md.AttrPos(md), "<rs:md>", x.Entry}
 				}
-			} else if v, ok = x.Ln.Get(name); ok {
-				a = attrValue{v, x.Ln.AttrPosition(name), "<rs:ln>", x.Entry}
+			} else if v, ok = x.Ln.Attr(ln); ok {
+				a = attrValue{v, x.Ln.AttrPos(ln), "<rs:ln>", x.Entry}
 			}
 			if ok && !yield(a) {
 				return

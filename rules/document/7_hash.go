@@ -58,7 +58,7 @@ func forEachHashAttr(p *engine.Pass, fn func(v string, pos rs.Pos, elem string, 
 	var own []rs.CheckedHash // one buffer for the values not shared
 	for x := range p.Elements(true, true) {
 		if x.Md != nil {
-			v, ok := x.Md.Get("hash")
+			v, ok := x.Md.Attr(mdHash)
 			if !ok {
 				continue
 			}
@@ -69,12 +69,15 @@ func forEachHashAttr(p *engine.Pass, fn func(v string, pos rs.Pos, elem string, 
 				own = rs.AppendCheckedHashes(own[:0], v)
 				hashes = own
 			}
-			fn(v, x.Md.AttrPosition("hash"), "<rs:md>", hashes)
-		} else if v, ok := x.Ln.Get("hash"); ok {
+			fn(v, x.Md.AttrPos(mdHash), "<rs:md>", hashes)
+		} else if v, ok := x.Ln.Attr(lnHash); ok {
 			own = rs.AppendCheckedHashes(own[:0], v)
-			fn(v, x.Ln.AttrPosition("hash"), "<rs:ln>", own)
+			fn(v, x.Ln.AttrPos(lnHash), "<rs:ln>", own)
 		}
 	}
 }
+
+// The hash attribute, named once.
+var mdHash, lnHash = rs.MdAttrOf("hash"), rs.LnAttrOf("hash")
 
 func init() { engine.Register(HashSyntax) }

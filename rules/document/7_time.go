@@ -129,9 +129,9 @@ var TimeNotUsed = &engine.Rule{
 			if m == nil {
 				return
 			}
-			for _, a := range []string{"at", "completed", "from", "until"} {
-				if m.Has(a) && !contains(allowed, a) {
-					p.Reportf(m.AttrPosition(a), "the %s attribute is not used on %s of a %s%s", a, where, p.Kind.Title(), allowedNote(allowed))
+			for i, a := range timeNotUsedAttrs {
+				if _, ok := m.Attr(timeNotUsedKeys[i]); ok && !contains(allowed, a) {
+					p.Reportf(m.AttrPos(timeNotUsedKeys[i]), "the %s attribute is not used on %s of a %s%s", a, where, p.Kind.Title(), allowedNote(allowed))
 				}
 			}
 		}
@@ -142,6 +142,13 @@ var TimeNotUsed = &engine.Rule{
 		return nil
 	},
 }
+
+// timeNotUsedAttrs are the attributes RS-TIME-NOT-USED places, and
+// timeNotUsedKeys the same named once.
+var (
+	timeNotUsedAttrs = [...]string{"at", "completed", "from", "until"}
+	timeNotUsedKeys  = [...]rs.MdAttr{rs.MdAttrOf("at"), rs.MdAttrOf("completed"), rs.MdAttrOf("from"), rs.MdAttrOf("until")}
+)
 
 func allowedNote(allowed []string) string {
 	if len(allowed) == 0 {
