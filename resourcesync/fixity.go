@@ -5,6 +5,7 @@ import (
 	"crypto/sha1"
 	"crypto/sha256"
 	"crypto/sha512"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Fixity attributes of section 7: hash and length. Every reader of these
@@ -184,8 +186,7 @@ func nextHash(v string, i int) (t hashSpan, ok bool) {
 // one word (a digest is 32 to 128 of them).
 func allHex(s string) bool {
 	_ = s[7]
-	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	w := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	// For a byte x below 0x80, x+(0x80-lo) has its high bit set when
 	// x >= lo, and x+(0x7f-hi) when x > hi; no sum carries into the next

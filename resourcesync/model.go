@@ -3,6 +3,7 @@ package resourcesync
 import (
 	"strings"
 	"time"
+	"unsafe"
 )
 
 // Pos is a position in the input: 1-based line and column (column counted
@@ -236,34 +237,25 @@ func mdIndex(name string) int {
 
 // at is the field of the attribute of index i in mdAttrs (nil for -1).
 func (m *Md) at(i int) *string {
-	switch i {
-	case 0:
-		return &m.Capability
-	case 1:
-		return &m.At
-	case 2:
-		return &m.Completed
-	case 3:
-		return &m.From
-	case 4:
-		return &m.Until
-	case 5:
-		return &m.Change
-	case 6:
-		return &m.Datetime
-	case 7:
-		return &m.Hash
-	case 8:
-		return &m.Length
-	case 9:
-		return &m.Type
-	case 10:
-		return &m.Path
-	case 11:
-		return &m.Encoding
+	if i < 0 {
+		return nil
 	}
-	return nil
+	return (*string)(unsafe.Add(unsafe.Pointer(m), mdOffsets[i]))
 }
+
+// mdOffsets and lnOffsets are where the field of each attribute of mdAttrs
+// and lnAttrs is: Attr, which runs for about 26 attributes of every entry
+// of a list, reads the field at its offset (and is inlined) instead of
+// going through a switch of twelve fields.
+var (
+	mdOffsets = [...]uintptr{unsafe.Offsetof(Md{}.Capability), unsafe.Offsetof(Md{}.At), unsafe.Offsetof(Md{}.Completed),
+		unsafe.Offsetof(Md{}.From), unsafe.Offsetof(Md{}.Until), unsafe.Offsetof(Md{}.Change), unsafe.Offsetof(Md{}.Datetime),
+		unsafe.Offsetof(Md{}.Hash), unsafe.Offsetof(Md{}.Length), unsafe.Offsetof(Md{}.Type), unsafe.Offsetof(Md{}.Path),
+		unsafe.Offsetof(Md{}.Encoding)}
+	lnOffsets = [...]uintptr{unsafe.Offsetof(Ln{}.Rel), unsafe.Offsetof(Ln{}.Href), unsafe.Offsetof(Ln{}.Type),
+		unsafe.Offsetof(Ln{}.Length), unsafe.Offsetof(Ln{}.Hash), unsafe.Offsetof(Ln{}.Modified), unsafe.Offsetof(Ln{}.Path),
+		unsafe.Offsetof(Ln{}.Pri), unsafe.Offsetof(Ln{}.Encoding)}
+)
 
 func (m *Md) field(name string) (*string, int) {
 	i := mdIndex(name)
@@ -297,27 +289,10 @@ func lnIndex(name string) int {
 
 // at is the field of the attribute of index i in lnAttrs (nil for -1).
 func (l *Ln) at(i int) *string {
-	switch i {
-	case 0:
-		return &l.Rel
-	case 1:
-		return &l.Href
-	case 2:
-		return &l.Type
-	case 3:
-		return &l.Length
-	case 4:
-		return &l.Hash
-	case 5:
-		return &l.Modified
-	case 6:
-		return &l.Path
-	case 7:
-		return &l.Pri
-	case 8:
-		return &l.Encoding
+	if i < 0 {
+		return nil
 	}
-	return nil
+	return (*string)(unsafe.Add(unsafe.Pointer(l), lnOffsets[i]))
 }
 
 func (l *Ln) field(name string) (*string, int) {
@@ -331,15 +306,11 @@ func (m *Md) Get(name string) (string, bool) { return m.Attr(MdAttrOf(name)) }
 
 // Attr is Get for an attribute named once.
 func (m *Md) Attr(a MdAttr) (string, bool) {
-	if m == nil {
+	if m == nil || a < 0 {
 		return "", false
 	}
-	f := m.at(int(a))
-	if f == nil {
-		return "", false
-	}
-	if *f != "" {
-		return *f, true
+	if v := *m.at(int(a)); v != "" {
+		return v, true
 	}
 	return "", m.attrs.has(int(a)) // present but empty
 }
@@ -374,15 +345,11 @@ func (l *Ln) Get(name string) (string, bool) { return l.Attr(LnAttrOf(name)) }
 
 // Attr is Get for an attribute named once.
 func (l *Ln) Attr(a LnAttr) (string, bool) {
-	if l == nil {
+	if l == nil || a < 0 {
 		return "", false
 	}
-	f := l.at(int(a))
-	if f == nil {
-		return "", false
-	}
-	if *f != "" {
-		return *f, true
+	if v := *l.at(int(a)); v != "" {
+		return v, true
 	}
 	return "", l.attrs.has(int(a)) // present but empty
 }
