@@ -40,6 +40,9 @@ var TimeInterval = &engine.Rule{
 	Check: func(p *engine.Pass) error {
 		for ref := range p.Mds() {
 			for _, pair := range timeIntervals {
+				if _, ok := ref.Md.Attr(pair.endKey); !ok {
+					continue // no interval (most <rs:md>): nothing to parse
+				}
 				start, ok1 := attrTime(ref.Md, pair.startKey)
 				end, ok2 := attrTime(ref.Md, pair.endKey)
 				if !ok1 || !ok2 || !end.SurelyBefore(start) {
