@@ -98,11 +98,12 @@ func AppendHashes(dst []Hash, v string) []Hash {
 	return dst
 }
 
-// CheckedHash is a hash value with what is wrong with it (Problem; ""
-// when nothing).
+// CheckedHash is a hash value with its algorithm (Algorithm, computed
+// once: two rules read it for every hash of a list) and what is wrong with
+// it (Problem; "" when nothing).
 type CheckedHash struct {
 	Hash
-	Fault string
+	Alg, Fault string
 }
 
 // AppendCheckedHashes is AppendHashes with each hash value checked
@@ -119,7 +120,7 @@ func AppendCheckedHashes(dst []CheckedHash, v string) []CheckedHash {
 			dst = dst[:start]
 			for _, tok := range strings.Fields(v) {
 				h := hashOf(tok)
-				dst = append(dst, CheckedHash{h, h.Problem()})
+				dst = append(dst, CheckedHash{h, h.Algorithm(), h.Problem()})
 			}
 			return dst
 		}
@@ -131,13 +132,19 @@ func AppendCheckedHashes(dst []CheckedHash, v string) []CheckedHash {
 		if t.colon > t.start {
 			h.Token, h.Digest = v[t.start:t.colon], v[t.colon+1:t.end]
 		}
+		alg := h.Token // most tokens are written in lower case
+		size, _ := computedHash(alg)
+		if size == 0 {
+			alg = h.Algorithm()
+			size, _ = computedHash(alg)
+		}
 		var fault string
 		if t.colon <= t.start || t.hexEnd != t.end || t.hexEnd == t.colon+1 {
 			fault = h.Problem() // no token, no digest, or not hex
-		} else if size := computedSize(h.Token); size > 0 && len(h.Digest) != 2*size {
+		} else if size > 0 && len(h.Digest) != 2*size {
 			fault = h.Problem()
 		}
-		dst = append(dst, CheckedHash{h, fault})
+		dst = append(dst, CheckedHash{h, alg, fault})
 	}
 	return dst
 }
@@ -272,16 +279,6 @@ func computedHash(alg string) (size int, newHash func() hash.Hash) {
 		return sha512.Size, sha512.New
 	}
 	return 0, nil
-}
-
-// computedSize is the digest size of the algorithm rsconform computes
-// named tok, compared case-insensitively, or 0.
-func computedSize(tok string) int {
-	size, _ := computedHash(tok) // most tokens are written in lower case
-	if size == 0 {
-		size, _ = computedHash(strings.ToLower(tok))
-	}
-	return size
 }
 
 // NewHash returns a hash for an algorithm name (compared

@@ -68,7 +68,7 @@ var _ = Describe("Fixity attributes [7]", func() {
 			var out []rs.CheckedHash
 			for _, f := range strings.Fields(v) {
 				h := rs.ParseHashes(f)[0]
-				out = append(out, rs.CheckedHash{Hash: h, Fault: h.Problem()})
+				out = append(out, rs.CheckedHash{Hash: h, Alg: strings.ToLower(h.Token), Fault: h.Problem()})
 			}
 			return out
 		}

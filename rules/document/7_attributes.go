@@ -359,7 +359,7 @@ var ChangeValue = &engine.Rule{
 var attrHashAlgorithms = []string{"md2", "md5", "sha-1", "sha-224", "sha-256", "sha-384", "sha-512", "shake128", "shake256"}
 
 // attrHashRegistered reports whether alg, an algorithm token in lower case
-// (Hash.Algorithm), is one of attrHashAlgorithms.
+// (CheckedHash.Alg), is one of attrHashAlgorithms.
 func attrHashRegistered(alg string) bool {
 	return slices.Contains(attrHashAlgorithms, alg)
 }
@@ -377,7 +377,7 @@ var HashAlgorithm = &engine.Rule{
 			for _, h := range hashes {
 				// A registered token is enough; a value RS-HASH-SYNTAX
 				// rejects is not considered.
-				if h.Fault != "" || attrHashRegistered(h.Algorithm()) {
+				if h.Fault != "" || attrHashRegistered(h.Alg) {
 					continue
 				}
 				alg := h.Token

@@ -33,7 +33,7 @@ var HashSyntax = &engine.Rule{
 					p.Reportf(pos, "hash value %q %s", truncateValue(h.Value), h.Fault)
 					continue
 				}
-				alg := h.Algorithm()
+				alg := h.Alg
 				for _, s := range seen[:n] {
 					if s == alg {
 						p.Reportf(pos, "hash gives algorithm %q twice", alg)
