@@ -28,23 +28,29 @@ type attrValue struct {
 
 // attrValues yields every occurrence of attribute name on the <rs:md>
 // (when onMd) and <rs:ln> (when onLn) elements of the document, in the
-// order of Pass.Elements (which it uses: a rule of ScopeEntries calls it
-// once, instead of Entries).
+// order of Pass.Elements. It reads only the elements that carry the
+// attribute (Pass.ElementsWith, which a rule of ScopeEntries calls once,
+// instead of Entries).
 func attrValues(p *engine.Pass, name string, onMd, onLn bool) iter.Seq[attrValue] {
-	md, ln := rs.MdAttrOf(name), rs.LnAttrOf(name) // named once, read on every element
+	var md rs.MdAttr = -1
+	var ln rs.LnAttr = -1
+	if onMd {
+		md = rs.MdAttrOf(name)
+	}
+	if onLn {
+		ln = rs.LnAttrOf(name)
+	}
 	return func(yield func(attrValue) bool) {
-		for x := range p.Elements(onMd, onLn) {
-			var v string
-			var ok bool
+		for x := range p.ElementsWith(md.Set(), ln.Set()) {
 			var a attrValue
 			if x.Md != nil {
-				if v, ok = x.Md.Attr(md); ok {
-					a = attrValue{v, x.Md.AttrPos(md), "<rs:md>", x.Entry}
-				}
-			} else if v, ok = x.Ln.Attr(ln); ok {
+				v, _ := x.Md.Attr(md)
+				a = attrValue{v, x.Md.AttrPos(md), "<rs:md>", x.Entry}
+			} else {
+				v, _ := x.Ln.Attr(ln)
 				a = attrValue{v, x.Ln.AttrPos(ln), "<rs:ln>", x.Entry}
 			}
-			if ok && !yield(a) {
+			if !yield(a) {
 				return
 			}
 		}

@@ -22,32 +22,69 @@ type Element struct {
 // Elements yields the <rs:md> (with md) and <rs:ln> (with ln) elements of
 // the document, repeats included: the top level's first, then each
 // entry's in document order, <rs:md> before <rs:ln>. It reads the entries
-// through Pass.Entries: a rule of ScopeEntries uses it (or Mds, Lns) once,
-// instead of Entries.
-func (p *Pass) Elements(md, ln bool) iter.Seq[Element] { return p.Walk(md, ln, false) }
+// through Pass.Entries: a rule of ScopeEntries uses it (or Mds, Lns,
+// ElementsWith) once, instead of Entries.
+func (p *Pass) Elements(md, ln bool) iter.Seq[Element] {
+	return p.walk(elementFilter{md: md, ln: ln, anyMd: true, anyLn: true})
+}
+
+// ElementsWith is Elements restricted to the <rs:md> that carry an
+// attribute of md and the <rs:ln> that carry one of ln (an empty set: none
+// of that element). While a document is read, a window of entries none of
+// whose elements carries one is skipped at once (see window.mdAttrs), so
+// a rule looking for an attribute most documents do not use costs next to
+// nothing.
+func (p *Pass) ElementsWith(md rs.MdAttrSet, ln rs.LnAttrSet) iter.Seq[Element] {
+	return p.walk(elementFilter{md: md != 0, ln: ln != 0, mdAttrs: md, lnAttrs: ln})
+}
 
 // Walk is Elements that, with entries, also yields each entry (an Element
 // with only Entry set) before its elements, for a rule that reads both
 // the elements and the entries themselves in its one pass.
 func (p *Pass) Walk(md, ln, entries bool) iter.Seq[Element] {
+	return p.walk(elementFilter{md: md, ln: ln, entries: entries, anyMd: true, anyLn: true})
+}
+
+// elementFilter is what Walk, Elements and ElementsWith yield: the
+// entries, the <rs:md> (all, or those with an attribute of mdAttrs), the
+// <rs:ln> (likewise).
+type elementFilter struct {
+	md, ln, entries bool
+	anyMd, anyLn    bool
+	mdAttrs         rs.MdAttrSet
+	lnAttrs         rs.LnAttrSet
+}
+
+func (f *elementFilter) takesMd(m *rs.Md) bool { return f.anyMd || m.AttrSet()&f.mdAttrs != 0 }
+func (f *elementFilter) takesLn(l *rs.Ln) bool { return f.anyLn || l.AttrSet()&f.lnAttrs != 0 }
+
+// wants reports whether an element of w may be yielded (false: the window
+// can be skipped).
+func (f *elementFilter) wants(w *window) bool {
+	return f.entries ||
+		f.md && (f.anyMd && w.mds || w.mdAttrs&f.mdAttrs != 0) ||
+		f.ln && (f.anyLn && w.lns || w.lnAttrs&f.lnAttrs != 0)
+}
+
+func (p *Pass) walk(f elementFilter) iter.Seq[Element] {
 	return func(yield func(Element) bool) {
 		of := func(m *rs.Md, extra []*rs.Md, links []*rs.Ln, e *rs.Entry) bool {
-			if entries && e != nil && !yield(Element{Entry: e}) {
+			if f.entries && e != nil && !yield(Element{Entry: e}) {
 				return false
 			}
-			if md {
-				if m != nil && !yield(Element{Md: m, Entry: e}) {
+			if f.md {
+				if m != nil && f.takesMd(m) && !yield(Element{Md: m, Entry: e}) {
 					return false
 				}
 				for _, x := range extra {
-					if !yield(Element{Md: x, Entry: e}) {
+					if f.takesMd(x) && !yield(Element{Md: x, Entry: e}) {
 						return false
 					}
 				}
 			}
-			if ln {
+			if f.ln {
 				for _, l := range links {
-					if !yield(Element{Ln: l, Entry: e}) {
+					if f.takesLn(l) && !yield(Element{Ln: l, Entry: e}) {
 						return false
 					}
 				}
@@ -59,7 +96,7 @@ func (p *Pass) Walk(md, ln, entries bool) iter.Seq[Element] {
 		if !of(top, d.ExtraMd, d.Links, nil) {
 			return
 		}
-		for e := range p.Entries() {
+		for e := range p.entries(f.wants) {
 			if !of(e.Md, e.ExtraMd, e.Links, e) {
 				return
 			}

@@ -67,15 +67,45 @@ type feed struct {
 }
 
 // window is the entries completed since the previous window, and whether
-// they are the last ones.
+// they are the last ones, with what their elements carry: whether any
+// has an <rs:md> or an <rs:ln>, and the attributes of all of them, for
+// Pass.ElementsWith and Lns to skip the windows where there is nothing
+// they look for.
 type window struct {
-	entries []*rs.Entry
-	last    bool
+	entries  []*rs.Entry
+	last     bool
+	mds, lns bool
+	mdAttrs  rs.MdAttrSet
+	lnAttrs  rs.LnAttrSet
+}
+
+// newWindow is the window of entries, with what their elements carry.
+func newWindow(entries []*rs.Entry, last bool) window {
+	w := window{entries: entries, last: last}
+	for _, e := range entries {
+		if e.Md != nil {
+			w.mds = true
+			w.mdAttrs |= e.Md.AttrSet()
+		}
+		for _, m := range e.ExtraMd {
+			w.mds = true
+			w.mdAttrs |= m.AttrSet()
+		}
+		for _, l := range e.Links {
+			w.lns = true
+			w.lnAttrs |= l.AttrSet()
+		}
+	}
+	return w
 }
 
 // Entries yields the document's entries once, in document order. Rules of
 // ScopeEntries read the entries only through it.
-func (p *Pass) Entries() iter.Seq[*rs.Entry] {
+func (p *Pass) Entries() iter.Seq[*rs.Entry] { return p.entries(nil) }
+
+// entries is Entries, which, while a document is read, skips the windows
+// wants (when not nil) says hold nothing the rule looks for.
+func (p *Pass) entries(wants func(*window) bool) iter.Seq[*rs.Entry] {
 	if p.feed == nil {
 		return p.entriesCheck()
 	}
@@ -86,10 +116,12 @@ func (p *Pass) Entries() iter.Seq[*rs.Entry] {
 	f.used = true
 	return func(yield func(*rs.Entry) bool) {
 		for {
-			for i, e := range f.shared.entries {
-				p.at = i
-				if !yield(e) {
-					return
+			if wants == nil || wants(f.shared) {
+				for i, e := range f.shared.entries {
+					p.at = i
+					if !yield(e) {
+						return
+					}
 				}
 			}
 			if f.shared.last || !f.suspend() {
@@ -235,7 +267,7 @@ func (s *stream) start(d *rs.Document) bool {
 // feed resumes every rule on a window of entries; with last, the rules run
 // to their end.
 func (s *stream) feed(entries []*rs.Entry, last bool) {
-	s.shared = window{entries: entries, last: last}
+	s.shared = newWindow(entries, last)
 	if s.values != nil {
 		s.values.fill(entries)
 	}
