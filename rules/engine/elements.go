@@ -62,8 +62,8 @@ func (f *elementFilter) takesLn(l *rs.Ln) bool { return f.anyLn || l.AttrSet()&f
 // can be skipped).
 func (f *elementFilter) wants(w *window) bool {
 	return f.entries ||
-		f.md && (f.anyMd && w.mds || w.mdAttrs&f.mdAttrs != 0) ||
-		f.ln && (f.anyLn && w.lns || w.lnAttrs&f.lnAttrs != 0)
+		f.md && (f.anyMd && w.parts&EntryMd != 0 || w.mdAttrs&f.mdAttrs != 0) ||
+		f.ln && (f.anyLn && w.parts&EntryLinks != 0 || w.lnAttrs&f.lnAttrs != 0)
 }
 
 func (p *Pass) walk(f elementFilter) iter.Seq[Element] {

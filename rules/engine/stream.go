@@ -67,41 +67,90 @@ type feed struct {
 }
 
 // window is the entries completed since the previous window, and whether
-// they are the last ones, with what their elements carry: whether any
-// has an <rs:md> or an <rs:ln>, and the attributes of all of them, for
-// Pass.ElementsWith and Lns to skip the windows where there is nothing
-// they look for.
+// they are the last ones, with what they hold: the parts of all of them,
+// and the attributes of all their elements, for Pass.EntriesWith,
+// ElementsWith and Lns to skip the windows where there is nothing they
+// look for.
 type window struct {
-	entries  []*rs.Entry
-	last     bool
-	mds, lns bool
-	mdAttrs  rs.MdAttrSet
-	lnAttrs  rs.LnAttrSet
+	entries []*rs.Entry
+	last    bool
+	parts   EntryParts
+	mdAttrs rs.MdAttrSet
+	lnAttrs rs.LnAttrSet
 }
 
-// newWindow is the window of entries, with what their elements carry.
+// newWindow is the window of entries, with what they hold.
 func newWindow(entries []*rs.Entry, last bool) window {
 	w := window{entries: entries, last: last}
 	for _, e := range entries {
+		w.parts |= partsOf(e)
 		if e.Md != nil {
-			w.mds = true
 			w.mdAttrs |= e.Md.AttrSet()
 		}
 		for _, m := range e.ExtraMd {
-			w.mds = true
 			w.mdAttrs |= m.AttrSet()
 		}
 		for _, l := range e.Links {
-			w.lns = true
 			w.lnAttrs |= l.AttrSet()
 		}
 	}
 	return w
 }
 
+// EntryParts is a set of parts an entry may have, for a rule that reads
+// only the entries with one (Pass.EntriesWith).
+type EntryParts uint8
+
+const (
+	EntryMd         EntryParts = 1 << iota // an <rs:md>
+	EntryExtraMd                           // a second <rs:md>
+	EntryLinks                             // an <rs:ln>
+	EntryUnknown                           // an element ResourceSync does not define (Entry.Unknown)
+	EntryChangefreq                        // <changefreq>
+	EntryPriority                          // <priority>
+)
+
+// partsOf is the set of the parts e has.
+func partsOf(e *rs.Entry) EntryParts {
+	var s EntryParts
+	if e.Md != nil || len(e.ExtraMd) > 0 {
+		s |= EntryMd
+	}
+	if len(e.ExtraMd) > 0 {
+		s |= EntryExtraMd
+	}
+	if len(e.Links) > 0 {
+		s |= EntryLinks
+	}
+	if len(e.Unknown) > 0 {
+		s |= EntryUnknown
+	}
+	if e.ChangefreqPos.IsValid() {
+		s |= EntryChangefreq
+	}
+	if e.PriorityPos.IsValid() {
+		s |= EntryPriority
+	}
+	return s
+}
+
 // Entries yields the document's entries once, in document order. Rules of
 // ScopeEntries read the entries only through it.
 func (p *Pass) Entries() iter.Seq[*rs.Entry] { return p.entries(nil) }
+
+// EntriesWith is Entries restricted to the entries that have one of parts.
+// While a document is read, a window of entries none of which has one is
+// skipped at once: a rule that looks for what most documents do not hold
+// (links, a repeated <rs:md>, unknown elements) costs next to nothing.
+func (p *Pass) EntriesWith(parts EntryParts) iter.Seq[*rs.Entry] {
+	return func(yield func(*rs.Entry) bool) {
+		for e := range p.entries(func(w *window) bool { return w.parts&parts != 0 }) {
+			if partsOf(e)&parts != 0 && !yield(e) {
+				return
+			}
+		}
+	}
+}
 
 // entries is Entries, which, while a document is read, skips the windows
 // wants (when not nil) says hold nothing the rule looks for.

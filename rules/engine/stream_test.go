@@ -80,10 +80,11 @@ var _ = Describe("Streaming", func() {
 		Expect(streamed.Diagnostics).To(ContainElement(HaveField("Rule", "RS-LINK-HREF")))
 	})
 
-	// Pass.ElementsWith skips a window none of whose elements carries an
-	// attribute the rule looks for: the attributes here stand on a second
-	// <rs:md> or an <rs:ln> of one entry among others that have none.
-	It("gives the whole model's result when an attribute is on one element of a window (ElementsWith)", func() {
+	// Pass.ElementsWith and EntriesWith skip a window none of whose
+	// entries holds what the rule looks for: the attributes here stand on
+	// a second <rs:md> or an <rs:ln> of one entry among others that have
+	// none, and each part an entry may have is in one entry alone.
+	It("gives the whole model's result when an attribute or a part is in one entry of a window (ElementsWith, EntriesWith)", func() {
 		defer engine.SetStreamWindow(3)()
 		doc := []byte(`<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
@@ -94,6 +95,17 @@ var _ = Describe("Streaming", func() {
 <url><loc>http://example.com/d</loc></url>
 <url><loc>http://example.com/e</loc><rs:ln rel="alternate" href="http://example.com/e.gz" encoding="utf-8" length="z"/></url>
 <url><loc>http://example.com/f</loc></url>
+<url><loc>http://example.com/g</loc><changefreq>sometimes</changefreq></url>
+<url><loc>http://example.com/h</loc></url>
+<url><loc>http://example.com/i</loc></url>
+<url><loc>http://example.com/j</loc><priority>2</priority></url>
+<url><loc>http://example.com/k</loc></url>
+<url><loc>http://example.com/l</loc></url>
+<url><loc>http://example.com/m</loc><rs:lnk/></url>
+<url><loc>http://example.com/n</loc></url>
+<url><loc>http://example.com/o</loc></url>
+<url><loc>http://example.com/p</loc><x:md xmlns:x="http://www.openarchives.org/rs/terms"/></url>
+<url><loc>http://example.com/q</loc></url>
 </urlset>`)
 		sv, err := frontend.New()
 		Expect(err).NotTo(HaveOccurred())
@@ -101,7 +113,8 @@ var _ = Describe("Streaming", func() {
 		streamed := v.ValidateBytes(context.Background(), "rare.xml", doc)
 		whole, _ := v.ValidateDoc(context.Background(), "rare.xml", doc)
 		Expect(describe(streamed)).To(Equal(describe(whole)))
-		for _, id := range []string{"RS-ENCODING-CODING", "RS-PATH-PLACE", "RS-CAPABILITY-ENTRY-PLACE", "RS-LENGTH-SYNTAX"} {
+		for _, id := range []string{"RS-ENCODING-CODING", "RS-PATH-PLACE", "RS-CAPABILITY-ENTRY-PLACE", "RS-LENGTH-SYNTAX",
+			"RS-MD-ENTRY-ONCE", "RS-CHANGEFREQ-VALUE", "RS-PRIORITY-VALUE", "RS-ELEMENT-UNKNOWN", "RS-NAMESPACE-NEAR", "RS-LINK-ALTERNATE-TYPE"} {
 			Expect(streamed.Diagnostics).To(ContainElement(HaveField("Rule", id)))
 		}
 	})
