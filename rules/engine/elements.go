@@ -38,14 +38,14 @@ func (p *Pass) ElementsWith(md rs.MdAttrSet, ln rs.LnAttrSet) iter.Seq[Element] 
 	return p.walk(elementFilter{md: md != 0, ln: ln != 0, mdAttrs: md, lnAttrs: ln})
 }
 
-// Walk is Elements that, with entries, also yields each entry (an Element
-// with only Entry set) before its elements, for a rule that reads both
-// the elements and the entries themselves in its one pass.
-func (p *Pass) Walk(md, ln, entries bool) iter.Seq[Element] {
-	return p.walk(elementFilter{md: md, ln: ln, entries: entries, anyMd: true, anyLn: true})
+// WalkWith is ElementsWith that also yields each entry (an Element with
+// only Entry set) before its elements, for a rule that reads both the
+// entries themselves and some of their elements in its one pass.
+func (p *Pass) WalkWith(md rs.MdAttrSet, ln rs.LnAttrSet) iter.Seq[Element] {
+	return p.walk(elementFilter{md: md != 0, ln: ln != 0, entries: true, mdAttrs: md, lnAttrs: ln})
 }
 
-// elementFilter is what Walk, Elements and ElementsWith yield: the
+// elementFilter is what Elements, ElementsWith and WalkWith yield: the
 // entries, the <rs:md> (all, or those with an attribute of mdAttrs), the
 // <rs:ln> (likewise).
 type elementFilter struct {

@@ -106,6 +106,7 @@ var _ = Describe("Streaming", func() {
 <url><loc>http://example.com/o</loc></url>
 <url><loc>http://example.com/p</loc><x:md xmlns:x="http://www.openarchives.org/rs/terms"/></url>
 <url><loc>http://example.com/q</loc></url>
+<url><loc>http://example.com/r</loc><rs:md at="2013"/><rs:ln rel="alternate" href="http://example.com/r.x" type="text/plain" modified="2013-1"/></url>
 </urlset>`)
 		sv, err := frontend.New()
 		Expect(err).NotTo(HaveOccurred())
@@ -114,7 +115,8 @@ var _ = Describe("Streaming", func() {
 		whole, _ := v.ValidateDoc(context.Background(), "rare.xml", doc)
 		Expect(describe(streamed)).To(Equal(describe(whole)))
 		for _, id := range []string{"RS-ENCODING-CODING", "RS-PATH-PLACE", "RS-CAPABILITY-ENTRY-PLACE", "RS-LENGTH-SYNTAX",
-			"RS-MD-ENTRY-ONCE", "RS-CHANGEFREQ-VALUE", "RS-PRIORITY-VALUE", "RS-ELEMENT-UNKNOWN", "RS-NAMESPACE-NEAR", "RS-LINK-ALTERNATE-TYPE"} {
+			"RS-MD-ENTRY-ONCE", "RS-CHANGEFREQ-VALUE", "RS-PRIORITY-VALUE", "RS-ELEMENT-UNKNOWN", "RS-NAMESPACE-NEAR", "RS-LINK-ALTERNATE-TYPE",
+			"RS-TIME-NOT-USED", "RS-TIME-W3C", "RS-TIME-UTC"} {
 			Expect(streamed.Diagnostics).To(ContainElement(HaveField("Rule", id)))
 		}
 	})
