@@ -236,6 +236,11 @@ func (m *Md) AttrSet() MdAttrSet {
 	if m.attrs.present != 0 {
 		return MdAttrSet(m.attrs.present)
 	}
+	return m.fieldSet() // apart, for AttrSet to be inlined
+}
+
+// fieldSet is the set of the attributes of m whose field is not empty.
+func (m *Md) fieldSet() MdAttrSet {
 	var s MdAttrSet
 	for i := range mdAttrs {
 		if *m.at(i) != "" {
@@ -250,6 +255,11 @@ func (l *Ln) AttrSet() LnAttrSet {
 	if l.attrs.present != 0 {
 		return LnAttrSet(l.attrs.present)
 	}
+	return l.fieldSet()
+}
+
+// fieldSet is Md.fieldSet for <rs:ln>.
+func (l *Ln) fieldSet() LnAttrSet {
 	var s LnAttrSet
 	for i := range lnAttrs {
 		if *l.at(i) != "" {
