@@ -68,38 +68,15 @@ func (f *elementFilter) wants(w *window) bool {
 
 func (p *Pass) walk(f elementFilter) iter.Seq[Element] {
 	return func(yield func(Element) bool) {
-		of := func(m *rs.Md, extra []*rs.Md, links []*rs.Ln, e *rs.Entry) bool {
-			if f.entries && e != nil && !yield(Element{Entry: e}) {
-				return false
-			}
-			if f.md {
-				if m != nil && f.takesMd(m) && !yield(Element{Md: m, Entry: e}) {
-					return false
-				}
-				for _, x := range extra {
-					if f.takesMd(x) && !yield(Element{Md: x, Entry: e}) {
-						return false
-					}
-				}
-			}
-			if f.ln {
-				for _, l := range links {
-					if f.takesLn(l) && !yield(Element{Ln: l, Entry: e}) {
-						return false
-					}
-				}
-			}
-			return true
-		}
 		d := p.Doc
 		top, extra, links := d.Md, len(d.ExtraMd), len(d.Links)
-		if !of(top, d.ExtraMd, d.Links, nil) {
+		if !f.yieldOf(yield, top, d.ExtraMd, d.Links, nil) {
 			return
 		}
-		for e := range p.entries(f.wants) {
-			if !of(e.Md, e.ExtraMd, e.Links, e) {
-				return
-			}
+		// The entries' elements straight from the loop over the windows,
+		// not through Entries: one closure less per entry.
+		if !p.eachEntry(f.wants, func(e *rs.Entry) bool { return f.yieldOf(yield, e.Md, e.ExtraMd, e.Links, e) }) {
+			return
 		}
 		// While a document is read, Doc is the header as read so far: what
 		// of it came after the entries is known now.
@@ -109,8 +86,35 @@ func (p *Pass) walk(f elementFilter) iter.Seq[Element] {
 		} else {
 			top = nil
 		}
-		of(top, d.ExtraMd[min(extra, len(d.ExtraMd)):], d.Links[min(links, len(d.Links)):], nil)
+		f.yieldOf(yield, top, d.ExtraMd[min(extra, len(d.ExtraMd)):], d.Links[min(links, len(d.Links)):], nil)
 	}
+}
+
+// yieldOf yields the entry e (when f takes entries and e is not nil), then
+// the elements f takes among m, extra and links, standing in e (nil: at the
+// top); false when yield asked to stop.
+func (f *elementFilter) yieldOf(yield func(Element) bool, m *rs.Md, extra []*rs.Md, links []*rs.Ln, e *rs.Entry) bool {
+	if f.entries && e != nil && !yield(Element{Entry: e}) {
+		return false
+	}
+	if f.md {
+		if m != nil && f.takesMd(m) && !yield(Element{Md: m, Entry: e}) {
+			return false
+		}
+		for _, x := range extra {
+			if f.takesMd(x) && !yield(Element{Md: x, Entry: e}) {
+				return false
+			}
+		}
+	}
+	if f.ln {
+		for _, l := range links {
+			if f.takesLn(l) && !yield(Element{Ln: l, Entry: e}) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Mds yields every <rs:md> of the document, as Elements does.

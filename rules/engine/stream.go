@@ -155,27 +155,46 @@ func (p *Pass) EntriesWith(parts EntryParts) iter.Seq[*rs.Entry] {
 // entries is Entries, which, while a document is read, skips the windows
 // wants (when not nil) says hold nothing the rule looks for.
 func (p *Pass) entries(wants func(*window) bool) iter.Seq[*rs.Entry] {
-	if p.feed == nil {
-		return p.entriesCheck()
+	if p.feed == nil && p.ctx == nil {
+		return slices.Values(p.Doc.Entries)
 	}
+	return func(yield func(*rs.Entry) bool) { p.eachEntry(wants, yield) }
+}
+
+// eachEntry calls fn on the document's entries once, in document order,
+// until fn returns false (eachEntry then does too): while the document is
+// read, window by window, those wants (when not nil) says hold nothing the
+// rule looks for skipped, and p.at the index in its window of the entry;
+// on the whole model, ending early once the run's context is done (the
+// rule's findings are then dropped).
+func (p *Pass) eachEntry(wants func(*window) bool, fn func(*rs.Entry) bool) bool {
 	f := p.feed
+	if f == nil {
+		for i, e := range p.Doc.Entries {
+			if p.ctx != nil && i%ctxEvery == ctxEvery-1 && p.ctx.Err() != nil {
+				return true // the entries end there
+			}
+			if !fn(e) {
+				return false
+			}
+		}
+		return true
+	}
 	if f.used {
 		panic(errEntriesTwice)
 	}
 	f.used = true
-	return func(yield func(*rs.Entry) bool) {
-		for {
-			if wants == nil || wants(f.shared) {
-				for i, e := range f.shared.entries {
-					p.at = i
-					if !yield(e) {
-						return
-					}
+	for {
+		if wants == nil || wants(f.shared) {
+			for i, e := range f.shared.entries {
+				p.at = i
+				if !fn(e) {
+					return false
 				}
 			}
-			if f.shared.last || !f.suspend() {
-				return
-			}
+		}
+		if f.shared.last || !f.suspend() {
+			return true
 		}
 	}
 }
@@ -183,24 +202,6 @@ func (p *Pass) entries(wants func(*window) bool) iter.Seq[*rs.Entry] {
 // ctxEvery is how many entries Pass.Entries yields between two looks at
 // the run's context.
 const ctxEvery = 1024
-
-// entriesCheck yields the whole model's entries, ending early once the
-// run's context is done (the rule's findings are then dropped).
-func (p *Pass) entriesCheck() iter.Seq[*rs.Entry] {
-	if p.ctx == nil {
-		return slices.Values(p.Doc.Entries)
-	}
-	return func(yield func(*rs.Entry) bool) {
-		for i, e := range p.Doc.Entries {
-			if i%ctxEvery == ctxEvery-1 && p.ctx.Err() != nil {
-				return
-			}
-			if !yield(e) {
-				return
-			}
-		}
-	}
-}
 
 // stream checks a document while the front end reads it: it is the
 // OnEntries hook of ReadOptions. The rules of ScopeEntries run as
