@@ -326,6 +326,15 @@ static void rsc_put_str(rsc_buf *b, const xmlChar *s) {
 #define RSC_EV_CAP (RSC_CHUNK + RSC_CHUNK / 4) // an event buffer, with room for the event that fills it
 #define RSC_SPARE 5                            // event buffers kept for reuse at most
 
+// RSC_PUSH is how much of a chunk xmlParseChunk is given at a time. Each
+// call first moves what libxml2's buffer holds past what it parsed to the
+// buffer's start (xmlParserInputShrink, a memmove): all of a 64 KiB chunk
+// pushed in one call, a few KiB in 4 KiB calls. The reader thread
+// of a 50,000-entry Resource List runs 2.2 % fewer instructions (callgrind:
+// 1,353 M against 1,384; 1 KiB 1,463 M, 2 KiB 1,461, 8 KiB 1,467 and 16 KiB
+// 1,475 against 64 KiB's 1,474 before the attribute count was cut).
+#define RSC_PUSH 4096
+
 // rsc_chunk is a buffer of events ready for the Go side.
 typedef struct rsc_chunk {
 	struct rsc_chunk *next;
@@ -924,13 +933,16 @@ int rsc_pass_push(rsc_pass *ps, const char *buf, size_t len) {
 		return -1;
 	}
 	ps->fed += (long)len;
-	xmlParseChunk(st->ctxt, buf, (int)len, 0);
-	if (st->oom) {
-		return -1;
-	}
-	if (st->ctxt->disableSAX || st->ctxt->instate == XML_PARSER_EOF) {
-		ps->stopped = 1; // a fatal error, or a DOCTYPE
-		return 1;
+	for (size_t off = 0; off < len; off += RSC_PUSH) {
+		size_t k = len - off < RSC_PUSH ? len - off : RSC_PUSH;
+		xmlParseChunk(st->ctxt, buf + off, (int)k, 0);
+		if (st->oom) {
+			return -1;
+		}
+		if (st->ctxt->disableSAX || st->ctxt->instate == XML_PARSER_EOF) {
+			ps->stopped = 1; // a fatal error, or a DOCTYPE
+			return 1;
+		}
 	}
 	return 0;
 }
