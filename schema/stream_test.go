@@ -84,6 +84,32 @@ var _ = Describe("Streaming a document (ReadFrom)", func() {
 		}
 	})
 
+	It("passes names and namespaces past the shim's tables (64 names, 32 namespaces) as written", func() {
+		// 100 attribute names in 40 namespaces on each <rs:md>, on three
+		// entries: the names beyond the tables are written inline, every time.
+		var md strings.Builder
+		md.WriteString("<rs:md length=\"1\"")
+		for i := 0; i < 40; i++ {
+			fmt.Fprintf(&md, " xmlns:p%d=\"urn:ns%d\"", i, i)
+		}
+		for i := 0; i < 100; i++ {
+			fmt.Fprintf(&md, " p%d:n%d=\"v%d\"", i%40, i, i)
+		}
+		md.WriteString("/>")
+		entry := "<url><loc>http://example.com/r</loc>" + md.String() + "</url>\n"
+		d, _, err := v.Read(doc(entry+entry+entry), false)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(d.Entries).To(HaveLen(3))
+		for _, e := range d.Entries {
+			Expect(e.Md.Length).To(Equal("1"))
+			Expect(e.Md.Extra).To(HaveLen(100))
+			for i, a := range e.Md.Extra {
+				Expect([]string{a.Space, a.Local, a.Value}).To(Equal([]string{
+					fmt.Sprintf("urn:ns%d", i%40), fmt.Sprintf("n%d", i), fmt.Sprintf("v%d", i)}))
+			}
+		}
+	})
+
 	It("builds each window's entries right in the entries of earlier windows put back in the pool", func() {
 		all, err := fixtures.All()
 		Expect(err).NotTo(HaveOccurred())
