@@ -759,7 +759,9 @@ static void rsc_s_start(void *ud, const xmlChar *localname, const xmlChar *prefi
 	} else {
 		rsc_put_u32(b, 0);
 	}
-	rsc_flush(st, 0);
+	if (b->len >= RSC_CHUNK) { // rsc_flush's test, without its call at every event
+		rsc_flush(st, 0);
+	}
 	if (b->oom || st->oom) {
 		st->oom = 1;
 		xmlStopParser(st->ctxt);
@@ -783,7 +785,9 @@ static void rsc_s_end(void *ud, const xmlChar *localname, const xmlChar *prefix,
 			rsc_put_bytes(st->events, st->text.p, st->text.len);
 		}
 		rsc_put_byte(st->events, 'E');
-		rsc_flush(st, 0);
+		if (st->events->len >= RSC_CHUNK) {
+			rsc_flush(st, 0);
+		}
 		if (st->events->oom || st->oom) {
 			st->oom = 1;
 			xmlStopParser(st->ctxt);

@@ -607,7 +607,6 @@ func feed(ctx context.Context, ps *C.rsc_pass, head []byte, rest io.Reader, chun
 	line, col := 1, 1 // where the next piece starts
 	push := func(b []byte) {
 		out.n += int64(len(b))
-		out.lines += bytes.Count(b, newline)
 		for feeding && len(b) > 0 {
 			k := min(len(b), chunkSize)
 			if err := attrs.Scan(b[:k]); err != nil {
@@ -615,7 +614,9 @@ func feed(ctx context.Context, ps *C.rsc_pass, head []byte, rest io.Reader, chun
 				break
 			}
 			out.last = window{prev: out.last.cur, cur: piece{data: b[:k], line: line, col: col}}
+			was := line
 			line, col = next(line, col, b[:k])
+			out.lines += line - was
 			// b is Go memory the pass reads during the call only.
 			if C.rsc_pass_push(ps, (*C.char)(unsafe.Pointer(&b[0])), C.size_t(k)) != 0 {
 				feeding = false
@@ -625,6 +626,7 @@ func feed(ctx context.Context, ps *C.rsc_pass, head []byte, rest io.Reader, chun
 				feeding = false
 			}
 		}
+		out.lines += bytes.Count(b, newline) // what was not pushed
 	}
 	push(head)
 	if rest != nil {
