@@ -225,6 +225,23 @@ var _ = Describe("Streaming a document (ReadFrom)", func() {
 		}
 	})
 
+	It("refuses UTF-16 without a byte order mark before libxml2 sees it (the attribute count reads bytes)", func() {
+		data := utf16le(bytes.Replace(doc("<url><loc>http://example.com/r</loc></url>\n"),
+			[]byte(`encoding="UTF-8"`), []byte(`encoding="UTF-16"`), 1))
+		for _, read := range []func() error{
+			func() error { _, _, err := v.Read(data, true); return err },
+			func() error {
+				_, _, err := readFrom(context.Background(), v, iotest.HalfReader(bytes.NewReader(data)))
+				return err
+			},
+		} {
+			var se *rs.SyntaxError
+			err := read()
+			Expect(errors.As(err, &se)).To(BeTrue(), "%v", err)
+			Expect(se.Msg).To(ContainSubstring("UTF-16 encoded"))
+		}
+	})
+
 	It("refuses an element with too many attributes before libxml2 sees it, quickly, wherever it is", func() {
 		// 200,000 attributes took libxml2 34 s (its duplicate check is
 		// quadratic); 256 is the most any element may have.
@@ -306,3 +323,12 @@ func posOf(data []byte, off int) (line, col int) {
 type readerFunc func([]byte) (int, error)
 
 func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
+
+// utf16le is ASCII text in UTF-16, little-endian, without a byte order mark.
+func utf16le(ascii []byte) []byte {
+	out := make([]byte, 0, 2*len(ascii))
+	for _, b := range ascii {
+		out = append(out, b, 0)
+	}
+	return out
+}
