@@ -225,6 +225,28 @@ var _ = Describe("Streaming a document (ReadFrom)", func() {
 		}
 	})
 
+	It("says a document is not well-formed when an element with too many attributes comes after libxml2 stopped", func() {
+		// The attribute count runs ahead of libxml2 (schema.scan): what it
+		// refuses past the place libxml2 stopped at is not what went wrong.
+		var b strings.Builder
+		for i := 0; i < 300; i++ {
+			fmt.Fprintf(&b, " a%d='1'", i)
+		}
+		// The end tag that does not match is in the first 64 KiB pushed,
+		// the element in the next.
+		data := doc("<url><loc>http://example.com/a</lock></url>\n" +
+			strings.Repeat("<url><loc>http://example.com/res</loc></url>\n", 1500) +
+			"<url><loc>http://example.com/many</loc><rs:md" + b.String() + "/></url>\n")
+		Expect(bytes.Index(data, []byte("many"))).To(BeNumerically(">", 64*1024))
+		Expect(bytes.Index(data, []byte("many"))).To(BeNumerically("<", 80*1024))
+		for _, r := range []io.Reader{bytes.NewReader(data), iotest.HalfReader(bytes.NewReader(data))} {
+			_, _, err := readFrom(context.Background(), v, r)
+			var se *rs.SyntaxError
+			Expect(errors.As(err, &se)).To(BeTrue(), "%v", err)
+			Expect(se.Msg).To(ContainSubstring("lock"))
+		}
+	})
+
 	It("refuses UTF-16 without a byte order mark before libxml2 sees it (the attribute count reads bytes)", func() {
 		data := utf16le(bytes.Replace(doc("<url><loc>http://example.com/r</loc></url>\n"),
 			[]byte(`encoding="UTF-8"`), []byte(`encoding="UTF-16"`), 1))
