@@ -41,23 +41,30 @@ func TestAttrCounter(t *testing.T) {
 		{"after a comment full of quotes", head + "<!--" + strings.Repeat(`"`, 1000) + "-->\n\n  " + attrs("rs:ln", 300), Pos{Line: 5, Column: 3}},
 	} {
 		// Whole, then in pieces of every size up to 7 bytes, and of 4 KiB.
-		for _, size := range []int{len(tc.doc), 1, 2, 3, 5, 7, 4096} {
-			c := AttrCounter{Limit: MaxAttributes}
-			var err *AttrLimitError
-			for i := 0; i < len(tc.doc) && err == nil; i += size {
-				err = c.Scan([]byte(tc.doc[i:min(i+size, len(tc.doc))]))
-			}
-			switch {
-			case tc.at == Pos{} && err != nil:
-				t.Errorf("%s, pieces of %d: refused: %v", tc.name, size, err)
-			case tc.at != Pos{} && err == nil:
-				t.Errorf("%s, pieces of %d: not refused", tc.name, size)
-			case tc.at != Pos{} && err.Pos != tc.at:
-				t.Errorf("%s, pieces of %d: refused at %v, want %v", tc.name, size, err.Pos, tc.at)
-			}
-			if err != nil && c.Scan([]byte("<a/>")) == nil {
-				t.Errorf("%s, pieces of %d: the refusal is forgotten", tc.name, size)
-			}
+		checkRefused(t, tc.name, tc.doc, tc.at, len(tc.doc), 1, 2, 3, 5, 7, 4096)
+	}
+}
+
+// checkRefused scans doc in pieces of each size and checks that it is
+// refused at at (zero: not refused), and that a refusal is said again.
+func checkRefused(t *testing.T, name, doc string, at Pos, sizes ...int) {
+	t.Helper()
+	for _, size := range sizes {
+		c := AttrCounter{Limit: MaxAttributes}
+		var err *AttrLimitError
+		for i := 0; i < len(doc) && err == nil; i += size {
+			err = c.Scan([]byte(doc[i:min(i+size, len(doc))]))
+		}
+		switch {
+		case at == Pos{} && err != nil:
+			t.Errorf("%s, pieces of %d: refused: %v", name, size, err)
+		case at != Pos{} && err == nil:
+			t.Errorf("%s, pieces of %d: not refused", name, size)
+		case at != Pos{} && err.Pos != at:
+			t.Errorf("%s, pieces of %d: refused at %v, want %v", name, size, err.Pos, at)
+		}
+		if err != nil && c.Scan([]byte("<a/>")) == nil {
+			t.Errorf("%s, pieces of %d: the refusal is forgotten", name, size)
 		}
 	}
 }
@@ -81,21 +88,7 @@ func TestAttrCounterSkips(t *testing.T) {
 		{"over the limit after a comment holding '<'", "<r>" + short + "<!-- <a <b -->" + tight(257), Pos{Line: 401, Column: 15}},
 		{"over the limit at the end", "<r>" + short + tight(300), Pos{Line: 401, Column: 1}},
 	} {
-		for _, size := range []int{len(tc.doc), 1, 7, 100, 1000, 4096} {
-			c := AttrCounter{Limit: MaxAttributes}
-			var err *AttrLimitError
-			for i := 0; i < len(tc.doc) && err == nil; i += size {
-				err = c.Scan([]byte(tc.doc[i:min(i+size, len(tc.doc))]))
-			}
-			switch {
-			case tc.at == Pos{} && err != nil:
-				t.Errorf("%s, pieces of %d: refused: %v", tc.name, size, err)
-			case tc.at != Pos{} && err == nil:
-				t.Errorf("%s, pieces of %d: not refused", tc.name, size)
-			case tc.at != Pos{} && err.Pos != tc.at:
-				t.Errorf("%s, pieces of %d: refused at %v, want %v", tc.name, size, err.Pos, tc.at)
-			}
-		}
+		checkRefused(t, tc.name, tc.doc, tc.at, len(tc.doc), 1, 7, 100, 1000, 4096)
 	}
 }
 
