@@ -31,17 +31,18 @@ type attrValue struct {
 // order of Pass.Elements (which it uses: a rule of ScopeEntries calls it
 // once, instead of Entries).
 func attrValues(p *engine.Pass, name string, onMd, onLn bool) iter.Seq[attrValue] {
+	md, ln := rs.MdAttrOf(name), rs.LnAttrOf(name) // named once, read on every element
 	return func(yield func(attrValue) bool) {
 		for x := range p.Elements(onMd, onLn) {
 			var v string
 			var ok bool
 			var a attrValue
 			if x.Md != nil {
-				if v, ok = x.Md.Get(name); ok {
-					a = attrValue{v, x.Md.AttrPosition(name), "<rs:md>", x.Entry}
+				if v, ok = x.Md.Attr(md); ok {
+					a = attrValue{v, x.Md.AttrPos(md), "<rs:md>", x.Entry}
 				}
-			} else if v, ok = x.Ln.Get(name); ok {
-				a = attrValue{v, x.Ln.AttrPosition(name), "<rs:ln>", x.Entry}
+			} else if v, ok = x.Ln.Attr(ln); ok {
+				a = attrValue{v, x.Ln.AttrPos(ln), "<rs:ln>", x.Entry}
 			}
 			if ok && !yield(a) {
 				return
@@ -357,10 +358,10 @@ var ChangeValue = &engine.Rule{
 // (md5, sha-256) belong.
 var attrHashAlgorithms = []string{"md2", "md5", "sha-1", "sha-224", "sha-256", "sha-384", "sha-512", "shake128", "shake256"}
 
-// attrHashRegistered reports whether tok is one of attrHashAlgorithms,
-// compared case-insensitively.
-func attrHashRegistered(tok string) bool {
-	return slices.Contains(attrHashAlgorithms, strings.ToLower(tok))
+// attrHashRegistered reports whether alg, an algorithm token in lower case
+// (CheckedHash.Alg), is one of attrHashAlgorithms.
+func attrHashRegistered(alg string) bool {
+	return slices.Contains(attrHashAlgorithms, alg)
 }
 
 var HashAlgorithm = &engine.Rule{
@@ -372,11 +373,11 @@ var HashAlgorithm = &engine.Rule{
 		"Common spellings such as sha256 or SHA1 get a suggestion. Tokens RS-HASH-SYNTAX rejects are not considered here.",
 	Requires: []engine.Value{engine.EntryHashes},
 	Check: func(p *engine.Pass) error {
-		forEachHashAttr(p, func(_ string, pos rs.Pos, elem string, hashes []engine.CheckedHash) {
+		forEachHashAttr(p, func(_ string, pos rs.Pos, elem string, hashes []rs.CheckedHash) {
 			for _, h := range hashes {
 				// A registered token is enough; a value RS-HASH-SYNTAX
 				// rejects is not considered.
-				if attrHashRegistered(h.Token) || h.Fault != "" {
+				if h.Fault != "" || attrHashRegistered(h.Alg) {
 					continue
 				}
 				alg := h.Token

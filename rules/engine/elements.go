@@ -77,23 +77,7 @@ func (p *Pass) Walk(md, ln, entries bool) iter.Seq[Element] {
 }
 
 // Mds yields every <rs:md> of the document, as Elements does.
-func (p *Pass) Mds() iter.Seq[Element] {
-	return func(yield func(Element) bool) {
-		for x := range p.Elements(true, false) {
-			if !yield(x) {
-				return
-			}
-		}
-	}
-}
+func (p *Pass) Mds() iter.Seq[Element] { return p.Elements(true, false) }
 
 // Lns yields every <rs:ln> of the document, as Elements does.
-func (p *Pass) Lns() iter.Seq[Element] {
-	return func(yield func(Element) bool) {
-		for x := range p.Elements(false, true) {
-			if !yield(x) {
-				return
-			}
-		}
-	}
-}
+func (p *Pass) Lns() iter.Seq[Element] { return p.Elements(false, true) }
