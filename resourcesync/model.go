@@ -236,18 +236,7 @@ func (m *Md) AttrSet() MdAttrSet {
 	if m.attrs.present != 0 {
 		return MdAttrSet(m.attrs.present)
 	}
-	return m.fieldSet() // apart, for AttrSet to be inlined
-}
-
-// fieldSet is the set of the attributes of m whose field is not empty.
-func (m *Md) fieldSet() MdAttrSet {
-	var s MdAttrSet
-	for i := range mdAttrs {
-		if *m.at(i) != "" {
-			s |= 1 << i
-		}
-	}
-	return s
+	return MdAttrSet(fieldSet(len(mdAttrs), m.at)) // apart, for AttrSet to be inlined
 }
 
 // AttrSet is Md.AttrSet for <rs:ln>.
@@ -255,14 +244,15 @@ func (l *Ln) AttrSet() LnAttrSet {
 	if l.attrs.present != 0 {
 		return LnAttrSet(l.attrs.present)
 	}
-	return l.fieldSet()
+	return LnAttrSet(fieldSet(len(lnAttrs), l.at))
 }
 
-// fieldSet is Md.fieldSet for <rs:ln>.
-func (l *Ln) fieldSet() LnAttrSet {
-	var s LnAttrSet
-	for i := range lnAttrs {
-		if *l.at(i) != "" {
+// fieldSet is the set of the attributes, of the n an element defines,
+// whose field (at) is not empty.
+func fieldSet(n int, at func(i int) *string) uint16 {
+	var s uint16
+	for i := range n {
+		if *at(i) != "" {
 			s |= 1 << i
 		}
 	}
