@@ -11,8 +11,8 @@ import (
 // pass.
 
 // Element is an <rs:md> or an <rs:ln> (Md or Ln is set) with where it
-// stands: at the top (Entry nil) or in an entry. From Walk with entries,
-// an Element with only Entry set is the entry itself.
+// stands: at the top (Entry nil) or in an entry. From WalkWith, an
+// Element with only Entry set is the entry itself.
 type Element struct {
 	Md    *rs.Md
 	Ln    *rs.Ln
