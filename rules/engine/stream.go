@@ -38,11 +38,12 @@ const (
 	// ScopeEntries rules read the header and the entries, the entries
 	// only through Pass.Entries (or the helpers built on it:
 	// Pass.EntriesWith, Elements, ElementsWith, WalkWith, Mds, Lns) and
-	// only once, in document order, keeping whatever state they need. While a document is read,
-	// Check starts when its first entries are complete, is suspended
-	// between windows of entries, and ends after the last; Pass.Doc is the
-	// header as read so far (its <rs:md> is there: the schema puts it
-	// before the entries), complete once Pass.Entries has ended.
+	// only once, in document order, keeping whatever state they need.
+	// While a document is read, Check starts when its first entries are
+	// complete, is suspended between windows of entries, and ends after
+	// the last; Pass.Doc is the header as read so far (its <rs:md> is
+	// there: the schema puts it before the entries), complete once
+	// Pass.Entries has ended.
 	ScopeEntries
 )
 
