@@ -43,12 +43,26 @@ func TestAttrIsGet(t *testing.T) {
 			if gv, gok := m.Get(n); v != gv || ok != gok || ok != wantMd || (ok && v != want) || (ok && *mdFields[n] != want) {
 				t.Fatalf("<rs:md> %q: Attr %q %v, Get %q %v, want %q %v", n, v, ok, gv, gok, want, wantMd)
 			}
+			if inSet := m.AttrSet()&MdAttrOf(n).Set() != 0; inSet != ok {
+				t.Fatalf("<rs:md> %q: in AttrSet %v, Attr finds it %v", n, inSet, ok)
+			}
+			// Built by hand, with no attribute recorded: the non-empty fields.
+			hm, hl := *m, *l
+			hm.attrs, hl.attrs = attrInfo{}, attrInfo{}
+			_, hmOK := hm.Attr(MdAttrOf(n))
+			_, hlOK := hl.Attr(LnAttrOf(n))
+			if hm.AttrSet()&MdAttrOf(n).Set() != 0 != hmOK || hl.AttrSet()&LnAttrOf(n).Set() != 0 != hlOK {
+				t.Fatalf("%q: AttrSet of elements built by hand differs from Attr", n)
+			}
 			if m.AttrPos(MdAttrOf(n)) != m.AttrPosition(n) {
 				t.Fatalf("<rs:md> %q: AttrPos %v, AttrPosition %v", n, m.AttrPos(MdAttrOf(n)), m.AttrPosition(n))
 			}
 			v, ok = l.Attr(LnAttrOf(n))
 			if gv, gok := l.Get(n); v != gv || ok != gok || ok != wantLn || (ok && v != want) || (ok && *lnFields[n] != want) {
 				t.Fatalf("<rs:ln> %q: Attr %q %v, Get %q %v, want %q %v", n, v, ok, gv, gok, want, wantLn)
+			}
+			if inSet := l.AttrSet()&LnAttrOf(n).Set() != 0; inSet != ok {
+				t.Fatalf("<rs:ln> %q: in AttrSet %v, Attr finds it %v", n, inSet, ok)
 			}
 			if l.AttrPos(LnAttrOf(n)) != l.AttrPosition(n) {
 				t.Fatalf("<rs:ln> %q: AttrPos differs", n)

@@ -360,17 +360,28 @@ func ParseLength(v string) (int64, error) {
 	if v == "" {
 		return 0, errors.New("is empty")
 	}
+	var n int64
 	for i := 0; i < len(v); i++ {
-		if c := v[i]; c < '0' || c > '9' {
+		c := v[i]
+		if c < '0' || c > '9' {
 			return 0, fmt.Errorf("is not a non-negative integer (character %q at position %d)", c, i+1)
 		}
+		n = n*10 + int64(c-'0')
 	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil {
-		return 0, ErrLengthRange
+	// 18 digits always fit in an int64 (up to 9.2e18): the usual length
+	// is read in the loop above; a longer one may be out of range.
+	if len(v) > maxSafeLengthDigits {
+		var err error
+		if n, err = strconv.ParseInt(v, 10, 64); err != nil {
+			return 0, ErrLengthRange
+		}
 	}
 	return n, nil
 }
+
+// maxSafeLengthDigits is the most digits ParseLength reads without
+// strconv.ParseInt: any number of 18 digits fits in an int64.
+const maxSafeLengthDigits = 18
 
 // ContentLength is m's length attribute as a number of bytes; ok is false
 // when the attribute is absent, err says why a present one is not a

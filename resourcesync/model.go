@@ -204,6 +204,61 @@ type LnAttr int8
 // LnAttrOf is MdAttrOf for <rs:ln>.
 func LnAttrOf(name string) LnAttr { return LnAttr(lnIndex(name)) }
 
+// MdAttrSet is a set of <rs:md> attributes (bit a for MdAttr a), as an
+// element carries them (Md.AttrSet) or a caller looks for them.
+type MdAttrSet uint16
+
+// LnAttrSet is MdAttrSet for <rs:ln>.
+type LnAttrSet uint16
+
+// Set is the set of a alone; empty for an attribute ResourceSync does not
+// define (MdAttrOf of an unknown name).
+func (a MdAttr) Set() MdAttrSet {
+	if a < 0 {
+		return 0
+	}
+	return 1 << a
+}
+
+// Set is MdAttr.Set for <rs:ln>.
+func (a LnAttr) Set() LnAttrSet {
+	if a < 0 {
+		return 0
+	}
+	return 1 << a
+}
+
+// AttrSet is the set of the ResourceSync attributes m has: a is in it
+// exactly when Attr(a) finds a present. A parsed element records them as
+// it is built; for one built by hand (no attribute recorded), they are the
+// non-empty fields.
+func (m *Md) AttrSet() MdAttrSet {
+	if m.attrs.present != 0 {
+		return MdAttrSet(m.attrs.present)
+	}
+	return MdAttrSet(fieldSet(len(mdAttrs), m.at)) // apart, for AttrSet to be inlined
+}
+
+// AttrSet is Md.AttrSet for <rs:ln>.
+func (l *Ln) AttrSet() LnAttrSet {
+	if l.attrs.present != 0 {
+		return LnAttrSet(l.attrs.present)
+	}
+	return LnAttrSet(fieldSet(len(lnAttrs), l.at))
+}
+
+// fieldSet is the set of the attributes, of the n an element defines,
+// whose field (at) is not empty.
+func fieldSet(n int, at func(i int) *string) uint16 {
+	var s uint16
+	for i := range n {
+		if *at(i) != "" {
+			s |= 1 << i
+		}
+	}
+	return s
+}
+
 // mdIndex is the index of attribute name in mdAttrs, or -1.
 func mdIndex(name string) int {
 	switch name {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"slices"
 	"strings"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -28,23 +27,29 @@ type attrValue struct {
 
 // attrValues yields every occurrence of attribute name on the <rs:md>
 // (when onMd) and <rs:ln> (when onLn) elements of the document, in the
-// order of Pass.Elements (which it uses: a rule of ScopeEntries calls it
-// once, instead of Entries).
+// order of Pass.Elements. It reads only the elements that carry the
+// attribute (Pass.ElementsWith, which a rule of ScopeEntries calls once,
+// instead of Entries).
 func attrValues(p *engine.Pass, name string, onMd, onLn bool) iter.Seq[attrValue] {
-	md, ln := rs.MdAttrOf(name), rs.LnAttrOf(name) // named once, read on every element
+	var md rs.MdAttr = -1
+	var ln rs.LnAttr = -1
+	if onMd {
+		md = rs.MdAttrOf(name)
+	}
+	if onLn {
+		ln = rs.LnAttrOf(name)
+	}
 	return func(yield func(attrValue) bool) {
-		for x := range p.Elements(onMd, onLn) {
-			var v string
-			var ok bool
+		for x := range p.ElementsWith(md.Set(), ln.Set()) {
 			var a attrValue
 			if x.Md != nil {
-				if v, ok = x.Md.Attr(md); ok {
-					a = attrValue{v, x.Md.AttrPos(md), "<rs:md>", x.Entry}
-				}
-			} else if v, ok = x.Ln.Attr(ln); ok {
+				v, _ := x.Md.Attr(md)
+				a = attrValue{v, x.Md.AttrPos(md), "<rs:md>", x.Entry}
+			} else {
+				v, _ := x.Ln.Attr(ln)
 				a = attrValue{v, x.Ln.AttrPos(ln), "<rs:ln>", x.Entry}
 			}
-			if ok && !yield(a) {
+			if !yield(a) {
 				return
 			}
 		}
@@ -359,9 +364,16 @@ var ChangeValue = &engine.Rule{
 var attrHashAlgorithms = []string{"md2", "md5", "sha-1", "sha-224", "sha-256", "sha-384", "sha-512", "shake128", "shake256"}
 
 // attrHashRegistered reports whether alg, an algorithm token in lower case
-// (CheckedHash.Alg), is one of attrHashAlgorithms.
+// (CheckedHash.Alg), is one of attrHashAlgorithms: a switch, which
+// compares a token with the names of its length in place (it is asked for
+// every hash of a list), where slices.Contains calls a comparison per name
+// (TestHashRegisteredIsTheList holds the two together).
 func attrHashRegistered(alg string) bool {
-	return slices.Contains(attrHashAlgorithms, alg)
+	switch alg {
+	case "md2", "md5", "sha-1", "sha-224", "sha-256", "sha-384", "sha-512", "shake128", "shake256":
+		return true
+	}
+	return false
 }
 
 var HashAlgorithm = &engine.Rule{

@@ -56,12 +56,9 @@ var HashSyntax = &engine.Rule{
 // rule requires).
 func forEachHashAttr(p *engine.Pass, fn func(v string, pos rs.Pos, elem string, hashes []rs.CheckedHash)) {
 	var own []rs.CheckedHash // one buffer for the values not shared
-	for x := range p.Elements(true, true) {
+	for x := range p.ElementsWith(mdHash.Set(), lnHash.Set()) {
 		if x.Md != nil {
-			v, ok := x.Md.Attr(mdHash)
-			if !ok {
-				continue
-			}
+			v, _ := x.Md.Attr(mdHash)
 			var hashes []rs.CheckedHash
 			if x.Entry != nil && x.Md == x.Entry.Md {
 				hashes = engine.EntryHashes.Of(p, x.Entry)
@@ -70,7 +67,8 @@ func forEachHashAttr(p *engine.Pass, fn func(v string, pos rs.Pos, elem string, 
 				hashes = own
 			}
 			fn(v, x.Md.AttrPos(mdHash), "<rs:md>", hashes)
-		} else if v, ok := x.Ln.Attr(lnHash); ok {
+		} else {
+			v, _ := x.Ln.Attr(lnHash)
 			own = rs.AppendCheckedHashes(own[:0], v)
 			fn(v, x.Ln.AttrPos(lnHash), "<rs:ln>", own)
 		}

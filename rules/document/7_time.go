@@ -54,13 +54,13 @@ var TimeUTC = &engine.Rule{
 
 // forEachDatetime calls fn for every datetime-valued item of the document
 // (the attributes of <rs:md>, modified on <rs:ln>, <lastmod>), parsed, in
-// one pass over the entries (Pass.Walk); the rule requires
-// engine.EntryTimes, which holds those of the entries' <rs:md> and
-// <lastmod>.
+// one pass over the entries and the elements that carry one
+// (Pass.WalkWith); the rule requires engine.EntryTimes, which holds those
+// of the entries' <rs:md> and <lastmod>.
 func forEachDatetime(p *engine.Pass, fn func(name, value string, pos rs.Pos, t *engine.ParsedTime)) {
 	times := new(engine.EntryDatetimes) // the current entry's
 	var own engine.ParsedTime           // one not in times
-	for x := range p.Walk(true, true, true) {
+	for x := range p.WalkWith(mdTimeSet, lnModified.Set()) {
 		switch {
 		case x.Md != nil:
 			if x.Entry != nil && x.Md == x.Entry.Md { // read once, in times
@@ -78,10 +78,9 @@ func forEachDatetime(p *engine.Pass, fn func(name, value string, pos rs.Pos, t *
 				}
 			}
 		case x.Ln != nil:
-			if v, ok := x.Ln.Get("modified"); ok {
-				own = engine.ParseTime(v, true)
-				fn("modified", v, x.Ln.AttrPosition("modified"), &own)
-			}
+			v, _ := x.Ln.Attr(lnModified)
+			own = engine.ParseTime(v, true)
+			fn("modified", v, x.Ln.AttrPos(lnModified), &own)
 		default: // the entry itself, before its elements
 			times = engine.EntryTimes.Of(p, x.Entry)
 			if times.Lastmod.Present {
@@ -89,6 +88,22 @@ func forEachDatetime(p *engine.Pass, fn func(name, value string, pos rs.Pos, t *
 			}
 		}
 	}
+}
+
+// mdTimeSet is the set of engine.MdTimeAttrs, and lnModified the
+// datetime attribute of <rs:ln>: what forEachDatetime reads.
+var (
+	mdTimeSet  = mdAttrSet(engine.MdTimeAttrs[:]...)
+	lnModified = rs.LnAttrOf("modified")
+)
+
+// mdAttrSet is the set of the <rs:md> attributes named.
+func mdAttrSet(names ...string) rs.MdAttrSet {
+	var s rs.MdAttrSet
+	for _, n := range names {
+		s |= rs.MdAttrOf(n).Set()
+	}
+	return s
 }
 
 // Appendix A, Table 4, and the definitions of at, completed, from and
@@ -136,8 +151,10 @@ var TimeNotUsed = &engine.Rule{
 			}
 		}
 		check(p.Doc.Md, top, "the top-level <rs:md>")
-		for e := range p.Entries() {
-			check(e.Md, entry, "the <rs:md> of an entry")
+		for x := range p.ElementsWith(mdAttrSet(timeNotUsedAttrs[:]...), 0) {
+			if x.Entry != nil && x.Md == x.Entry.Md {
+				check(x.Md, entry, "the <rs:md> of an entry")
+			}
 		}
 		return nil
 	},

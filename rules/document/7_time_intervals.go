@@ -38,7 +38,7 @@ var TimeInterval = &engine.Rule{
 	Doc: "at is when the snapshot process started and completed when it completed; from and until bound the changes a document includes (\"all changes that occurred ... since the datetime expressed (and up until the datetime expressed in the until attribute, if it exists)\"). An interval that ends before it starts cannot be interpreted. " +
 		"Checked on every <rs:md>, top-level and in entries. Equal values are accepted. A value with a coarse granularity denotes its whole period (\"2013-01-03\" is the whole day), so it is reported only when no reading of the two values is in order. Unparsable values are left to RS-TIME-W3C.",
 	Check: func(p *engine.Pass) error {
-		for ref := range p.Mds() {
+		for ref := range p.ElementsWith(mdCompleted.Set()|mdUntil.Set(), 0) {
 			for _, pair := range timeIntervals {
 				if _, ok := ref.Md.Attr(pair.endKey); !ok {
 					continue // no interval (most <rs:md>): nothing to parse
@@ -75,7 +75,7 @@ var DatetimeInterval = &engine.Rule{
 		if !hasFrom && !hasUntil {
 			return nil
 		}
-		for ref := range p.Mds() {
+		for ref := range p.ElementsWith(mdDatetime.Set(), 0) {
 			if ref.Entry == nil {
 				continue
 			}

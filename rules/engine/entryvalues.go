@@ -90,9 +90,17 @@ var EntryTimes = NewEntryValue("the datetimes of the entry's <rs:md> and <lastmo
 		if t == nil {
 			t = new(EntryDatetimes)
 		}
+		var has rs.MdAttrSet // the attributes e's <rs:md> has: most have no datetime
+		if e.Md != nil {
+			has = e.Md.AttrSet()
+		}
 		for i, a := range mdTimeKeys {
-			v, ok := e.Md.Attr(a) // a nil Md has none
-			t.Md[i].set(v, ok)
+			if has&a.Set() == 0 {
+				t.Md[i].set("", false)
+				continue
+			}
+			v, _ := e.Md.Attr(a)
+			t.Md[i].set(v, true)
 		}
 		t.Lastmod.set(e.Lastmod, e.Lastmod != "" || e.LastmodPos.IsValid())
 		return t
