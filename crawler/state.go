@@ -147,11 +147,22 @@ type record struct {
 
 func (r *record) key() string { return stateKey(r.Op, r.URL) }
 
+// recordKey is what load decodes of a record: what the index files it
+// under. The whole record (its body, base64, and headers) is decoded
+// once, by lookup, when the crawl replays it.
+type recordKey struct {
+	Op  string `json:"op"`
+	URL string `json:"url,omitempty"`
+}
+
 // stateKey is what the journal's index files the record of op on u under.
 func stateKey(op, u string) string { return op + " " + u }
 
-// span is where a record stands in the file.
-type span struct{ off, n int64 }
+// span is where a record stands in the file: its bytes, and its line.
+type span struct {
+	off, n int64
+	line   int
+}
 
 // journal is an open state file.
 type journal struct {
@@ -165,6 +176,7 @@ type journal struct {
 	mu       sync.Mutex
 	f        *os.File
 	end      int64 // where the next record goes: the file's end
+	lines    int   // the lines up to end
 	index    map[string]span
 	info     StateInfo
 	unsynced int
@@ -367,7 +379,9 @@ func (j *journal) load(want stateHeader) error {
 				return bad(1, "%s", err.Error())
 			}
 		} else {
-			var r record
+			// Unmarshal checks the whole line is JSON before it decodes
+			// the key: a line cut or garbled is refused here.
+			var r recordKey
 			if err := json.Unmarshal(data, &r); err != nil {
 				return bad(line, "a damaged record (%v): the file was changed or damaged; start a new state file", err)
 			}
@@ -376,7 +390,7 @@ func (j *journal) load(want stateHeader) error {
 				if r.URL == "" && r.Op != opPause {
 					return bad(line, "a %s record without a URL", r.Op)
 				}
-				j.index[r.key()] = span{off, int64(len(data))}
+				j.index[stateKey(r.Op, r.URL)] = span{off, int64(len(data)), line}
 				j.info.Resumed = true
 			case opFinished:
 				j.info.Finished, j.info.Resumed = true, true
@@ -385,6 +399,7 @@ func (j *journal) load(want stateHeader) error {
 			}
 		}
 		off += int64(len(data))
+		j.lines = line
 	}
 	j.end = off
 	_, err = j.f.Seek(off, io.SeekStart)
@@ -437,6 +452,7 @@ func (j *journal) append(v any) error {
 	}
 	n, err := j.f.Write(data)
 	j.end += int64(n)
+	j.lines++
 	if err != nil {
 		return fmt.Errorf("crawler: writing the state file: %w", err)
 	}
@@ -454,7 +470,9 @@ func (j *journal) has(op, u string) bool {
 	return ok
 }
 
-// lookup returns the record of op on u, or nil.
+// lookup returns the record of op on u, or nil. A record it cannot read
+// or decode (JSON whose fields are not a record's: no crawl wrote it) is
+// fetched again, and the state's Err says so.
 func (j *journal) lookup(op, u string) *record {
 	if j == nil {
 		return nil
@@ -466,11 +484,16 @@ func (j *journal) lookup(op, u string) *record {
 		return nil
 	}
 	buf := make([]byte, sp.n)
-	if _, err := j.f.ReadAt(buf, sp.off); err != nil {
-		return nil
-	}
+	_, err := j.f.ReadAt(buf, sp.off)
 	var r record
-	if json.Unmarshal(buf, &r) != nil {
+	if err == nil {
+		err = json.Unmarshal(buf, &r)
+	}
+	if err != nil {
+		if j.info.Err == nil {
+			j.info.Err = &StateError{File: j.path, Line: sp.line, Msg: fmt.Sprintf("a damaged record (%v): "+
+				"its fetch was made again, and the fetches after it are not recorded; start a new state file", err)}
+		}
 		return nil
 	}
 	j.info.Replayed++
@@ -496,7 +519,7 @@ func (j *journal) add(r *record) {
 		j.info.Err = err
 		return
 	}
-	j.index[r.key()] = span{off, j.end - off}
+	j.index[r.key()] = span{off, j.end - off, j.lines}
 	j.info.Recorded++
 	j.unsynced++
 	if now := j.clock.Now(); j.unsynced >= stateSyncEvery || now.Sub(j.synced) >= stateSyncPeriod {

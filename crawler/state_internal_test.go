@@ -3,9 +3,12 @@ package crawler
 import (
 	"bufio"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -61,5 +64,54 @@ func TestDefaultMaxStateBytes(t *testing.T) {
 	}
 	if got := base64Bytes(10); got != 16 {
 		t.Errorf("base64Bytes(10) = %d, want 16", got)
+	}
+}
+
+// A state file's records are decoded once, when replayed: load indexes
+// them by their key (refusing a line that is not JSON), and a record
+// whose fields are not a record's is fetched again and said, with its
+// line, in the state's Err.
+func TestJournalDecodesRecordsWhenReplayed(t *testing.T) {
+	const entry = "http://source.test/"
+	opts := Options{Validator: &engine.Validator{}}.withDefaults()
+	header, err := json.Marshal(stateHeader{Format: stateFormat, Version: StateVersion, Entry: entry, Options: stateOptions(opts)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := json.Marshal(&record{Op: opGet, URL: entry, Status: 200, Body: []byte("<urlset/>")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrongType := `{"op":"get","url":"http://source.test/x","status":"two hundred"}`
+	path := filepath.Join(t.TempDir(), "state.json")
+	if err := os.WriteFile(path, []byte(string(header)+"\n"+string(good)+"\n"+wrongType+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	j, err := openJournal(path, entry, opts)
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	defer j.close(false)
+	if r := j.lookup(opGet, entry); r == nil || r.Status != 200 || string(r.Body) != "<urlset/>" {
+		t.Fatalf("the good record: %+v", r)
+	}
+	if j.info.Err != nil {
+		t.Fatalf("Err after the good record: %v", j.info.Err)
+	}
+	if r := j.lookup(opGet, entry+"x"); r != nil {
+		t.Fatalf("the record of the wrong type: %+v, want nil (fetched again)", r)
+	}
+	var se *StateError
+	if !errors.As(j.info.Err, &se) || se.Line != 3 || !strings.Contains(se.Msg, "a damaged record") {
+		t.Fatalf("Err: %v, want a StateError on line 3", j.info.Err)
+	}
+	if j.info.Replayed != 1 {
+		t.Fatalf("Replayed %d, want 1", j.info.Replayed)
+	}
+	// A record added after the load is found at its line too.
+	j.info.Err = nil
+	j.add(&record{Op: opResource, URL: entry + "r"})
+	if sp := j.index[stateKey(opResource, entry+"r")]; sp.line != 4 {
+		t.Fatalf("the added record's line: %d, want 4", sp.line)
 	}
 }

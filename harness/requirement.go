@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/rsconform/rsconform/internal/speckeyword"
 	"github.com/rsconform/rsconform/rules/engine"
 )
 
@@ -125,18 +126,12 @@ func checkRequirement(r *Requirement) error {
 		return fmt.Errorf("requirement %s has a nil Check", r.ID)
 	case r.Passes == "" || r.Fails == "":
 		return fmt.Errorf("requirement %s does not say what passes and what fails", r.ID)
-	case r.Level == Must && !levelWord.must.MatchString(r.Quote):
+	case r.Level == Must && !speckeyword.Carries(r.Quote, speckeyword.Must):
 		return fmt.Errorf("requirement %s is a MUST without a sentence saying must", r.ID)
-	case r.Level == Should && !levelWord.should.MatchString(r.Quote):
+	case r.Level == Should && !speckeyword.Carries(r.Quote, speckeyword.Should):
 		return fmt.Errorf("requirement %s is a SHOULD without a sentence recommending it", r.ID)
 	}
 	return nil
-}
-
-// levelWord finds the keyword a level rests on in its sentence.
-var levelWord = struct{ must, should *regexp.Regexp }{
-	must:   regexp.MustCompile(`(?i)\bmust\b`),
-	should: regexp.MustCompile(`(?i)\b(should|ought to|recommended)\b`),
 }
 
 // Requirements lists the requirements in the order they are judged (the

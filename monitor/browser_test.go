@@ -175,7 +175,7 @@ var _ = Describe("The monitor's dashboard in a browser", Label("browser"), Order
 				Expect(run.JSON).To(Equal(fmt.Sprintf("%sruns/%d/report.json", home, bad[i].ID)))
 			} else {
 				Expect(run.HTML).To(BeEmpty(), "KeepReports: 2")
-				Expect(run.Report).To(Equal("not kept"))
+				Expect(run.Report).To(Equal("not kept: older than the last 2 runs of its Source, which keep their full reports (--keep-reports 2)"))
 			}
 		}
 		screenshot("monitor-source.png")

@@ -454,6 +454,53 @@ var _ = Describe("The store's full reports", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(page)).To(ContainSubstring("not kept: " + why))
 	})
+
+	It("dropped for later runs (--keep-reports) say so on the dashboard and in the JSON; one over the bound keeps its reason", func() {
+		store, _ := openStore()
+		monitor.SetMaxReportBytes(store, 1<<20)
+		ctx := context.Background()
+		var ids []int64
+		for _, html := range []string{strings.Repeat("h", 1<<20+1), "<p>1", "<p>2", "<p>3", "<p>4"} {
+			id, err := store.StartRun(ctx, "a", "http://a.test/", time.Now())
+			Expect(err).NotTo(HaveOccurred())
+			Expect(store.FinishRun(ctx, &monitor.Outcome{Run: monitor.Run{ID: id, Status: monitor.StatusOK},
+				JSON: []byte("{}"), HTML: []byte(html)}, 2)).To(Succeed())
+			ids = append(ids, id)
+		}
+		tooLarge := "the html report is 1048577 bytes, more than the 1 MiB the monitor keeps of one report"
+		dropped := "older than the last 2 runs of its Source, which keep their full reports (--keep-reports 2)"
+		want := []string{tooLarge, dropped, dropped, "", ""}
+		for i, id := range ids {
+			run, err := store.Run(ctx, id)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(run.ReportNote).To(Equal(want[i]), "run %d", i+1)
+			Expect(run.HasReport).To(Equal(want[i] == ""), "run %d", i+1)
+		}
+
+		dash := httptest.NewServer(monitor.Dashboard(store, "test"))
+		defer dash.Close()
+		get := func(path string) string {
+			resp, err := http.Get(dash.URL + path)
+			Expect(err).NotTo(HaveOccurred())
+			defer resp.Body.Close()
+			b, err := io.ReadAll(resp.Body)
+			Expect(err).NotTo(HaveOccurred())
+			return string(b)
+		}
+		Expect(get("/sources/a")).To(ContainSubstring("not kept: " + dropped))
+		var api struct {
+			Runs []struct {
+				ID   int64  `json:"id"`
+				Note string `json:"report_note"`
+			} `json:"runs"`
+		}
+		Expect(json.Unmarshal([]byte(get("/api/sources/a/runs")), &api)).To(Succeed())
+		notes := map[int64]string{}
+		for _, r := range api.Runs {
+			notes[r.ID] = r.Note
+		}
+		Expect(notes).To(Equal(map[int64]string{ids[0]: tooLarge, ids[1]: dropped, ids[2]: dropped, ids[3]: "", ids[4]: ""}))
+	})
 })
 
 var _ = Describe("The dashboard's list of Sources", func() {

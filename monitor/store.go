@@ -331,9 +331,10 @@ type Run struct {
 	Baseline  int64 `json:"baseline_run,omitempty"`
 	// HasReport says whether the full reports are still kept.
 	HasReport bool `json:"has_report"`
-	// ReportNote says why the run's reports were not kept when it
-	// finished (larger than MaxReportBytes); "" when they were (those of
-	// older runs are dropped later: --keep-reports) or none was made.
+	// ReportNote says why the run's reports are not kept: larger than
+	// MaxReportBytes when it finished, or dropped since, when later runs
+	// of its Source took its place (--keep-reports); "" when they are
+	// kept or none was made.
 	ReportNote string `json:"report_note,omitempty"`
 }
 
@@ -577,13 +578,28 @@ func (s *Store) FinishRun(ctx context.Context, o *Outcome, keepReports int) erro
 		}
 	}
 	if keepReports > 0 {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM reports WHERE run_id IN (
-			SELECT r.id FROM runs r WHERE r.source_id = (SELECT source_id FROM runs WHERE id = ?)
-			ORDER BY r.id DESC LIMIT -1 OFFSET ?)`, r.ID, keepReports); err != nil {
+		// The runs that lose their reports say why, as one over the
+		// bound does.
+		const older = `SELECT r.id FROM runs r WHERE r.source_id = (SELECT source_id FROM runs WHERE id = ?)
+			ORDER BY r.id DESC LIMIT -1 OFFSET ?`
+		if _, err := tx.ExecContext(ctx, `UPDATE runs SET report_note = ? WHERE id IN (
+			SELECT run_id FROM reports WHERE run_id IN (`+older+`))`, droppedNote(keepReports), r.ID, keepReports); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM reports WHERE run_id IN (`+older+`)`, r.ID, keepReports); err != nil {
 			return err
 		}
 	}
 	return tx.Commit()
+}
+
+// droppedNote is the report note of a run whose full reports were
+// dropped because keepReports later runs of its Source keep theirs.
+func droppedNote(keepReports int) string {
+	if keepReports == 1 {
+		return "older than the last run of its Source, which keeps its full reports (--keep-reports 1)"
+	}
+	return fmt.Sprintf("older than the last %d runs of its Source, which keep their full reports (--keep-reports %d)", keepReports, keepReports)
 }
 
 // RecordAlert records an alert sent (or not) for run.

@@ -149,10 +149,8 @@ func (p *parser) located(start Pos, off int, err error) error {
 	}
 	for i := off; i < end; {
 		r, n := utf8.DecodeRune(p.data[i:])
-		if name := InvisibleRune(r); name != "" {
-			at := p.advance(start, p.data[off:i])
-			return &SyntaxError{Pos: at, Msg: fmt.Sprintf("%s, an invisible character, in the markup: XML names and markup allow only plain spaces, tabs and line breaks between them; replace it with a space or remove it (%s)",
-				name, strings.ReplaceAll(se.Msg, string(r), fmt.Sprintf("<U+%04X>", r)))}
+		if msg := InvisibleInMarkup(r, strings.ReplaceAll(se.Msg, string(r), fmt.Sprintf("<U+%04X>", r))); msg != "" {
+			return &SyntaxError{Pos: p.advance(start, p.data[off:i]), Msg: msg}
 		}
 		i += n
 	}
@@ -178,6 +176,19 @@ func (p *parser) advance(pos Pos, b []byte) Pos {
 		}
 	}
 	return pos
+}
+
+// InvisibleInMarkup is the message of r where a parser stopped in
+// markup, when InvisibleRune names r, ending with the parser's own message
+// (detail) in parentheses; "" for any other character. Both parsers (this
+// package's and libxml2's front end, schema) word it here.
+func InvisibleInMarkup(r rune, detail string) string {
+	name := InvisibleRune(r)
+	if name == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s is not XML whitespace (it looks like a space, or like nothing): in markup XML allows only "+
+		"spaces, tabs and line breaks between names and attributes; replace it with a space or remove it (%s)", name, detail)
 }
 
 // InvisibleRune names the characters that look like a space, or like

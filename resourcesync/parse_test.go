@@ -114,6 +114,17 @@ var _ = Describe("Parse", func() {
 		Expect(d.Entries[0].Unknown).To(HaveLen(1))
 	})
 
+	It("words an invisible character in markup once, for both parsers (InvisibleInMarkup)", func() {
+		Expect(rs.InvisibleInMarkup(' ', "detail")).To(BeEmpty(), "XML white space")
+		Expect(rs.InvisibleInMarkup('é', "detail")).To(BeEmpty())
+		for _, r := range []rune{0x00A0, 0x200B, 0xFEFF, 0x2009, 0x3000} {
+			msg := rs.InvisibleInMarkup(r, "libxml2: Couldn't find end of Start Tag loc")
+			Expect(msg).To(HavePrefix(rs.InvisibleRune(r) + " is not XML whitespace"))
+			Expect(msg).To(HaveSuffix("replace it with a space or remove it (libxml2: Couldn't find end of Start Tag loc)"))
+			Expect(msg).NotTo(ContainSubstring(string(r)), "named, not printed")
+		}
+	})
+
 	DescribeTable("places a not well-formed document's error where the problem starts",
 		func(in string, line, col int, msg string) {
 			_, err := rs.ParseBytes([]byte(in))
@@ -125,7 +136,7 @@ var _ = Describe("Parse", func() {
 		},
 		Entry("a mismatched end tag, at its </", "<urlset>\n  <url><loc>x</loc></urlx>\n</urlset>", 2, 20, "element <url> closed by </urlx>"),
 		Entry("a mismatched end tag after text", "<urlset><url>text</urlx></urlset>", 1, 18, "closed by </urlx>"),
-		Entry("U+00A0 in a tag", "<urlset>\n  <url>\u00a0<loc\u00a0>x</loc></url>\n</urlset>", 2, 14, "U+00A0 (NO-BREAK SPACE), an invisible character"),
+		Entry("U+00A0 in a tag", "<urlset>\n  <url>\u00a0<loc\u00a0>x</loc></url>\n</urlset>", 2, 14, "U+00A0 (NO-BREAK SPACE) is not XML whitespace"),
 		Entry("U+00A0 between attributes", "<urlset\u00a0xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"/>", 1, 8, "U+00A0 (NO-BREAK SPACE)"),
 		Entry("an HTML page", "<!DOCTYPE html>\n<html><head><title>x</title></head><body><br></body></html>", 1, 1, "this is an HTML page"),
 		Entry("U+200B in a name", "<urlset><u\u200brl/></urlset>", 1, 11, "U+200B (ZERO WIDTH SPACE)"),

@@ -1,81 +1,41 @@
 package rules_test
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/rsconform/rsconform/internal/speckeyword"
 	"github.com/rsconform/rsconform/rules"
 	"github.com/rsconform/rsconform/rules/engine"
 )
 
-// A rule's level comes from the keyword of the sentence it quotes: an
-// error needs a must-class word (must, shall, mandatory, "is required" as
-// in "the use of <until> is required" but not "If multiple documents are
-// required"; なければならない in the Archives draft), a warning a
-// should-class word (should, recommended, recommends, ought to; すべき,
-// 推奨). An info is a hint and needs no keyword, but a hint whose sentence
-// says must has to say why it is only a hint. The reviewed exceptions are
-// levelReasons (levels.go).
-//
-// The specifications do not use RFC 2119 capitals: the keywords are read
-// in any case. The Archives draft is read in its Japanese original (Quote),
-// not in rsconform's English rendering.
-var (
-	mustWord   = regexp.MustCompile(`(?i)\b(must|shall|mandatory|is required)\b|なければなりません|なければならない|必須`)
-	shouldWord = regexp.MustCompile(`(?i)\b(should|recommended|recommends|ought to)\b|すべき|べきで|推奨`)
-	mayWord    = regexp.MustCompile(`(?i)\b(may|optional|can)\b|できます|してもよい|任意`)
-)
-
-// sentenceKeyword names the strongest class of keyword a sentence
-// carries: "must", "should", "may" or "none".
-func sentenceKeyword(quote string) string {
-	switch {
-	case mustWord.MatchString(quote):
-		return "must"
-	case shouldWord.MatchString(quote):
-		return "should"
-	case mayWord.MatchString(quote):
-		return "may"
-	}
-	return "none"
-}
+// A rule's level comes from the keyword of the sentence it quotes
+// (internal/speckeyword reads them): an error needs a must-class word, a
+// warning a should-class word. An info is a hint and needs no keyword, but
+// a hint whose sentence says must has to say why it is only a hint. The
+// reviewed exceptions are levelReasons (levels.go). The Archives draft is
+// read in its Japanese original (Quote), not in rsconform's English
+// rendering.
 
 // levelAgrees reports whether the sentence carries the keyword of the level.
 func levelAgrees(l engine.Level, quote string) bool {
 	switch l {
 	case engine.Must:
-		return mustWord.MatchString(quote)
+		return speckeyword.Carries(quote, speckeyword.Must)
 	case engine.Should:
-		return shouldWord.MatchString(quote)
+		return speckeyword.Carries(quote, speckeyword.Should)
 	case engine.Info:
-		return !mustWord.MatchString(quote) || shouldWord.MatchString(quote) || mayWord.MatchString(quote)
+		return !speckeyword.Carries(quote, speckeyword.Must) || speckeyword.Carries(quote, speckeyword.Should) ||
+			speckeyword.Carries(quote, speckeyword.May)
 	}
 	return false
 }
 
 var _ = Describe("The levels of the rules", func() {
-	It("reads the keyword classes of sentences", func() {
-		for quote, want := range map[string]string{
-			"A Capability List must only contain one entry per capability.":            "must",
-			"This attribute is mandatory in Source Descriptions and Capability Lists.": "must",
-			"If the Change List is closed the use of <until> is required.":             "must",
-			"it should be published at the well-known URI":                             "should",
-			"The ResourceSync framework recommends the use of the ZIP file format":     "should",
-			"This attribute may be used in Change Lists":                               "may",
-			"pri – An optional attribute used to express a priority":                   "may",
-			"If required, the inter-relationship between the resources is expressed":   "none",
-			"Valid values range from 0.0 to 1.0.":                                      "none",
-			"「Change Dump Archive」のポインタは、時系列でなければなりません。":                               "must",
-			"「Resource List Archive Index」が存在する場合には、<rs:ln>が強く推奨され":                    "should",
-			"対応するアーカイブへのリンクを提供することができます":                                               "may",
-			"The mustard is yellow; the shoulder hurts; a canal.":                      "none",
-		} {
-			Expect(sentenceKeyword(quote)).To(Equal(want), quote)
-		}
+	It("agrees a level with the keyword class of its sentence", func() {
 		Expect(levelAgrees(engine.Must, "Valid values range from 0.0 to 1.0.")).To(BeFalse())
 		Expect(levelAgrees(engine.Should, "A Source must publish a Source Description")).To(BeFalse())
 		Expect(levelAgrees(engine.Should, "A Source must publish ..., and it should be published at")).To(BeTrue())
@@ -91,7 +51,7 @@ var _ = Describe("The levels of the rules", func() {
 			agrees := levelAgrees(r.Level, r.Quote)
 			switch {
 			case !agrees && !listed:
-				missing = append(missing, r.ID+" ("+r.Level.String()+", sentence says "+sentenceKeyword(r.Quote)+")")
+				missing = append(missing, r.ID+" ("+r.Level.String()+", sentence says "+speckeyword.Strongest(r.Quote).String()+")")
 			case agrees && listed:
 				stale = append(stale, r.ID+" ("+r.Level.String()+" agrees with its sentence: remove its reason)")
 			}

@@ -19,8 +19,9 @@ import (
 //     and the line);
 //   - a character that looks like a space but is not XML white space
 //     (U+00A0 and the like, rs.InvisibleRune) where libxml2 stopped:
-//     the message names it, since "Couldn't find end of Start Tag loc"
-//     shows a tag that looks right.
+//     the message names it (rs.InvisibleInMarkup, worded as the pure-Go
+//     parser's), since "Couldn't find end of Start Tag loc" shows a tag
+//     that looks right.
 //
 // libxml2's message is kept at the end, in parentheses; the position is
 // libxml2's.
@@ -35,9 +36,8 @@ func hinted(e Error, w window) string {
 			end, open, at, open, e.Message)
 	}
 	if r, ok := w.runeAt(e.Line, e.Column); ok {
-		if name := rs.InvisibleRune(r); name != "" {
-			return fmt.Sprintf("%s is not XML whitespace: between names and attributes in markup XML allows only spaces, tabs and line breaks; replace it with a space or remove it (libxml2: %s)",
-				name, e.Message)
+		if msg := rs.InvisibleInMarkup(r, "libxml2: "+e.Message); msg != "" {
+			return msg
 		}
 	}
 	return e.Message

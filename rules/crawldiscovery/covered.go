@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/rsconform/rsconform/discovery"
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/rules/graph"
@@ -29,7 +30,7 @@ var DiscoveryCovered = &engine.Rule{
 		g := p.Graph
 		cover := map[string]*coverage{}
 		for _, d := range g.Discovery {
-			if d.Method != "html-link" && d.Method != "http-link" {
+			if d.Method != discovery.MethodHTMLLink && d.Method != discovery.MethodHTTPLink {
 				continue
 			}
 			cl := g.Node(d.Target)
@@ -49,7 +50,7 @@ var DiscoveryCovered = &engine.Rule{
 				continue
 			}
 			link := "<link rel=\"resourcesync\">"
-			if d.Method == "http-link" {
+			if d.Method == discovery.MethodHTTPLink {
 				link = "Link header"
 			}
 			related := []engine.Location{engine.NewLocation(cl.URL, cl.Doc.Pos)}

@@ -11,6 +11,7 @@ import (
 	"cmp"
 	"net/http"
 
+	"github.com/rsconform/rsconform/discovery"
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/rules/graph"
@@ -27,7 +28,7 @@ var DiscoveryWellKnown = &engine.Rule{
 		"A redirect from the well-known URI to the Source Description is fine.",
 	CheckGraph: graph.Check(func(p *graph.Pass) error {
 		for _, d := range p.Graph.Discovery {
-			if d.Method != "well-known" {
+			if d.Method != discovery.MethodWellKnown {
 				continue
 			}
 			n := p.Graph.Node(d.Target)
@@ -62,7 +63,7 @@ var DiscoveryLink = &engine.Rule{
 		"Reported on the page, at the line of the <link> element (HTML) or without a line (HTTP header), when the target answers an error or is not a Capability List.",
 	CheckGraph: graph.Check(func(p *graph.Pass) error {
 		for _, d := range p.Graph.Discovery {
-			if d.Method != "html-link" && d.Method != "http-link" {
+			if d.Method != discovery.MethodHTMLLink && d.Method != discovery.MethodHTTPLink {
 				continue
 			}
 			n := p.Graph.Node(d.Target)
@@ -70,7 +71,7 @@ var DiscoveryLink = &engine.Rule{
 				continue
 			}
 			what := "<link rel=\"resourcesync\">"
-			if d.Method == "http-link" {
+			if d.Method == discovery.MethodHTTPLink {
 				what = "the Link header's rel=\"resourcesync\""
 			}
 			pos := rs.Pos{Line: d.Line}

@@ -293,8 +293,8 @@ func (r *Result) Count() (errors, warnings, infos int) {
 	return
 }
 
-// Finish sorts the findings by position and sets the status from them,
-// unless the status is already error or skipped.
+// Finish sorts the findings by position and the omitted counts by rule
+// then severity, and sets the status from them, unless the status is already error or skipped.
 func (r *Result) Finish() {
 	sort.SliceStable(r.Diagnostics, func(i, j int) bool {
 		a, b := r.Diagnostics[i].Location, r.Diagnostics[j].Location

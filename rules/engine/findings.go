@@ -84,7 +84,8 @@ func (f *findings) add(d Diagnostic) {
 // AddFindings adds to r findings of rules that ran after the document's
 // own (the crawl's cross-document rules) under the same cap as the
 // document's: at most cfg.MaxFindingsPerRule of one rule kept (those a
-// rule already has in r count), the others counted in r.Omitted.
+// rule already has in r count), the others counted in r.Omitted (in no
+// order until r.Finish sorts them).
 func (r *Result) AddFindings(cfg Config, ds []Diagnostic) {
 	f := newFindings(r.Location, r.Kind, cfg)
 	if f.max > 0 {
@@ -113,13 +114,14 @@ func (r *Result) AddFindings(cfg Config, ds []Diagnostic) {
 	}
 }
 
-// omittedList is what was counted and not kept, by rule then severity.
+// omittedList is what was counted and not kept, in no order: both
+// callers add it to a Result, which Result.Finish sorts (by rule then
+// severity).
 func (f *findings) omittedList() []Omitted {
-	var out []Omitted
+	out := make([]Omitted, 0, len(f.omitted))
 	for _, o := range f.omitted {
 		out = append(out, *o)
 	}
-	sortOmitted(out)
 	return out
 }
 

@@ -22,7 +22,8 @@ const (
 // Discovery is one way the crawl tried to find a Source's documents
 // (section 6.3).
 type Discovery struct {
-	// Method is "well-known", "robots.txt", "html-link" or "http-link".
+	// Method is one of discovery.MethodWellKnown, MethodRobots,
+	// MethodHTMLLink or MethodHTTPLink.
 	Method string
 	// From is the URL that was read (the well-known URI, robots.txt, the
 	// page); Target the URL it gave ("" when it gave none).
