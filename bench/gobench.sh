@@ -13,15 +13,16 @@ COUNT=${1:-6}
 rev=$(git rev-parse --short HEAD 2>/dev/null || echo local)
 git diff --quiet 2>/dev/null || rev="$rev-dirty"
 out="$OUT/gobench-$rev.txt"
-echo "== go test -run '^\$' -bench 50k -benchmem -count $COUNT ./resourcesync ./schema ./rules   (load before: $(load))"
-go test -run '^$' -bench 50k -benchmem -count "$COUNT" ./resourcesync ./schema ./rules | tee "$out"
+echo "== go test -run '^\$' -bench 50k -benchmem -count $COUNT ./resourcesync ./schema ./rules/engine   (load before: $(load))"
+go test -run '^$' -bench 50k -benchmem -count "$COUNT" ./resourcesync ./schema ./rules/engine | tee "$out"
 echo "   written to ${out#"$ROOT"/}; load after: $(load)"
 if [ "$profile" = 1 ]; then
-  for p in resourcesync schema rules; do
-    go test -c -o "$OUT/$p.test" "./$p"
-    (cd "$OUT" && "./$p.test" -test.run '^$' -test.bench 50k -test.benchtime 10x -test.cpuprofile "$p.cpu.prof" >/dev/null)
-    echo "== CPU profile of ./$p (go tool pprof -top -cum bench/out/$p.test bench/out/$p.cpu.prof)"
-    go tool pprof -top -cum "$OUT/$p.test" "$OUT/$p.cpu.prof" 2>/dev/null | sed -n '6,30p'
+  for p in resourcesync schema rules/engine; do
+    n=${p//\//-} # rules/engine: bench/out/rules-engine.test
+    go test -c -o "$OUT/$n.test" "./$p"
+    (cd "$OUT" && "./$n.test" -test.run '^$' -test.bench 50k -test.benchtime 10x -test.cpuprofile "$n.cpu.prof" >/dev/null)
+    echo "== CPU profile of ./$p (go tool pprof -top -cum bench/out/$n.test bench/out/$n.cpu.prof)"
+    go tool pprof -top -cum "$OUT/$n.test" "$OUT/$n.cpu.prof" 2>/dev/null | sed -n '6,30p'
   done
 fi
 exit 0

@@ -52,9 +52,13 @@ type Listed struct {
 	MaxFindingsPerRule *int
 }
 
-// sourceNames are the names a Source may have: they are parts of the
-// dashboard's URLs and badge file names.
-var sourceNames = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
+// sourceNames are the names a Source may have, at most maxSourceName
+// bytes: they are parts of the dashboard's URLs and badge file names. The
+// length is checked apart: `{0,99}` took 185 µs and 97 KB to compile at
+// the start of every command, `*` takes 7 µs and 3 KB.
+var sourceNames = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+const maxSourceName = 100
 
 // MaxSourcesFileBytes bounds the Sources file read into memory; a larger
 // file, or one that is not a regular file, is refused unread.
@@ -161,7 +165,7 @@ func (s *Listed) set(key string, v *yaml.Node, dir string) error {
 	var err error
 	switch key {
 	case "name":
-		if !sourceNames.MatchString(val) {
+		if len(val) > maxSourceName || !sourceNames.MatchString(val) {
 			return fmt.Errorf("%q: want letters, digits, '.', '_' and '-' (at most 100), starting with a letter or digit", val)
 		}
 	case "url":

@@ -33,11 +33,15 @@ func (e *AttrLimitError) Error() string {
 // attribute by its quoted value, which every attribute has, in start tags
 // only: comments, CDATA sections, processing instructions (the XML
 // declaration among them) and other markup are skipped to their end, and
-// text up to the next '<' is skipped at the speed of bytes.IndexByte. A
+// text, end tags and start tags too short to hold more than Limit values
+// are skipped at the speed of bytes.IndexByte (see nextMarkup). A
 // document that is not well-formed may be counted wrongly; its parser
 // refuses it anyway. The zero value counts nothing; set Limit.
 type AttrCounter struct {
 	Limit int
+
+	// exact reads every '<' (the tests compare it with what is skipped).
+	exact bool
 
 	state counterState
 	quote byte // the quote that closes the value being read
@@ -89,16 +93,17 @@ func (c *AttrCounter) Scan(p []byte) *AttrLimitError {
 	if c.state == inValue && c.n > c.Limit {
 		return c.refused(p)
 	}
+	sp := specials{bang: -1, pi: -1}
 	i := 0
 	for i < len(p) {
 		switch c.state {
 		case inText:
-			j := bytes.IndexByte(p[i:], '<')
+			j := c.nextMarkup(p, i, &sp)
 			if j < 0 {
 				i = len(p)
 				continue
 			}
-			i += j
+			i = j
 			c.tagOff, c.tagKnown = c.off+int64(i), false
 			c.state = afterLT
 		case afterLT:
@@ -210,6 +215,88 @@ func (c *AttrCounter) Scan(p []byte) *AttrLimitError {
 	}
 	c.advance(p)
 	return nil
+}
+
+// specials caches where the next "<!" and "<?" of a piece are (-1: not
+// looked for yet, len(p): none), so that each is looked for once a piece.
+type specials struct{ bang, pi int }
+
+// next is the index of the first "<!" or "<?" in p at or after i, len(p)
+// when there is none.
+func (sp *specials) next(p []byte, i int) int {
+	if sp.bang < i {
+		sp.bang = indexMarkup(p, i, '!')
+	}
+	if sp.pi < i {
+		sp.pi = indexMarkup(p, i, '?')
+	}
+	return min(sp.bang, sp.pi)
+}
+
+// indexMarkup is the index of the first '<' followed by c in p at or after
+// i, len(p) when there is none. It looks for c, rarer than '<' (which
+// bytes.Index would stop at every time).
+func indexMarkup(p []byte, i int, c byte) int {
+	for j := i + 1; j < len(p); j++ {
+		k := bytes.IndexByte(p[j:], c)
+		if k < 0 {
+			break
+		}
+		j += k
+		if p[j-1] == '<' {
+			return j - 1
+		}
+	}
+	return len(p)
+}
+
+// nextMarkup is the index of the next '<' in p from i on (in text) that
+// the exact scan must read, -1 when there is none: the start tags and end
+// tags before it are skipped at the speed of bytes.IndexByte, since none
+// of them can hold more than Limit quoted values.
+//
+// In a well-formed document every '<' in text starts markup, and none is
+// inside a start tag (an attribute value cannot hold one), so a start tag
+// ends before the next '<'; each quoted value takes at least two bytes,
+// so a start tag over the limit spans at least short bytes from its '<'
+// to the next '<'. Only a '<' followed by a longer stretch without '<' is
+// read exactly, with the comments, CDATA sections, processing
+// instructions and declarations ("<!", "<?", which may hold '<'), and the
+// last '<' of the piece (its markup may go on in the next piece, and the
+// exact scan carries its state over). libxml2 reads a document the same
+// way up to its first fatal error and no further than the markup holding
+// it: in a document that is not well-formed, no start tag libxml2 reads
+// holds more quoted values than the bytes before the next '<' allow
+// either.
+func (c *AttrCounter) nextMarkup(p []byte, i int, sp *specials) int {
+	j := bytes.IndexByte(p[i:], '<')
+	if j < 0 {
+		return -1
+	}
+	if c.exact {
+		return i + j
+	}
+	short := 2*c.Limit + 4 // '<', a name, Limit+1 values of two bytes
+	for a := i + j; ; {
+		s := sp.next(p, a)
+		if s == a {
+			return a
+		}
+		// a starts a start tag or an end tag, and so does every '<'
+		// before s. The next '<' within short bytes of a, if any.
+		end := a + short
+		if end > s {
+			if s == len(p) {
+				return a // the stretch may go on in the next piece
+			}
+			return s // and every '<' before it is within short of the next
+		}
+		b := bytes.LastIndexByte(p[a+1:end], '<')
+		if b < 0 {
+			return a // a long stretch: a may be a start tag over the limit
+		}
+		a += 1 + b
+	}
 }
 
 // advance moves past the piece p: its lines are counted.

@@ -375,11 +375,11 @@ func tagAttrs(data []byte, pos Pos, out []tagAttr) []tagAttr {
 	i := 1
 	newline := func() { line, lineStart, col0 = line+1, i+1, 1 }
 	// The element name.
-	for i < len(data) && !isSpace(data[i]) && data[i] != '>' && data[i] != '/' {
+	for i < len(data) && tagByte[data[i]]&(tbSpace|tbTagEnd) == 0 {
 		i++
 	}
 	for i < len(data) {
-		for i < len(data) && isSpace(data[i]) {
+		for i < len(data) && tagByte[data[i]]&tbSpace != 0 {
 			if data[i] == '\n' {
 				newline()
 			}
@@ -390,7 +390,7 @@ func tagAttrs(data []byte, pos Pos, out []tagAttr) []tagAttr {
 		}
 		start := i
 		p := Pos{Line: line, Column: col0 + i - lineStart}
-		for i < len(data) && data[i] != '=' && !isSpace(data[i]) {
+		for i < len(data) && tagByte[data[i]]&(tbSpace|tbEquals) == 0 {
 			i++
 		}
 		out = append(out, tagAttr{qname: unsafe.String(&data[start], i-start), pos: p})
@@ -423,4 +423,21 @@ func tagAttrs(data []byte, pos Pos, out []tagAttr) []tagAttr {
 	return out
 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+func isSpace(c byte) bool { return tagByte[c]&tbSpace != 0 }
+
+// tagByte classes the bytes of a start tag for tagAttrs, one lookup a byte
+// of every <rs:md> and <rs:ln>: XML white space, the end of the element
+// name ('>' and '/'), '='.
+var tagByte = func() (t [256]uint8) {
+	for _, c := range " \t\n\r" {
+		t[c] = tbSpace
+	}
+	t['>'], t['/'], t['='] = tbTagEnd, tbTagEnd, tbEquals
+	return
+}()
+
+const (
+	tbSpace = 1 << iota
+	tbTagEnd
+	tbEquals
+)

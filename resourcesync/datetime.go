@@ -102,6 +102,9 @@ func ParseDatetime(s string) (Datetime, error) { return parseDatetime(s, true) }
 func ParseDatetimeForm(s string) (Datetime, error) { return parseDatetime(s, false) }
 
 func parseDatetime(s string, instant bool) (Datetime, error) {
+	if d, ok := parseUTCSeconds(s, instant); ok {
+		return d, nil
+	}
 	p := dtParser{s: s, instant: instant}
 	d, err := p.parse()
 	if err != nil {
@@ -128,6 +131,41 @@ func NewDatetime(t time.Time) Datetime {
 		panic("resourcesync: FormatDatetime produced an unparsable value: " + err.Error())
 	}
 	return d
+}
+
+// parseUTCSeconds reads the recommended form without a fraction,
+// YYYY-MM-DDThh:mm:ssZ, the form of nearly every datetime of a list, in
+// one look at its 20 bytes, as dtParser.parse reads it; ok is false for
+// any other value, valid or not (parse reads it then, and says what is
+// wrong).
+func parseUTCSeconds(s string, instant bool) (d Datetime, ok bool) {
+	if len(s) != 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != 'Z' {
+		return d, false
+	}
+	hi, lo := two(s[0], s[1]), two(s[2], s[3])
+	month, day := two(s[5], s[6]), two(s[8], s[9])
+	hour, minute, sec := two(s[11], s[12]), two(s[14], s[15]), two(s[17], s[18])
+	if hi < 0 || lo < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 ||
+		minute < 0 || minute > 59 || sec < 0 || sec > 59 {
+		return d, false
+	}
+	year := hi*100 + lo
+	if day > daysIn(year, month) {
+		return d, false
+	}
+	d = Datetime{Granularity: GranSecond, TZD: "Z", Raw: s}
+	if instant {
+		d.Time = time.Date(year, time.Month(month), day, hour, minute, sec, 0, time.UTC)
+	}
+	return d, true
+}
+
+// two is the number the decimal digits a and b write, or -1.
+func two(a, b byte) int {
+	if a < '0' || a > '9' || b < '0' || b > '9' {
+		return -1
+	}
+	return int(a-'0')*10 + int(b-'0')
 }
 
 type dtParser struct {

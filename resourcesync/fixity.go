@@ -5,6 +5,7 @@ import (
 	"crypto/sha1"
 	"crypto/sha256"
 	"crypto/sha512"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Fixity attributes of section 7: hash and length. Every reader of these
@@ -32,7 +34,14 @@ type Hash struct {
 // Algorithm is the token in lower case: algorithm names compare
 // case-insensitively (the IANA "Hash Function Textual Names" registry, to
 // which the tokens of the examples belong).
-func (h Hash) Algorithm() string { return strings.ToLower(h.Token) }
+func (h Hash) Algorithm() string {
+	for i := 0; i < len(h.Token); i++ {
+		if c := h.Token[i]; c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
+			return strings.ToLower(h.Token)
+		}
+	}
+	return h.Token // already lower case: most tokens (md5, sha-256), read for every hash of a list
+}
 
 // Problem says why h is not algorithm:hexdigest with the digest length of
 // its algorithm (when rsconform knows the algorithm), or "" when it is.
@@ -72,35 +81,132 @@ var isHexDigit = func() (t [256]bool) {
 func ParseHashes(v string) []Hash { return AppendHashes(nil, v) }
 
 // AppendHashes is ParseHashes appending to dst: a caller that checks every
-// entry of a list passes the same buffer each time (the rules do), so that
-// splitting a value allocates nothing.
+// entry of a list passes the same buffer each time, so that splitting a
+// value allocates nothing.
 func AppendHashes(dst []Hash, v string) []Hash {
 	start := len(dst)
 	for i := 0; i < len(v); {
-		switch hashByte[v[i]] {
-		case hbSpace:
-			i++
-			continue
-		case hbBeyondASCII:
+		t, ok := nextHash(v, i)
+		if !ok {
 			return appendFields(dst[:start], strings.Fields(v)) // white space beyond ASCII
 		}
-		j := i + 1
-		for j < len(v) && hashByte[v[j]] == hbToken {
-			j++
+		if t.end > t.start {
+			dst = append(dst, hashOf(v[t.start:t.end]))
 		}
-		if j < len(v) && hashByte[v[j]] == hbBeyondASCII {
-			return appendFields(dst[:start], strings.Fields(v))
-		}
-		dst = append(dst, hashOf(v[i:j]))
-		i = j
+		i = t.end
 	}
 	return dst
 }
 
-// hashByte classes the bytes of a hash attribute for AppendHashes (one
-// lookup a byte: values are long): the ASCII white space characters of
-// unicode.IsSpace, bytes beyond ASCII (which may be white space too), the
-// rest.
+// CheckedHash is a hash value with its algorithm (Algorithm, computed
+// once: two rules read it for every hash of a list) and what is wrong with
+// it (Problem; "" when nothing).
+type CheckedHash struct {
+	Hash
+	Alg, Fault string
+}
+
+// AppendCheckedHashes is AppendHashes with each hash value checked
+// (CheckedHash.Fault is its Problem), appending to dst. It reads the value
+// once: the digest's hex digits are checked while it is split, and
+// Problem runs only for a value found at fault (a hash attribute is long
+// and every entry of a list has one; splitting then checking read each
+// byte twice).
+func AppendCheckedHashes(dst []CheckedHash, v string) []CheckedHash {
+	start := len(dst)
+	for i := 0; i < len(v); {
+		t, ok := nextHash(v, i)
+		if !ok {
+			dst = dst[:start]
+			for _, tok := range strings.Fields(v) {
+				h := hashOf(tok)
+				dst = append(dst, CheckedHash{h, h.Algorithm(), h.Problem()})
+			}
+			return dst
+		}
+		i = t.end
+		if t.end == t.start {
+			continue
+		}
+		h := Hash{Value: v[t.start:t.end]} // hashOf, with the colon already found
+		if t.colon > t.start {
+			h.Token, h.Digest = v[t.start:t.colon], v[t.colon+1:t.end]
+		}
+		alg := h.Token // most tokens are written in lower case
+		size, _ := computedHash(alg)
+		if size == 0 {
+			alg = h.Algorithm()
+			size, _ = computedHash(alg)
+		}
+		var fault string
+		if t.colon <= t.start || t.hexEnd != t.end || t.hexEnd == t.colon+1 {
+			fault = h.Problem() // no token, no digest, or not hex
+		} else if size > 0 && len(h.Digest) != 2*size {
+			fault = h.Problem()
+		}
+		dst = append(dst, CheckedHash{h, alg, fault})
+	}
+	return dst
+}
+
+// hashSpan is a hash value found in an attribute by nextHash: v[start:end],
+// empty when only white space was left. colon is the index of its first
+// colon (start-1 when it has none); the digest's hex digits run from after
+// the colon to hexEnd.
+type hashSpan struct{ start, colon, hexEnd, end int }
+
+// nextHash finds the hash value at or after v[i], past ASCII white space;
+// ok is false when it meets a byte beyond ASCII (which may be white space:
+// the caller splits the whole value with strings.Fields then). One lookup
+// a byte: values are long.
+func nextHash(v string, i int) (t hashSpan, ok bool) {
+	for i < len(v) && hashByte[v[i]]&hbSpace != 0 {
+		i++
+	}
+	t = hashSpan{start: i, colon: i - 1, hexEnd: i, end: i}
+	if i == len(v) {
+		return t, true
+	}
+	j := i
+	for j < len(v) && hashByte[v[j]]&(hbSpace|hbBeyondASCII|hbColon) == 0 {
+		j++
+	}
+	if j < len(v) && v[j] == ':' {
+		t.colon = j
+		j++
+		for j+8 <= len(v) && allHex(v[j:j+8]) {
+			j += 8
+		}
+		for j < len(v) && hashByte[v[j]]&hbHex != 0 {
+			j++
+		}
+		t.hexEnd = j
+	}
+	for j < len(v) && hashByte[v[j]]&(hbSpace|hbBeyondASCII) == 0 {
+		j++
+	}
+	t.end = j
+	return t, j == len(v) || hashByte[v[j]]&hbBeyondASCII == 0
+}
+
+// allHex reports whether the 8 bytes of s are hex digits, reading them as
+// one word (a digest is 32 to 128 of them).
+func allHex(s string) bool {
+	_ = s[7]
+	w := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	// For a byte x below 0x80, x+(0x80-lo) has its high bit set when
+	// x >= lo, and x+(0x7f-hi) when x > hi; no sum carries into the next
+	// byte. lower maps 'A'-'F' to 'a'-'f'.
+	lower := w | ones*0x20
+	digit := (w + ones*(0x80-'0')) &^ (w + ones*(0x7f-'9'))
+	letter := (lower + ones*(0x80-'a')) &^ (lower + ones*(0x7f-'f'))
+	return (digit|letter)&^w&highs == highs
+}
+
+// hashByte classes the bytes of a hash attribute for nextHash: the ASCII
+// white space characters of unicode.IsSpace, bytes beyond ASCII (which
+// may be white space too), the colon, hex digits.
 var hashByte = func() (t [256]uint8) {
 	for c := utf8.RuneSelf; c < 256; c++ {
 		t[c] = hbBeyondASCII
@@ -108,13 +214,18 @@ var hashByte = func() (t [256]uint8) {
 	for _, c := range "\t\n\v\f\r " {
 		t[c] = hbSpace
 	}
+	for _, c := range "0123456789abcdefABCDEF" {
+		t[c] = hbHex
+	}
+	t[':'] = hbColon
 	return
 }()
 
 const (
-	hbToken = iota
-	hbSpace
+	hbSpace = 1 << iota
 	hbBeyondASCII
+	hbColon
+	hbHex
 )
 
 func appendFields(dst []Hash, toks []string) []Hash {
@@ -249,17 +360,28 @@ func ParseLength(v string) (int64, error) {
 	if v == "" {
 		return 0, errors.New("is empty")
 	}
+	var n int64
 	for i := 0; i < len(v); i++ {
-		if c := v[i]; c < '0' || c > '9' {
+		c := v[i]
+		if c < '0' || c > '9' {
 			return 0, fmt.Errorf("is not a non-negative integer (character %q at position %d)", c, i+1)
 		}
+		n = n*10 + int64(c-'0')
 	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil {
-		return 0, ErrLengthRange
+	// 18 digits always fit in an int64 (up to 9.2e18): the usual length
+	// is read in the loop above; a longer one may be out of range.
+	if len(v) > maxSafeLengthDigits {
+		var err error
+		if n, err = strconv.ParseInt(v, 10, 64); err != nil {
+			return 0, ErrLengthRange
+		}
 	}
 	return n, nil
 }
+
+// maxSafeLengthDigits is the most digits ParseLength reads without
+// strconv.ParseInt: any number of 18 digits fits in an int64.
+const maxSafeLengthDigits = 18
 
 // ContentLength is m's length attribute as a number of bytes; ok is false
 // when the attribute is absent, err says why a present one is not a

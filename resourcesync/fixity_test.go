@@ -2,6 +2,9 @@ package resourcesync_test
 
 import (
 	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -57,6 +60,54 @@ var _ = Describe("Fixity attributes [7]", func() {
 		Expect(hs[1].Matches("BB")).To(BeTrue())
 		Expect((*rs.Md)(nil).Hashes()).To(BeEmpty())
 		Expect(rs.NewHash("sha256")).To(BeNil())
+	})
+
+	It("checks hash values while splitting them as splitting then checking each does (AppendCheckedHashes)", func() {
+		// The slow path: strings.Fields, then Problem on each value.
+		slow := func(v string) []rs.CheckedHash {
+			var out []rs.CheckedHash
+			for _, f := range strings.Fields(v) {
+				h := rs.ParseHashes(f)[0]
+				out = append(out, rs.CheckedHash{Hash: h, Alg: strings.ToLower(h.Token), Fault: h.Problem()})
+			}
+			return out
+		}
+		values := []string{
+			"", " ", "md5:1584abdf8ebdc9802ac0c6a7402c03b6", "MD5:1584ABDF8EBDC9802AC0C6A7402C03B6 sha-1:da39a3ee5e6b4b0d3255bfef95601890afd80709",
+			"md5:1584abdf8ebdc9802ac0c6a7402c03b", "md5:1584abdf8ebdc9802ac0c6a7402c03bz", "md5:", ":abc", "abc", "md5:aa:bb", "x:",
+			"sha-256:ce0d145953ea736df1d115ddfe454fde5ac1957702144691a160e2179da403ee\tcrc32:0badc0de", "md5:aa\u00a0sha-1:bb", "é:aa md5:bb",
+			"sha256:abc  SHA-512:00", "md5:aa é", "a\u2003b c", ":", "::", " :a: ",
+		}
+		// Random values over the bytes that matter: hex digits, other
+		// letters, the colon, ASCII and Unicode white space, algorithm names.
+		pieces := []string{"0", "9", "a", "F", "g", "Z", ":", " ", "\t", "\n", "\v", "md5", "MD5", "sha-1", "sha-256", "SHA-512", "Sha-1", "İ", "é", "É", "\u00a0", "\u0085",
+			"1584abdf8ebdc9802ac0c6a7402c03b6", "da39a3ee5e6b4b0d3255bfef95601890afd80709"}
+		rnd := rand.New(rand.NewPCG(23, 2))
+		for range 20000 {
+			var b strings.Builder
+			for range rnd.IntN(12) {
+				b.WriteString(pieces[rnd.IntN(len(pieces))])
+			}
+			values = append(values, b.String())
+		}
+		buf := []rs.CheckedHash{{Fault: "left from before"}}
+		for _, v := range values {
+			buf = rs.AppendCheckedHashes(buf[:1], v)
+			// Gomega only for a value that differs (matchers cost under -race).
+			if want := slow(v); !slices.Equal(buf[1:], want) {
+				Fail(fmt.Sprintf("%q: %q, want %q", v, buf[1:], want))
+			}
+			var hs []rs.Hash
+			for _, h := range buf[1:] {
+				hs = append(hs, h.Hash)
+				if h.Algorithm() != strings.ToLower(h.Token) {
+					Fail(fmt.Sprintf("%q: Algorithm %q, want %q", h.Token, h.Algorithm(), strings.ToLower(h.Token)))
+				}
+			}
+			if got := rs.ParseHashes(v); !slices.Equal(got, hs) {
+				Fail(fmt.Sprintf("%q: ParseHashes %q, want %q", v, got, hs))
+			}
+		}
 	})
 
 	It("digests with several algorithms at once", func() {

@@ -260,12 +260,19 @@ func Truncate(s string, n int) string {
 }
 
 // CheckEncoding refuses what Sitemap documents may not be before any XML
-// parser sees them: empty input, UTF-16 (by its byte order mark) and an XML
-// declaration naming an encoding other than UTF-8. (Invalid UTF-8 bytes are
-// left to the parser, which reports where they are.)
+// parser sees them: empty input, UTF-16 and UTF-32 (by a byte order mark,
+// or by the first characters "<?" the way XML parsers detect them without
+// one, XML 1.0 appendix F), EBCDIC ("<?xm" so) and an XML declaration
+// naming an encoding other than UTF-8. (Invalid UTF-8 bytes are left to the
+// parser, which reports where they are.) libxml2 would read such a
+// document, and the checks made on its bytes before libxml2 sees it (the
+// attribute count, AttrCounter) assume an encoding where '<', '>' and the
+// quotes are bytes of their own.
 func CheckEncoding(data []byte) *SyntaxError {
-	if bytes.HasPrefix(data, []byte{0xFE, 0xFF}) || bytes.HasPrefix(data, []byte{0xFF, 0xFE}) {
-		return &SyntaxError{Pos: Pos{1, 1}, Msg: "the document is UTF-16 encoded: Sitemap documents must be UTF-8 encoded"}
+	for _, sig := range encodingSignatures {
+		if bytes.HasPrefix(data, []byte(sig.prefix)) {
+			return &SyntaxError{Pos: Pos{1, 1}, Msg: "the document is " + sig.name + " encoded: Sitemap documents must be UTF-8 encoded"}
+		}
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return &SyntaxError{Pos: Pos{1, 1}, Msg: "the document is empty"}
@@ -301,6 +308,16 @@ func CheckEncoding(data []byte) *SyntaxError {
 	}
 	col := len(data) - len(d) + i + 1
 	return &SyntaxError{Pos: Pos{1, col}, Msg: fmt.Sprintf("encoding %q declared: Sitemap documents must be UTF-8 encoded", enc)}
+}
+
+// encodingSignatures are the first bytes of documents in the encodings
+// XML parsers detect from them (XML 1.0 appendix F), UTF-32 before UTF-16
+// (FF FE 00 00 is UTF-32's byte order mark).
+var encodingSignatures = []struct{ prefix, name string }{
+	{"\x00\x00\xFE\xFF", "UTF-32"}, {"\xFF\xFE\x00\x00", "UTF-32"},
+	{"\x00\x00\x00<", "UTF-32"}, {"<\x00\x00\x00", "UTF-32"}, {"\x00\x00<\x00", "UTF-32"}, {"\x00<\x00\x00", "UTF-32"},
+	{"\xFE\xFF", "UTF-16"}, {"\xFF\xFE", "UTF-16"}, {"\x00<\x00?", "UTF-16"}, {"<\x00?\x00", "UTF-16"},
+	{"\x4C\x6F\xA7\x94", "EBCDIC"},
 }
 
 // The messages of a refused DOCTYPE, whichever reader refuses it.

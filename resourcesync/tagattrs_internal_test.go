@@ -17,11 +17,11 @@ func tagAttrsByteByByte(data []byte, pos Pos) []tagAttr {
 	line, lineStart, col0 := pos.Line, 0, pos.Column
 	i := 1
 	newline := func() { line, lineStart, col0 = line+1, i+1, 1 }
-	for i < len(data) && !isSpace(data[i]) && data[i] != '>' && data[i] != '/' {
+	for i < len(data) && !xmlSpace(data[i]) && data[i] != '>' && data[i] != '/' {
 		i++
 	}
 	for i < len(data) {
-		for i < len(data) && isSpace(data[i]) {
+		for i < len(data) && xmlSpace(data[i]) {
 			if data[i] == '\n' {
 				newline()
 			}
@@ -32,7 +32,7 @@ func tagAttrsByteByByte(data []byte, pos Pos) []tagAttr {
 		}
 		start := i
 		p := Pos{Line: line, Column: col0 + i - lineStart}
-		for i < len(data) && data[i] != '=' && !isSpace(data[i]) {
+		for i < len(data) && data[i] != '=' && !xmlSpace(data[i]) {
 			i++
 		}
 		out = append(out, tagAttr{qname: string(data[start:i]), pos: p})
@@ -58,10 +58,18 @@ func tagAttrsByteByByte(data []byte, pos Pos) []tagAttr {
 	return out
 }
 
+// xmlSpace is XML's white space (S), the reference for tagAttrs' table.
+func xmlSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
 // On random start tags (values with and without newlines, both quotes,
 // tags cut anywhere), tagAttrs finds the attributes at the positions the
 // byte-by-byte scan gives.
 func TestTagAttrsAsByteByByte(t *testing.T) {
+	for c := range 256 {
+		if isSpace(byte(c)) != xmlSpace(byte(c)) {
+			t.Fatalf("isSpace(%q) = %v", byte(c), isSpace(byte(c)))
+		}
+	}
 	r := rand.New(rand.NewPCG(7, 13))
 	pieces := []string{"a", "hash", "md5:0f3c", " ", "\n", "\t", "'", `"`, "=", "x\ny", "é", ">", "/"}
 	for n := 0; n < 100_000; n++ {

@@ -84,6 +84,32 @@ var _ = Describe("Streaming a document (ReadFrom)", func() {
 		}
 	})
 
+	It("passes names and namespaces past the shim's tables (64 names, 32 namespaces) as written", func() {
+		// 100 attribute names in 40 namespaces on each <rs:md>, on three
+		// entries: the names beyond the tables are written inline, every time.
+		var md strings.Builder
+		md.WriteString("<rs:md length=\"1\"")
+		for i := 0; i < 40; i++ {
+			fmt.Fprintf(&md, " xmlns:p%d=\"urn:ns%d\"", i, i)
+		}
+		for i := 0; i < 100; i++ {
+			fmt.Fprintf(&md, " p%d:n%d=\"v%d\"", i%40, i, i)
+		}
+		md.WriteString("/>")
+		entry := "<url><loc>http://example.com/r</loc>" + md.String() + "</url>\n"
+		d, _, err := v.Read(doc(entry+entry+entry), false)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(d.Entries).To(HaveLen(3))
+		for _, e := range d.Entries {
+			Expect(e.Md.Length).To(Equal("1"))
+			Expect(e.Md.Extra).To(HaveLen(100))
+			for i, a := range e.Md.Extra {
+				Expect([]string{a.Space, a.Local, a.Value}).To(Equal([]string{
+					fmt.Sprintf("urn:ns%d", i%40), fmt.Sprintf("n%d", i), fmt.Sprintf("v%d", i)}))
+			}
+		}
+	})
+
 	It("builds each window's entries right in the entries of earlier windows put back in the pool", func() {
 		all, err := fixtures.All()
 		Expect(err).NotTo(HaveOccurred())
@@ -199,6 +225,45 @@ var _ = Describe("Streaming a document (ReadFrom)", func() {
 		}
 	})
 
+	It("says a document is not well-formed when an element with too many attributes comes after libxml2 stopped", func() {
+		// The attribute count runs ahead of libxml2 (schema.scan): what it
+		// refuses past the place libxml2 stopped at is not what went wrong.
+		var b strings.Builder
+		for i := 0; i < 300; i++ {
+			fmt.Fprintf(&b, " a%d='1'", i)
+		}
+		// The end tag that does not match is in the first 64 KiB pushed,
+		// the element in the next.
+		data := doc("<url><loc>http://example.com/a</lock></url>\n" +
+			strings.Repeat("<url><loc>http://example.com/res</loc></url>\n", 1500) +
+			"<url><loc>http://example.com/many</loc><rs:md" + b.String() + "/></url>\n")
+		Expect(bytes.Index(data, []byte("many"))).To(BeNumerically(">", 64*1024))
+		Expect(bytes.Index(data, []byte("many"))).To(BeNumerically("<", 80*1024))
+		for _, r := range []io.Reader{bytes.NewReader(data), iotest.HalfReader(bytes.NewReader(data))} {
+			_, _, err := readFrom(context.Background(), v, r)
+			var se *rs.SyntaxError
+			Expect(errors.As(err, &se)).To(BeTrue(), "%v", err)
+			Expect(se.Msg).To(ContainSubstring("lock"))
+		}
+	})
+
+	It("refuses UTF-16 without a byte order mark before libxml2 sees it (the attribute count reads bytes)", func() {
+		data := utf16le(bytes.Replace(doc("<url><loc>http://example.com/r</loc></url>\n"),
+			[]byte(`encoding="UTF-8"`), []byte(`encoding="UTF-16"`), 1))
+		for _, read := range []func() error{
+			func() error { _, _, err := v.Read(data, true); return err },
+			func() error {
+				_, _, err := readFrom(context.Background(), v, iotest.HalfReader(bytes.NewReader(data)))
+				return err
+			},
+		} {
+			var se *rs.SyntaxError
+			err := read()
+			Expect(errors.As(err, &se)).To(BeTrue(), "%v", err)
+			Expect(se.Msg).To(ContainSubstring("UTF-16 encoded"))
+		}
+	})
+
 	It("refuses an element with too many attributes before libxml2 sees it, quickly, wherever it is", func() {
 		// 200,000 attributes took libxml2 34 s (its duplicate check is
 		// quadratic); 256 is the most any element may have.
@@ -280,3 +345,12 @@ func posOf(data []byte, off int) (line, col int) {
 type readerFunc func([]byte) (int, error)
 
 func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
+
+// utf16le is ASCII text in UTF-16, little-endian, without a byte order mark.
+func utf16le(ascii []byte) []byte {
+	out := make([]byte, 0, 2*len(ascii))
+	for _, b := range ascii {
+		out = append(out, b, 0)
+	}
+	return out
+}

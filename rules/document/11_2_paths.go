@@ -29,17 +29,16 @@ var PathInside = &engine.Rule{
 				p.Reportf(pos, "path %q on %s has %s", truncateValue(v), elem, pe.Reason)
 			}
 		}
-		for x := range p.Elements(true, true) {
+		md, ln := rs.MdAttrOf("path"), rs.LnAttrOf("path")
+		for x := range p.ElementsWith(md.Set(), ln.Set()) {
 			switch {
 			case x.Entry == nil:
 			case x.Md != nil:
-				if v, ok := x.Md.Get("path"); ok {
-					check(v, x.Md.AttrPosition("path"), "<rs:md>")
-				}
+				v, _ := x.Md.Attr(md)
+				check(v, x.Md.AttrPos(md), "<rs:md>")
 			default:
-				if v, ok := x.Ln.Get("path"); ok {
-					check(v, x.Ln.AttrPosition("path"), "<rs:ln>")
-				}
+				v, _ := x.Ln.Attr(ln)
+				check(v, x.Ln.AttrPos(ln), "<rs:ln>")
 			}
 		}
 		return nil

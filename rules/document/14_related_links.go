@@ -27,9 +27,9 @@ var relatedLinkKinds = []rs.Kind{rs.ResourceList, rs.ResourceDumpManifest, rs.Ch
 const relPatch = "http://www.openarchives.org/rs/terms/patch"
 
 // RelatedEntryLinks calls fn for each link of an entry with relation rel,
-// reading the entries once (Pass.Entries).
+// reading the entries that have links once (Pass.EntriesWith).
 func RelatedEntryLinks(p *engine.Pass, rel string, fn func(e *rs.Entry, l *rs.Ln)) {
-	for e := range p.Entries() {
+	for e := range p.EntriesWith(engine.EntryLinks) {
 		for _, l := range e.Links {
 			if l.Is(rel) {
 				fn(e, l)
@@ -41,7 +41,7 @@ func RelatedEntryLinks(p *engine.Pass, rel string, fn func(e *rs.Entry, l *rs.Ln
 // relatedReportRepeats reports the second and later links of one relation
 // type in an entry, with the first as related position.
 func relatedReportRepeats(p *engine.Pass, rel, why string) {
-	for e := range p.Entries() {
+	for e := range p.EntriesWith(engine.EntryLinks) {
 		links := e.LinksByRel(rel)
 		for _, l := range links[min(1, len(links)):] {
 			p.ReportRelated(l.Pos, []rs.Pos{links[0].Pos}, "%d %s links in the entry for %s (first at line %d): %s", len(links), rel, RelatedEntryName(e), links[0].Pos.Line, why)

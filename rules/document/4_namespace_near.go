@@ -39,7 +39,7 @@ var NamespaceNearMiss = &engine.Rule{
 				first[el.Space] = el
 			}
 		}
-		for e := range p.Entries() {
+		for e := range p.EntriesWith(engine.EntryUnknown) {
 			for _, el := range e.Unknown {
 				note(el)
 			}

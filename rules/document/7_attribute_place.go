@@ -121,11 +121,8 @@ var CapabilityEntryPlace = &engine.Rule{
 	Doc: "On an entry, capability says that the URI in <loc> is a capability document. In every other document the entries are resources, packages, bitstreams or parts of an index, and none of the sections 10 to 13 (nor the Archives draft) lists capability among their attributes: on a Resource List entry it would claim the resource is itself a ResourceSync document. " +
 		"The sentence's mandatory is about Source Descriptions and Capability Lists, and no sentence forbids capability on other entries, so this is a hint (info). Indexes of Source Descriptions and Capability Lists are not checked. Whether Source Description and Capability List entries carry it (mandatory) is checked by the rules of sections 8 and 9.",
 	Check: func(p *engine.Pass) error {
-		for e := range p.Entries() {
-			for _, m := range append([]*rs.Md{e.Md}, e.ExtraMd...) {
-				if m == nil || !m.Has("capability") {
-					continue
-				}
+		for x := range p.ElementsWith(mdCapability.Set(), 0) {
+			if m := x.Md; x.Entry != nil {
 				p.Reportf(m.AttrPosition("capability"), "capability=%q on an entry of a %s: entries carry capability in Source Descriptions and Capability Lists, where <loc> is a capability document; here it has no defined meaning", truncateValue(m.Capability), p.Kind.Title())
 			}
 		}
@@ -146,11 +143,8 @@ var CapabilityEntryValue = &engine.Rule{
 		"The sentence's must is about the attribute being there, and a value none of these define may be another specification's (the may of 6.1), so it is neither an error nor a warning; but a ResourceSync Destination that knows no such specification cannot use the capability it announces: a hint (info), with a suggestion when it differs from a known value only in case (values are case-sensitive). " +
 		"Known values that are not capabilities offered in a Capability List (description, capabilitylist, the manifests) are left to the rules of section 9 and to crawling (RS-LISTED-KIND). Source Description entries must say capabilitylist (section 8), which the rules of section 8 check.",
 	Check: func(p *engine.Pass) error {
-		for e := range p.Entries() {
-			for _, m := range append([]*rs.Md{e.Md}, e.ExtraMd...) {
-				if m == nil || !m.Has("capability") || rs.Capability(m.Capability).Known() {
-					continue
-				}
+		for x := range p.ElementsWith(mdCapability.Set(), 0) {
+			if m := x.Md; x.Entry != nil && !rs.Capability(m.Capability).Known() {
 				msg := fmt.Sprintf("capability %q is not defined by ResourceSync or its Archives draft (resourcelist, changelist, resourcedump, changedump, resourcelist-archive, resourcedump-archive, changelist-archive, changedump-archive): a Destination will not know what the document at <loc> offers unless another specification it implements defines it", truncateValue(m.Capability))
 				if c := caseFold(m.Capability); c != "" {
 					msg += fmt.Sprintf("; values are case-sensitive: did you mean %q?", c)
@@ -161,6 +155,9 @@ var CapabilityEntryValue = &engine.Rule{
 		return nil
 	},
 }
+
+// mdCapability is the capability attribute of <rs:md>, named once.
+var mdCapability = rs.MdAttrOf("capability")
 
 func init() {
 	engine.Register(PathPlace, ChangePlace, DatetimePlace, CapabilityEntryPlace, CapabilityEntryValue)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"slices"
 	"strings"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -28,22 +27,29 @@ type attrValue struct {
 
 // attrValues yields every occurrence of attribute name on the <rs:md>
 // (when onMd) and <rs:ln> (when onLn) elements of the document, in the
-// order of Pass.Elements (which it uses: a rule of ScopeEntries calls it
-// once, instead of Entries).
+// order of Pass.Elements. It reads only the elements that carry the
+// attribute (Pass.ElementsWith, which a rule of ScopeEntries calls once,
+// instead of Entries).
 func attrValues(p *engine.Pass, name string, onMd, onLn bool) iter.Seq[attrValue] {
+	var md rs.MdAttr = -1
+	var ln rs.LnAttr = -1
+	if onMd {
+		md = rs.MdAttrOf(name)
+	}
+	if onLn {
+		ln = rs.LnAttrOf(name)
+	}
 	return func(yield func(attrValue) bool) {
-		for x := range p.Elements(onMd, onLn) {
-			var v string
-			var ok bool
+		for x := range p.ElementsWith(md.Set(), ln.Set()) {
 			var a attrValue
 			if x.Md != nil {
-				if v, ok = x.Md.Get(name); ok {
-					a = attrValue{v, x.Md.AttrPosition(name), "<rs:md>", x.Entry}
-				}
-			} else if v, ok = x.Ln.Get(name); ok {
-				a = attrValue{v, x.Ln.AttrPosition(name), "<rs:ln>", x.Entry}
+				v, _ := x.Md.Attr(md)
+				a = attrValue{v, x.Md.AttrPos(md), "<rs:md>", x.Entry}
+			} else {
+				v, _ := x.Ln.Attr(ln)
+				a = attrValue{v, x.Ln.AttrPos(ln), "<rs:ln>", x.Entry}
 			}
-			if ok && !yield(a) {
+			if !yield(a) {
 				return
 			}
 		}
@@ -357,10 +363,17 @@ var ChangeValue = &engine.Rule{
 // (md5, sha-256) belong.
 var attrHashAlgorithms = []string{"md2", "md5", "sha-1", "sha-224", "sha-256", "sha-384", "sha-512", "shake128", "shake256"}
 
-// attrHashRegistered reports whether tok is one of attrHashAlgorithms,
-// compared case-insensitively.
-func attrHashRegistered(tok string) bool {
-	return slices.Contains(attrHashAlgorithms, strings.ToLower(tok))
+// attrHashRegistered reports whether alg, an algorithm token in lower case
+// (CheckedHash.Alg), is one of attrHashAlgorithms: a switch, which
+// compares a token with the names of its length in place (it is asked for
+// every hash of a list), where slices.Contains calls a comparison per name
+// (TestHashRegisteredIsTheList holds the two together).
+func attrHashRegistered(alg string) bool {
+	switch alg {
+	case "md2", "md5", "sha-1", "sha-224", "sha-256", "sha-384", "sha-512", "shake128", "shake256":
+		return true
+	}
+	return false
 }
 
 var HashAlgorithm = &engine.Rule{
@@ -372,11 +385,11 @@ var HashAlgorithm = &engine.Rule{
 		"Common spellings such as sha256 or SHA1 get a suggestion. Tokens RS-HASH-SYNTAX rejects are not considered here.",
 	Requires: []engine.Value{engine.EntryHashes},
 	Check: func(p *engine.Pass) error {
-		forEachHashAttr(p, func(_ string, pos rs.Pos, elem string, hashes []engine.CheckedHash) {
+		forEachHashAttr(p, func(_ string, pos rs.Pos, elem string, hashes []rs.CheckedHash) {
 			for _, h := range hashes {
 				// A registered token is enough; a value RS-HASH-SYNTAX
 				// rejects is not considered.
-				if attrHashRegistered(h.Token) || h.Fault != "" {
+				if h.Fault != "" || attrHashRegistered(h.Alg) {
 					continue
 				}
 				alg := h.Token

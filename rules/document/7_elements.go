@@ -48,7 +48,7 @@ var MdEntryOnce = &engine.Rule{
 	Quote: "<rs:md> – In this context, the element conveys metadata pertaining to the resource with the URI provided in <loc>. The element is not repeatable, and is mandatory for some documents and optional for others, as described in the appropriate sections.",
 	Doc:   "Every further <rs:md> of an entry is reported, with the first as related location. The other rules still check the attributes of every <rs:md>.",
 	Check: func(p *engine.Pass) error {
-		for e := range p.Entries() {
+		for e := range p.EntriesWith(engine.EntryExtraMd) {
 			if e.Md == nil {
 				continue
 			}
@@ -80,7 +80,7 @@ var ElementUnknown = &engine.Rule{
 			}
 			p.Reportf(el.Pos, "%s", msg)
 		}
-		for e := range p.Entries() {
+		for e := range p.EntriesWith(engine.EntryUnknown) {
 			for _, el := range e.Unknown {
 				report(el, entryName(p.Doc))
 			}
@@ -119,7 +119,7 @@ var ChangefreqValue = &engine.Rule{
 	Doc: "The list is the Sitemap protocol's, whose schema enumerates exactly these values (lower case); any other value makes the document an invalid Sitemap. " +
 		"White space around the value is ignored; case is not.",
 	Check: func(p *engine.Pass) error {
-		for e := range p.Entries() {
+		for e := range p.EntriesWith(engine.EntryChangefreq) {
 			if !e.ChangefreqPos.IsValid() || contains(attrChangefreqValues, e.Changefreq) {
 				continue
 			}
@@ -146,7 +146,7 @@ var PriorityValue = &engine.Rule{
 	Doc: "The sentence is the Sitemap protocol's, of <priority>. ResourceSync does not use <priority> (section 7 and Table 3 do not list it), but section 7 uses the Sitemap document formats, so a ResourceSync document is a Sitemap, and the Sitemap protocol defines <priority> as a decimal whose \"Valid values range from 0.0 to 1.0\" (its schema: xs:decimal, 0.0 to 1.0). " +
 		"The sentence has no keyword: it defines the values, and a value outside them makes the document an invalid Sitemap for the search engines a Resource List is also meant for, so this is an error. White space around the value is ignored. <priority> in a <sitemap> is a schema error (RS-XSD).",
 	Check: func(p *engine.Pass) error {
-		for e := range p.Entries() {
+		for e := range p.EntriesWith(engine.EntryPriority) {
 			if !e.PriorityPos.IsValid() {
 				continue
 			}

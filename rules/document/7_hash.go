@@ -21,7 +21,7 @@ var HashSyntax = &engine.Rule{
 		"Example 27 of the specification uses digests that are not hex (sha-256:f40xZX_x_…): the spec errs there, and rsconform reports them.",
 	Requires: []engine.Value{engine.EntryHashes},
 	Check: func(p *engine.Pass) error {
-		forEachHashAttr(p, func(v string, pos rs.Pos, _ string, hashes []engine.CheckedHash) {
+		forEachHashAttr(p, func(v string, pos rs.Pos, _ string, hashes []rs.CheckedHash) {
 			if strings.TrimSpace(v) == "" {
 				p.Reportf(pos, "hash is empty")
 				return
@@ -33,7 +33,7 @@ var HashSyntax = &engine.Rule{
 					p.Reportf(pos, "hash value %q %s", truncateValue(h.Value), h.Fault)
 					continue
 				}
-				alg := h.Algorithm()
+				alg := h.Alg
 				for _, s := range seen[:n] {
 					if s == alg {
 						p.Reportf(pos, "hash gives algorithm %q twice", alg)
@@ -54,27 +54,28 @@ var HashSyntax = &engine.Rule{
 // <rs:md> and <rs:ln> elements, in the order of Pass.Elements, with its
 // hash values checked (engine.EntryHashes for the entries' <rs:md>, which the
 // rule requires).
-func forEachHashAttr(p *engine.Pass, fn func(v string, pos rs.Pos, elem string, hashes []engine.CheckedHash)) {
-	var own []engine.CheckedHash // one buffer for the values not shared
-	for x := range p.Elements(true, true) {
+func forEachHashAttr(p *engine.Pass, fn func(v string, pos rs.Pos, elem string, hashes []rs.CheckedHash)) {
+	var own []rs.CheckedHash // one buffer for the values not shared
+	for x := range p.ElementsWith(mdHash.Set(), lnHash.Set()) {
 		if x.Md != nil {
-			v, ok := x.Md.Get("hash")
-			if !ok {
-				continue
-			}
-			var hashes []engine.CheckedHash
+			v, _ := x.Md.Attr(mdHash)
+			var hashes []rs.CheckedHash
 			if x.Entry != nil && x.Md == x.Entry.Md {
 				hashes = engine.EntryHashes.Of(p, x.Entry)
 			} else {
-				own = engine.AppendCheckedHashes(own[:0], v)
+				own = rs.AppendCheckedHashes(own[:0], v)
 				hashes = own
 			}
-			fn(v, x.Md.AttrPosition("hash"), "<rs:md>", hashes)
-		} else if v, ok := x.Ln.Get("hash"); ok {
-			own = engine.AppendCheckedHashes(own[:0], v)
-			fn(v, x.Ln.AttrPosition("hash"), "<rs:ln>", own)
+			fn(v, x.Md.AttrPos(mdHash), "<rs:md>", hashes)
+		} else {
+			v, _ := x.Ln.Attr(lnHash)
+			own = rs.AppendCheckedHashes(own[:0], v)
+			fn(v, x.Ln.AttrPos(lnHash), "<rs:ln>", own)
 		}
 	}
 }
+
+// The hash attribute, named once.
+var mdHash, lnHash = rs.MdAttrOf("hash"), rs.LnAttrOf("hash")
 
 func init() { engine.Register(HashSyntax) }

@@ -91,20 +91,18 @@ func plainHTTPURL(s string) bool {
 	if i == 0 {
 		return false
 	}
-	for ; i < len(rest); i++ {
-		c := rest[i]
-		switch {
-		case uriChar[c]:
-		case c == '%':
-			if i+2 >= len(rest) || !isHex[rest[i+1]] || !isHex[rest[i+2]] {
-				return false
-			}
-			i += 2
-		default:
+	for {
+		for i < len(rest) && uriChar[rest[i]] { // runs of plain characters: most of a path
+			i++
+		}
+		if i == len(rest) {
+			return true
+		}
+		if rest[i] != '%' || i+2 >= len(rest) || !isHex[rest[i+1]] || !isHex[rest[i+2]] {
 			return false
 		}
+		i += 3
 	}
-	return true
 }
 
 // hostChar are the characters of uriChar the fast path takes in a host:

@@ -21,7 +21,7 @@ var TimeSyntax = &engine.Rule{
 	Quote:    "The attribute value is expressed as a W3C Datetime and the use of a complete date and time expressed in UTC using the format YYYY-MM-DDThh:mm:ss[.s]Z is recommended.",
 	Doc:      "The W3C Datetime note allows six forms: YYYY, YYYY-MM, YYYY-MM-DD, and date with hh:mm, hh:mm:ss or hh:mm:ss.s followed by a time zone designator (Z or ±hh:mm), which is required whenever a time is given.",
 	Check: func(p *engine.Pass) error {
-		forEachDatetime(p, func(name, value string, pos rs.Pos, t engine.ParsedTime) {
+		forEachDatetime(p, func(name, value string, pos rs.Pos, t *engine.ParsedTime) {
 			if t.Err != nil {
 				p.Reportf(pos, "%s: %v%s", name, t.Err, zoneFix(value, t.Err))
 			}
@@ -37,8 +37,8 @@ var TimeUTC = &engine.Rule{
 	Quote:    TimeSyntax.Quote,
 	Doc:      "Reported at every value not in the recommended form, each a finding of its own (a baseline keeps each; the text report shows the first few of a document and counts the others).",
 	Check: func(p *engine.Pass) error {
-		forEachDatetime(p, func(name, value string, pos rs.Pos, t engine.ParsedTime) {
-			d := t.D
+		forEachDatetime(p, func(name, value string, pos rs.Pos, t *engine.ParsedTime) {
+			d := &t.D
 			if t.Err != nil || d.IsUTCZ() {
 				return
 			}
@@ -54,38 +54,56 @@ var TimeUTC = &engine.Rule{
 
 // forEachDatetime calls fn for every datetime-valued item of the document
 // (the attributes of <rs:md>, modified on <rs:ln>, <lastmod>), parsed, in
-// one pass over the entries (Pass.Walk); the rule requires
-// engine.EntryTimes, which holds those of the entries' <rs:md> and
-// <lastmod>.
-func forEachDatetime(p *engine.Pass, fn func(name, value string, pos rs.Pos, t engine.ParsedTime)) {
+// one pass over the entries and the elements that carry one
+// (Pass.WalkWith); the rule requires engine.EntryTimes, which holds those
+// of the entries' <rs:md> and <lastmod>.
+func forEachDatetime(p *engine.Pass, fn func(name, value string, pos rs.Pos, t *engine.ParsedTime)) {
 	times := new(engine.EntryDatetimes) // the current entry's
-	for x := range p.Walk(true, true, true) {
+	var own engine.ParsedTime           // one not in times
+	for x := range p.WalkWith(mdTimeSet, lnModified.Set()) {
 		switch {
 		case x.Md != nil:
 			if x.Entry != nil && x.Md == x.Entry.Md { // read once, in times
 				for i, a := range engine.MdTimeAttrs {
 					if t := &times.Md[i]; t.Present {
-						fn(a, t.Value(), x.Md.AttrPosition(a), *t)
+						fn(a, t.Value(), x.Md.AttrPosition(a), t)
 					}
 				}
 				break
 			}
 			for _, a := range engine.MdTimeAttrs {
 				if v, ok := x.Md.Get(a); ok {
-					fn(a, v, x.Md.AttrPosition(a), engine.ParseTime(v, true))
+					own = engine.ParseTime(v, true)
+					fn(a, v, x.Md.AttrPosition(a), &own)
 				}
 			}
 		case x.Ln != nil:
-			if v, ok := x.Ln.Get("modified"); ok {
-				fn("modified", v, x.Ln.AttrPosition("modified"), engine.ParseTime(v, true))
-			}
+			v, _ := x.Ln.Attr(lnModified)
+			own = engine.ParseTime(v, true)
+			fn("modified", v, x.Ln.AttrPos(lnModified), &own)
 		default: // the entry itself, before its elements
 			times = engine.EntryTimes.Of(p, x.Entry)
 			if times.Lastmod.Present {
-				fn("<lastmod>", x.Entry.Lastmod, x.Entry.LastmodPos, times.Lastmod)
+				fn("<lastmod>", x.Entry.Lastmod, x.Entry.LastmodPos, &times.Lastmod)
 			}
 		}
 	}
+}
+
+// mdTimeSet is the set of engine.MdTimeAttrs, and lnModified the
+// datetime attribute of <rs:ln>: what forEachDatetime reads.
+var (
+	mdTimeSet  = mdAttrSet(engine.MdTimeAttrs[:]...)
+	lnModified = rs.LnAttrOf("modified")
+)
+
+// mdAttrSet is the set of the <rs:md> attributes named.
+func mdAttrSet(names ...string) rs.MdAttrSet {
+	var s rs.MdAttrSet
+	for _, n := range names {
+		s |= rs.MdAttrOf(n).Set()
+	}
+	return s
 }
 
 // Appendix A, Table 4, and the definitions of at, completed, from and
@@ -126,19 +144,28 @@ var TimeNotUsed = &engine.Rule{
 			if m == nil {
 				return
 			}
-			for _, a := range []string{"at", "completed", "from", "until"} {
-				if m.Has(a) && !contains(allowed, a) {
-					p.Reportf(m.AttrPosition(a), "the %s attribute is not used on %s of a %s%s", a, where, p.Kind.Title(), allowedNote(allowed))
+			for i, a := range timeNotUsedAttrs {
+				if _, ok := m.Attr(timeNotUsedKeys[i]); ok && !contains(allowed, a) {
+					p.Reportf(m.AttrPos(timeNotUsedKeys[i]), "the %s attribute is not used on %s of a %s%s", a, where, p.Kind.Title(), allowedNote(allowed))
 				}
 			}
 		}
 		check(p.Doc.Md, top, "the top-level <rs:md>")
-		for e := range p.Entries() {
-			check(e.Md, entry, "the <rs:md> of an entry")
+		for x := range p.ElementsWith(mdAttrSet(timeNotUsedAttrs[:]...), 0) {
+			if x.Entry != nil && x.Md == x.Entry.Md {
+				check(x.Md, entry, "the <rs:md> of an entry")
+			}
 		}
 		return nil
 	},
 }
+
+// timeNotUsedAttrs are the attributes RS-TIME-NOT-USED places, and
+// timeNotUsedKeys the same named once.
+var (
+	timeNotUsedAttrs = [...]string{"at", "completed", "from", "until"}
+	timeNotUsedKeys  = [...]rs.MdAttr{rs.MdAttrOf("at"), rs.MdAttrOf("completed"), rs.MdAttrOf("from"), rs.MdAttrOf("until")}
+)
 
 func allowedNote(allowed []string) string {
 	if len(allowed) == 0 {

@@ -8,12 +8,25 @@ import (
 // Consistency of the time attributes of section 7: intervals run forward,
 // and the datetime of a change lies within the document's interval.
 
-// attrTime parses attribute name of m; ok is false when it is absent or
+// attrTime parses attribute a of m; ok is false when it is absent or
 // unparsable (RS-TIME-W3C reports that).
-func attrTime(m *rs.Md, name string) (rs.Datetime, bool) {
-	d, present, err := m.Time(name)
+func attrTime(m *rs.Md, a rs.MdAttr) (rs.Datetime, bool) {
+	d, present, err := m.TimeAttr(a)
 	return d, present && err == nil
 }
+
+// The datetime attributes of <rs:md>, named once: RS-TIME-INTERVAL reads
+// four of them on every <rs:md>.
+var (
+	mdAt, mdCompleted = rs.MdAttrOf("at"), rs.MdAttrOf("completed")
+	mdFrom, mdUntil   = rs.MdAttrOf("from"), rs.MdAttrOf("until")
+	mdDatetime        = rs.MdAttrOf("datetime")
+	// timeIntervals are the attributes that start and end an interval.
+	timeIntervals = [...]struct {
+		start, end       string
+		startKey, endKey rs.MdAttr
+	}{{"at", "completed", mdAt, mdCompleted}, {"from", "until", mdFrom, mdUntil}}
+)
 
 // 7: "The combination of the datetimes provided in the at and completed
 // attributes expresses an interval"; from and until bound the changes a
@@ -25,15 +38,18 @@ var TimeInterval = &engine.Rule{
 	Doc: "at is when the snapshot process started and completed when it completed; from and until bound the changes a document includes (\"all changes that occurred ... since the datetime expressed (and up until the datetime expressed in the until attribute, if it exists)\"). An interval that ends before it starts cannot be interpreted. " +
 		"Checked on every <rs:md>, top-level and in entries. Equal values are accepted. A value with a coarse granularity denotes its whole period (\"2013-01-03\" is the whole day), so it is reported only when no reading of the two values is in order. Unparsable values are left to RS-TIME-W3C.",
 	Check: func(p *engine.Pass) error {
-		for ref := range p.Mds() {
-			for _, pair := range [][2]string{{"at", "completed"}, {"from", "until"}} {
-				start, ok1 := attrTime(ref.Md, pair[0])
-				end, ok2 := attrTime(ref.Md, pair[1])
+		for ref := range p.ElementsWith(mdCompleted.Set()|mdUntil.Set(), 0) {
+			for _, pair := range timeIntervals {
+				if _, ok := ref.Md.Attr(pair.endKey); !ok {
+					continue // no interval (most <rs:md>): nothing to parse
+				}
+				start, ok1 := attrTime(ref.Md, pair.startKey)
+				end, ok2 := attrTime(ref.Md, pair.endKey)
 				if !ok1 || !ok2 || !end.SurelyBefore(start) {
 					continue
 				}
-				p.ReportRelated(ref.Md.AttrPosition(pair[1]), []rs.Pos{ref.Md.AttrPosition(pair[0])},
-					"%s %q is before %s %q: the interval ends before it starts", pair[1], end.Raw, pair[0], start.Raw)
+				p.ReportRelated(ref.Md.AttrPos(pair.endKey), []rs.Pos{ref.Md.AttrPos(pair.startKey)},
+					"%s %q is before %s %q: the interval ends before it starts", pair.end, end.Raw, pair.start, start.Raw)
 			}
 		}
 		return nil
@@ -54,12 +70,12 @@ var DatetimeInterval = &engine.Rule{
 		if top == nil {
 			return nil
 		}
-		from, hasFrom := attrTime(top, "from")
-		until, hasUntil := attrTime(top, "until")
+		from, hasFrom := attrTime(top, mdFrom)
+		until, hasUntil := attrTime(top, mdUntil)
 		if !hasFrom && !hasUntil {
 			return nil
 		}
-		for ref := range p.Mds() {
+		for ref := range p.ElementsWith(mdDatetime.Set(), 0) {
 			if ref.Entry == nil {
 				continue
 			}
@@ -68,7 +84,7 @@ var DatetimeInterval = &engine.Rule{
 			if ref.Md == ref.Entry.Md {
 				dt, ok = engine.EntryTimes.Of(p, ref.Entry).Attr("datetime").Instant()
 			} else {
-				dt, ok = attrTime(ref.Md, "datetime")
+				dt, ok = attrTime(ref.Md, mdDatetime)
 			}
 			if !ok {
 				continue

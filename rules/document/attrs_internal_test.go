@@ -2,6 +2,7 @@ package document
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -120,6 +121,32 @@ func TestPlainHTTPURL(t *testing.T) {
 	for _, s := range []string{"http://example.org/a b", "http://example.org/%zz", "http://exa mple.org/", "http://[::1]/", "http://example.org/é", "http://example.org:8o/"} {
 		if plainHTTPURL(s) {
 			t.Errorf("%q: accepted", s)
+		}
+	}
+}
+
+// TestHashRegisteredIsTheList holds attrHashRegistered (a switch) to
+// attrHashAlgorithms: every name, and every name with a byte changed,
+// dropped or added, in lower and upper case.
+func TestHashRegisteredIsTheList(t *testing.T) {
+	inList := func(s string) bool {
+		for _, n := range attrHashAlgorithms {
+			if n == s {
+				return true
+			}
+		}
+		return false
+	}
+	var tokens []string
+	for _, n := range attrHashAlgorithms {
+		tokens = append(tokens, n, n[1:], n[:len(n)-1], n+"0", strings.ToUpper(n))
+		for i := range len(n) {
+			tokens = append(tokens, n[:i]+"x"+n[i+1:])
+		}
+	}
+	for _, tok := range tokens {
+		if got, want := attrHashRegistered(tok), inList(tok); got != want {
+			t.Errorf("attrHashRegistered(%q) = %v, the list says %v", tok, got, want)
 		}
 	}
 }

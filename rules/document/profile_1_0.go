@@ -59,13 +59,12 @@ var V10Datetime = &engine.Rule{
 	Check: func(p *engine.Pass) error {
 		var first rs.Pos
 		n := 0
-		for ref := range p.Mds() {
-			if ref.Md.Has("datetime") {
-				if n == 0 {
-					first = ref.Md.AttrPosition("datetime")
-				}
-				n++
+		datetime := rs.MdAttrOf("datetime")
+		for ref := range p.ElementsWith(datetime.Set(), 0) {
+			if n == 0 {
+				first = ref.Md.AttrPos(datetime)
 			}
+			n++
 		}
 		switch {
 		case n == 1:

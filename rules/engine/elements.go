@@ -11,8 +11,8 @@ import (
 // pass.
 
 // Element is an <rs:md> or an <rs:ln> (Md or Ln is set) with where it
-// stands: at the top (Entry nil) or in an entry. From Walk with entries,
-// an Element with only Entry set is the entry itself.
+// stands: at the top (Entry nil) or in an entry. From WalkWith, an
+// Element with only Entry set is the entry itself.
 type Element struct {
 	Md    *rs.Md
 	Ln    *rs.Ln
@@ -22,47 +22,61 @@ type Element struct {
 // Elements yields the <rs:md> (with md) and <rs:ln> (with ln) elements of
 // the document, repeats included: the top level's first, then each
 // entry's in document order, <rs:md> before <rs:ln>. It reads the entries
-// through Pass.Entries: a rule of ScopeEntries uses it (or Mds, Lns) once,
-// instead of Entries.
-func (p *Pass) Elements(md, ln bool) iter.Seq[Element] { return p.Walk(md, ln, false) }
+// through Pass.Entries: a rule of ScopeEntries uses it (or Mds, Lns,
+// ElementsWith) once, instead of Entries.
+func (p *Pass) Elements(md, ln bool) iter.Seq[Element] {
+	return p.walk(elementFilter{md: md, ln: ln, anyMd: true, anyLn: true})
+}
 
-// Walk is Elements that, with entries, also yields each entry (an Element
-// with only Entry set) before its elements, for a rule that reads both
-// the elements and the entries themselves in its one pass.
-func (p *Pass) Walk(md, ln, entries bool) iter.Seq[Element] {
+// ElementsWith is Elements restricted to the <rs:md> that carry an
+// attribute of md and the <rs:ln> that carry one of ln (an empty set: none
+// of that element). While a document is read, a window of entries none of
+// whose elements carries one is skipped at once (see window.mdAttrs), so
+// a rule looking for an attribute most documents do not use costs next to
+// nothing.
+func (p *Pass) ElementsWith(md rs.MdAttrSet, ln rs.LnAttrSet) iter.Seq[Element] {
+	return p.walk(elementFilter{md: md != 0, ln: ln != 0, mdAttrs: md, lnAttrs: ln})
+}
+
+// WalkWith is ElementsWith that also yields each entry (an Element with
+// only Entry set) before its elements, for a rule that reads both the
+// entries themselves and some of their elements in its one pass.
+func (p *Pass) WalkWith(md rs.MdAttrSet, ln rs.LnAttrSet) iter.Seq[Element] {
+	return p.walk(elementFilter{md: md != 0, ln: ln != 0, entries: true, mdAttrs: md, lnAttrs: ln})
+}
+
+// elementFilter is what Elements, ElementsWith and WalkWith yield: the
+// entries, the <rs:md> (all, or those with an attribute of mdAttrs), the
+// <rs:ln> (likewise).
+type elementFilter struct {
+	md, ln, entries bool
+	anyMd, anyLn    bool
+	mdAttrs         rs.MdAttrSet
+	lnAttrs         rs.LnAttrSet
+}
+
+func (f *elementFilter) takesMd(m *rs.Md) bool { return f.anyMd || m.AttrSet()&f.mdAttrs != 0 }
+func (f *elementFilter) takesLn(l *rs.Ln) bool { return f.anyLn || l.AttrSet()&f.lnAttrs != 0 }
+
+// wants reports whether an element of w may be yielded (false: the window
+// can be skipped).
+func (f *elementFilter) wants(w *window) bool {
+	return f.entries ||
+		f.md && (f.anyMd && w.parts&EntryMd != 0 || w.mdAttrs&f.mdAttrs != 0) ||
+		f.ln && (f.anyLn && w.parts&EntryLinks != 0 || w.lnAttrs&f.lnAttrs != 0)
+}
+
+func (p *Pass) walk(f elementFilter) iter.Seq[Element] {
 	return func(yield func(Element) bool) {
-		of := func(m *rs.Md, extra []*rs.Md, links []*rs.Ln, e *rs.Entry) bool {
-			if entries && e != nil && !yield(Element{Entry: e}) {
-				return false
-			}
-			if md {
-				if m != nil && !yield(Element{Md: m, Entry: e}) {
-					return false
-				}
-				for _, x := range extra {
-					if !yield(Element{Md: x, Entry: e}) {
-						return false
-					}
-				}
-			}
-			if ln {
-				for _, l := range links {
-					if !yield(Element{Ln: l, Entry: e}) {
-						return false
-					}
-				}
-			}
-			return true
-		}
 		d := p.Doc
 		top, extra, links := d.Md, len(d.ExtraMd), len(d.Links)
-		if !of(top, d.ExtraMd, d.Links, nil) {
+		if !f.yieldOf(yield, top, d.ExtraMd, d.Links, nil) {
 			return
 		}
-		for e := range p.Entries() {
-			if !of(e.Md, e.ExtraMd, e.Links, e) {
-				return
-			}
+		// The entries' elements straight from the loop over the windows,
+		// not through Entries: one closure less per entry.
+		if !p.eachEntry(f.wants, func(e *rs.Entry) bool { return f.yieldOf(yield, e.Md, e.ExtraMd, e.Links, e) }) {
+			return
 		}
 		// While a document is read, Doc is the header as read so far: what
 		// of it came after the entries is known now.
@@ -72,28 +86,39 @@ func (p *Pass) Walk(md, ln, entries bool) iter.Seq[Element] {
 		} else {
 			top = nil
 		}
-		of(top, d.ExtraMd[min(extra, len(d.ExtraMd)):], d.Links[min(links, len(d.Links)):], nil)
+		f.yieldOf(yield, top, d.ExtraMd[min(extra, len(d.ExtraMd)):], d.Links[min(links, len(d.Links)):], nil)
 	}
+}
+
+// yieldOf yields the entry e (when f takes entries and e is not nil), then
+// the elements f takes among m, extra and links, standing in e (nil: at the
+// top); false when yield asked to stop.
+func (f *elementFilter) yieldOf(yield func(Element) bool, m *rs.Md, extra []*rs.Md, links []*rs.Ln, e *rs.Entry) bool {
+	if f.entries && e != nil && !yield(Element{Entry: e}) {
+		return false
+	}
+	if f.md {
+		if m != nil && f.takesMd(m) && !yield(Element{Md: m, Entry: e}) {
+			return false
+		}
+		for _, x := range extra {
+			if f.takesMd(x) && !yield(Element{Md: x, Entry: e}) {
+				return false
+			}
+		}
+	}
+	if f.ln {
+		for _, l := range links {
+			if f.takesLn(l) && !yield(Element{Ln: l, Entry: e}) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Mds yields every <rs:md> of the document, as Elements does.
-func (p *Pass) Mds() iter.Seq[Element] {
-	return func(yield func(Element) bool) {
-		for x := range p.Elements(true, false) {
-			if !yield(x) {
-				return
-			}
-		}
-	}
-}
+func (p *Pass) Mds() iter.Seq[Element] { return p.Elements(true, false) }
 
 // Lns yields every <rs:ln> of the document, as Elements does.
-func (p *Pass) Lns() iter.Seq[Element] {
-	return func(yield func(Element) bool) {
-		for x := range p.Elements(false, true) {
-			if !yield(x) {
-				return
-			}
-		}
-	}
-}
+func (p *Pass) Lns() iter.Seq[Element] { return p.Elements(false, true) }

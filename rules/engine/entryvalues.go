@@ -12,6 +12,15 @@ import (
 // EntryDatetimes holds them.
 var MdTimeAttrs = [...]string{"at", "completed", "from", "until", "datetime"}
 
+// mdTimeKeys are MdTimeAttrs named once (EntryTimes reads them on every
+// entry).
+var mdTimeKeys = func() (k [len(MdTimeAttrs)]rs.MdAttr) {
+	for i, a := range MdTimeAttrs {
+		k[i] = rs.MdAttrOf(a)
+	}
+	return
+}()
+
 // ParsedTime is a datetime value read as rs.ParseDatetimeForm reads it
 // (its form: whether it is a W3C Datetime, its granularity, its time zone
 // designator), with its instant computed once, the first time a rule asks
@@ -81,9 +90,17 @@ var EntryTimes = NewEntryValue("the datetimes of the entry's <rs:md> and <lastmo
 		if t == nil {
 			t = new(EntryDatetimes)
 		}
-		for i, a := range MdTimeAttrs {
-			v, ok := e.Md.Get(a) // a nil Md has none
-			t.Md[i].set(v, ok)
+		var has rs.MdAttrSet // the attributes e's <rs:md> has: most have no datetime
+		if e.Md != nil {
+			has = e.Md.AttrSet()
+		}
+		for i, a := range mdTimeKeys {
+			if has&a.Set() == 0 {
+				t.Md[i].set("", false)
+				continue
+			}
+			v, _ := e.Md.Attr(a)
+			t.Md[i].set(v, true)
 		}
 		t.Lastmod.set(e.Lastmod, e.Lastmod != "" || e.LastmodPos.IsValid())
 		return t
@@ -104,30 +121,15 @@ func (t *ParsedTime) set(v string, present bool) {
 	}
 }
 
-// CheckedHash is a hash value with what RS-HASH-SYNTAX finds wrong with
-// it ("" when nothing).
-type CheckedHash struct {
-	rs.Hash
-	Fault string
-}
+var mdHash = rs.MdAttrOf("hash")
 
 // EntryHashes are the hash values of an entry's <rs:md> hash attribute,
 // split and checked once: RS-HASH-SYNTAX and RS-HASH-ALGORITHM read them.
 var EntryHashes = NewEntryValue("the hash values of the entry's <rs:md>",
-	func(e *rs.Entry, reuse []CheckedHash) []CheckedHash {
-		v, ok := e.Md.Get("hash")
+	func(e *rs.Entry, reuse []rs.CheckedHash) []rs.CheckedHash {
+		v, ok := e.Md.Attr(mdHash)
 		if !ok {
 			return reuse[:0]
 		}
-		return AppendCheckedHashes(reuse[:0], v)
+		return rs.AppendCheckedHashes(reuse[:0], v)
 	})
-
-// AppendCheckedHashes splits a hash attribute's value and checks each of
-// its hash values, appending them to dst.
-func AppendCheckedHashes(dst []CheckedHash, v string) []CheckedHash {
-	var buf [4]rs.Hash
-	for _, h := range rs.AppendHashes(buf[:0], v) {
-		dst = append(dst, CheckedHash{h, h.Problem()})
-	}
-	return dst
-}

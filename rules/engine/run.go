@@ -108,7 +108,7 @@ func selectRules(k rs.Kind, cfg Config, haveDoc bool) []*Rule {
 // (the result's Finish then sorts the findings by position and rule, so
 // the result does not depend on which group ran first); the errors of
 // each group are merged in group order. Once ctx is done no further rule
-// starts, and a rule's Pass.Entries stops early (see entriesCheck): the
+// starts, and a rule's Pass.Entries stops early (see eachEntry): the
 // caller gives ctx's error instead of the result.
 func runChecks(ctx context.Context, location string, in *Input, cfg Config, run []*Rule, found *findings) (errs []string) {
 	groups := 1

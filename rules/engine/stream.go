@@ -37,12 +37,13 @@ const (
 	ScopeHeader
 	// ScopeEntries rules read the header and the entries, the entries
 	// only through Pass.Entries (or the helpers built on it:
-	// Pass.Elements, Walk, Mds, Lns) and only once, in document
-	// order, keeping whatever state they need. While a document is read,
-	// Check starts when its first entries are complete, is suspended
-	// between windows of entries, and ends after the last; Pass.Doc is the
-	// header as read so far (its <rs:md> is there: the schema puts it
-	// before the entries), complete once Pass.Entries has ended.
+	// Pass.EntriesWith, Elements, ElementsWith, WalkWith, Mds, Lns) and
+	// only once, in document order, keeping whatever state they need.
+	// While a document is read, Check starts when its first entries are
+	// complete, is suspended between windows of entries, and ends after
+	// the last; Pass.Doc is the header as read so far (its <rs:md> is
+	// there: the schema puts it before the entries), complete once
+	// Pass.Entries has ended.
 	ScopeEntries
 )
 
@@ -67,34 +68,134 @@ type feed struct {
 }
 
 // window is the entries completed since the previous window, and whether
-// they are the last ones.
+// they are the last ones, with what they hold: the parts of all of them,
+// and the attributes of all their elements, for Pass.EntriesWith,
+// ElementsWith and Lns to skip the windows where there is nothing they
+// look for.
 type window struct {
 	entries []*rs.Entry
 	last    bool
+	parts   EntryParts
+	mdAttrs rs.MdAttrSet
+	lnAttrs rs.LnAttrSet
+}
+
+// newWindow is the window of entries, with what they hold.
+func newWindow(entries []*rs.Entry, last bool) window {
+	w := window{entries: entries, last: last}
+	for _, e := range entries {
+		w.parts |= partsOf(e)
+		if e.Md != nil {
+			w.mdAttrs |= e.Md.AttrSet()
+		}
+		for _, m := range e.ExtraMd {
+			w.mdAttrs |= m.AttrSet()
+		}
+		for _, l := range e.Links {
+			w.lnAttrs |= l.AttrSet()
+		}
+	}
+	return w
+}
+
+// EntryParts is a set of parts an entry may have, for a rule that reads
+// only the entries with one (Pass.EntriesWith).
+type EntryParts uint8
+
+const (
+	EntryMd         EntryParts = 1 << iota // an <rs:md>
+	EntryExtraMd                           // a second <rs:md>
+	EntryLinks                             // an <rs:ln>
+	EntryUnknown                           // an element ResourceSync does not define (Entry.Unknown)
+	EntryChangefreq                        // <changefreq>
+	EntryPriority                          // <priority>
+)
+
+// partsOf is the set of the parts e has.
+func partsOf(e *rs.Entry) EntryParts {
+	var s EntryParts
+	if e.Md != nil || len(e.ExtraMd) > 0 {
+		s |= EntryMd
+	}
+	if len(e.ExtraMd) > 0 {
+		s |= EntryExtraMd
+	}
+	if len(e.Links) > 0 {
+		s |= EntryLinks
+	}
+	if len(e.Unknown) > 0 {
+		s |= EntryUnknown
+	}
+	if e.ChangefreqPos.IsValid() {
+		s |= EntryChangefreq
+	}
+	if e.PriorityPos.IsValid() {
+		s |= EntryPriority
+	}
+	return s
 }
 
 // Entries yields the document's entries once, in document order. Rules of
 // ScopeEntries read the entries only through it.
-func (p *Pass) Entries() iter.Seq[*rs.Entry] {
-	if p.feed == nil {
-		return p.entriesCheck()
+func (p *Pass) Entries() iter.Seq[*rs.Entry] { return p.entries(nil) }
+
+// EntriesWith is Entries restricted to the entries that have one of parts.
+// While a document is read, a window of entries none of which has one is
+// skipped at once: a rule that looks for what most documents do not hold
+// (links, a repeated <rs:md>, unknown elements) costs next to nothing.
+func (p *Pass) EntriesWith(parts EntryParts) iter.Seq[*rs.Entry] {
+	return func(yield func(*rs.Entry) bool) {
+		for e := range p.entries(func(w *window) bool { return w.parts&parts != 0 }) {
+			if partsOf(e)&parts != 0 && !yield(e) {
+				return
+			}
+		}
 	}
+}
+
+// entries is Entries, which, while a document is read, skips the windows
+// wants (when not nil) says hold nothing the rule looks for.
+func (p *Pass) entries(wants func(*window) bool) iter.Seq[*rs.Entry] {
+	if p.feed == nil && p.ctx == nil {
+		return slices.Values(p.Doc.Entries)
+	}
+	return func(yield func(*rs.Entry) bool) { p.eachEntry(wants, yield) }
+}
+
+// eachEntry calls fn on the document's entries once, in document order,
+// until fn returns false (eachEntry then does too): while the document is
+// read, window by window, those wants (when not nil) says hold nothing the
+// rule looks for skipped, and p.at the index in its window of the entry;
+// on the whole model, ending early once the run's context is done (the
+// rule's findings are then dropped).
+func (p *Pass) eachEntry(wants func(*window) bool, fn func(*rs.Entry) bool) bool {
 	f := p.feed
+	if f == nil {
+		for i, e := range p.Doc.Entries {
+			if p.ctx != nil && i%ctxEvery == ctxEvery-1 && p.ctx.Err() != nil {
+				return true // the entries end there
+			}
+			if !fn(e) {
+				return false
+			}
+		}
+		return true
+	}
 	if f.used {
 		panic(errEntriesTwice)
 	}
 	f.used = true
-	return func(yield func(*rs.Entry) bool) {
-		for {
+	for {
+		if wants == nil || wants(f.shared) {
 			for i, e := range f.shared.entries {
 				p.at = i
-				if !yield(e) {
-					return
+				if !fn(e) {
+					return false
 				}
 			}
-			if f.shared.last || !f.suspend() {
-				return
-			}
+		}
+		if f.shared.last || !f.suspend() {
+			return true
 		}
 	}
 }
@@ -102,24 +203,6 @@ func (p *Pass) Entries() iter.Seq[*rs.Entry] {
 // ctxEvery is how many entries Pass.Entries yields between two looks at
 // the run's context.
 const ctxEvery = 1024
-
-// entriesCheck yields the whole model's entries, ending early once the
-// run's context is done (the rule's findings are then dropped).
-func (p *Pass) entriesCheck() iter.Seq[*rs.Entry] {
-	if p.ctx == nil {
-		return slices.Values(p.Doc.Entries)
-	}
-	return func(yield func(*rs.Entry) bool) {
-		for i, e := range p.Doc.Entries {
-			if i%ctxEvery == ctxEvery-1 && p.ctx.Err() != nil {
-				return
-			}
-			if !yield(e) {
-				return
-			}
-		}
-	}
-}
 
 // stream checks a document while the front end reads it: it is the
 // OnEntries hook of ReadOptions. The rules of ScopeEntries run as
@@ -235,7 +318,7 @@ func (s *stream) start(d *rs.Document) bool {
 // feed resumes every rule on a window of entries; with last, the rules run
 // to their end.
 func (s *stream) feed(entries []*rs.Entry, last bool) {
-	s.shared = window{entries: entries, last: last}
+	s.shared = newWindow(entries, last)
 	if s.values != nil {
 		s.values.fill(entries)
 	}

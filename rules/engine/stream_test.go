@@ -80,6 +80,47 @@ var _ = Describe("Streaming", func() {
 		Expect(streamed.Diagnostics).To(ContainElement(HaveField("Rule", "RS-LINK-HREF")))
 	})
 
+	// Pass.ElementsWith and EntriesWith skip a window none of whose
+	// entries holds what the rule looks for: the attributes here stand on
+	// a second <rs:md> or an <rs:ln> of one entry among others that have
+	// none, and each part an entry may have is in one entry alone.
+	It("gives the whole model's result when an attribute or a part is in one entry of a window (ElementsWith, EntriesWith)", func() {
+		defer engine.SetStreamWindow(3)()
+		doc := []byte(`<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+<rs:md capability="resourcelist" at="2013-01-03T09:00:00Z"/>
+<url><loc>http://example.com/a</loc></url>
+<url><loc>http://example.com/b</loc><rs:md length="1"/><rs:md encoding="UTF-8" path="/x" capability="changelist"/></url>
+<url><loc>http://example.com/c</loc></url>
+<url><loc>http://example.com/d</loc></url>
+<url><loc>http://example.com/e</loc><rs:ln rel="alternate" href="http://example.com/e.gz" encoding="utf-8" length="z"/></url>
+<url><loc>http://example.com/f</loc></url>
+<url><loc>http://example.com/g</loc><changefreq>sometimes</changefreq></url>
+<url><loc>http://example.com/h</loc></url>
+<url><loc>http://example.com/i</loc></url>
+<url><loc>http://example.com/j</loc><priority>2</priority></url>
+<url><loc>http://example.com/k</loc></url>
+<url><loc>http://example.com/l</loc></url>
+<url><loc>http://example.com/m</loc><rs:lnk/></url>
+<url><loc>http://example.com/n</loc></url>
+<url><loc>http://example.com/o</loc></url>
+<url><loc>http://example.com/p</loc><x:md xmlns:x="http://www.openarchives.org/rs/terms"/></url>
+<url><loc>http://example.com/q</loc></url>
+<url><loc>http://example.com/r</loc><rs:md at="2013"/><rs:ln rel="alternate" href="http://example.com/r.x" type="text/plain" modified="2013-1"/></url>
+</urlset>`)
+		sv, err := frontend.New()
+		Expect(err).NotTo(HaveOccurred())
+		v := &engine.Validator{Schema: sv}
+		streamed := v.ValidateBytes(context.Background(), "rare.xml", doc)
+		whole, _ := v.ValidateDoc(context.Background(), "rare.xml", doc)
+		Expect(describe(streamed)).To(Equal(describe(whole)))
+		for _, id := range []string{"RS-ENCODING-CODING", "RS-PATH-PLACE", "RS-CAPABILITY-ENTRY-PLACE", "RS-LENGTH-SYNTAX",
+			"RS-MD-ENTRY-ONCE", "RS-CHANGEFREQ-VALUE", "RS-PRIORITY-VALUE", "RS-ELEMENT-UNKNOWN", "RS-NAMESPACE-NEAR", "RS-LINK-ALTERNATE-TYPE",
+			"RS-TIME-NOT-USED", "RS-TIME-W3C", "RS-TIME-UTC"} {
+			Expect(streamed.Diagnostics).To(ContainElement(HaveField("Rule", id)))
+		}
+	})
+
 	It("ends the rules of a document that turns out not to be well-formed, leaving no goroutine behind", func() {
 		defer engine.SetStreamWindow(64)()
 		sv, err := frontend.New()
