@@ -237,7 +237,13 @@ var _ = Describe("rsconform sync against the mock Source [5.2]", Label("Section:
 	for _, name := range scenariosToPlay() {
 		dumps[name] = offersDumps(name)
 	}
-	for _, flags := range [][]string{nil, {"--baseline"}, {"--dumps"}, {"--baseline", "--dumps"}} {
+	// Without flags (auto mode) each default scenario is played by the
+	// self-test of suite/destination: its reference Destination
+	// (testdata/refdest) is destination.Run in auto mode, run after every
+	// step, and each requirement at each step is a spec that fails on a
+	// failing verdict. Auto mode through this command is played below
+	// with --dumps, by second-origin and by flaky-server.
+	for _, flags := range [][]string{{"--baseline"}, {"--dumps"}, {"--baseline", "--dumps"}} {
 		for _, name := range scenariosToPlay() {
 			if name == "flaky-server" {
 				// Its faults (Retry-After, a slow and a dropped answer) meet

@@ -7,6 +7,8 @@ import (
 	"github.com/mattn/go-isatty"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	_ "github.com/rsconform/rsconform/internal/testgc" // collects at 400 %: see its doc
 )
 
 func TestMocksource(t *testing.T) {

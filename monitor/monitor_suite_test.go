@@ -7,7 +7,9 @@ import (
 	"github.com/mattn/go-isatty"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
 	"github.com/rsconform/rsconform/internal/chromium"
+	_ "github.com/rsconform/rsconform/internal/testgc" // collects at 400 %: see its doc
 )
 
 func TestMonitor(t *testing.T) {

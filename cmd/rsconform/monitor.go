@@ -95,7 +95,7 @@ Flags:
 type monitorConfig struct {
 	sources []monitor.Listed // read from --sources
 	// monitor is the monitor's config, all but its Sources, Store,
-	// Alerts, BaseURL and Logf, which runMonitor wires.
+	// Alerts, BaseURL and Logf, which run wires.
 	monitor      monitor.Config
 	db           string
 	once         bool
@@ -156,6 +156,12 @@ func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		return flagsExit(err, stdout, stderr)
 	}
+	return c.run(ctx, stdout, stderr)
+}
+
+// run wires what c asks for and runs the monitor (the tests set
+// c.monitor.Clock, which the crawls' back-off waits on too).
+func (c *monitorConfig) run(ctx context.Context, stdout, stderr io.Writer) int {
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "rsconform monitor: "+format+"\n", a...)
 		return 2

@@ -22,6 +22,7 @@ import (
 	"github.com/rsconform/rsconform/mocksource"
 	"github.com/rsconform/rsconform/mocksource/scenario"
 	"github.com/rsconform/rsconform/monitor"
+	"github.com/rsconform/rsconform/sourcehttp"
 )
 
 var _ = Describe("monitor", func() {
@@ -54,6 +55,18 @@ var _ = Describe("monitor", func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
 		code := run(ctx, append([]string{"monitor"}, args...), &out, &errb)
+		return code, out.String(), errb.String()
+	}
+	// monitorRunOn is monitorRun with the monitor on clock: the crawls'
+	// back-off waits on it instead of the wall clock.
+	monitorRunOn := func(clock sourcehttp.Clock, args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		c, err := monitorConfigFromFlags(args, &errb)
+		Expect(err).NotTo(HaveOccurred())
+		c.monitor.Clock = clock
+		code := c.run(ctx, &out, &errb)
 		return code, out.String(), errb.String()
 	}
 	get := func(base, path string) (int, string) {
@@ -175,12 +188,16 @@ var _ = Describe("monitor", func() {
 		alerts := filepath.Join(dir, "alerts")
 		Expect(os.Mkdir(alerts, 0o755)).To(Succeed())
 		args := []string{"--sources", sources, "--db", filepath.Join(dir, "monitor.db"), "--once", "--alert-command", "cat > " + alerts + "/$$.json"}
-		code, out, errs := monitorRun(args...)
+		// gone's connection is refused, and asked again after the
+		// back-off: on a step clock, which does not wait.
+		clock := sourcehttp.NewStepClock(time.Now())
+		code, out, errs := monitorRunOn(clock, args...)
 		Expect(code).To(Equal(2), out+errs)
 		Expect(out).To(MatchRegexp(`^demo: run \d \([1-9]\d* errors?, 0 warnings\): first run: [1-9]\d* findings? recorded as the baseline\n`+
 			`gone: run \d \(unreachable: .*\): new: 0, fixed: 0\n$`), errs)
 		Expect(errs).To(ContainSubstring("gone: never reached"))
-		code, out, errs = monitorRun(args...)
+		Expect(clock.Waits()).To(ContainElement(sourcehttp.DefaultBackoff), "gone asked again after the back-off")
+		code, out, errs = monitorRunOn(clock, args...)
 		Expect(code).To(Equal(2), out+errs)
 		Expect(out).To(MatchRegexp(`^demo: run \d \([1-9]\d* errors?, 0 warnings\): new: 0, fixed: 0\n`), errs)
 		files, err := filepath.Glob(filepath.Join(alerts, "*.json"))

@@ -15,6 +15,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/internal/testbin"
+	_ "github.com/rsconform/rsconform/internal/testgc" // collects at 400 %: see its doc
 	"github.com/rsconform/rsconform/mocksource/scenario"
 	"github.com/rsconform/rsconform/suite/destination"
 )
