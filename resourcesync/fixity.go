@@ -53,7 +53,7 @@ func (h Hash) Problem() string {
 		return "has no digest after the algorithm token"
 	}
 	for j := 0; j < len(h.Digest); j++ {
-		if !isHexDigit[h.Digest[j]] {
+		if hashByte[h.Digest[j]]&hbHex == 0 {
 			return fmt.Sprintf("is not hex-encoded (character %q at position %d of the digest)", h.Digest[j], j+1)
 		}
 	}
@@ -67,13 +67,6 @@ func (h Hash) Problem() string {
 // Matches reports whether h's digest is the hex digest sum (hex digits
 // compare case-insensitively).
 func (h Hash) Matches(sum string) bool { return strings.EqualFold(h.Digest, sum) }
-
-var isHexDigit = func() (t [256]bool) {
-	for _, c := range "0123456789abcdefABCDEF" {
-		t[c] = true
-	}
-	return
-}()
 
 // ParseHashes splits the value of a hash attribute into its hash values
 // (whitespace-delimited), in order, syntax errors included: check each
