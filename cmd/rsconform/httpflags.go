@@ -44,7 +44,7 @@ func (h *httpFlags) config() (sourcehttp.Config, error) {
 	if c.Retries == 0 {
 		c.Retries = sourcehttp.NoRetries // zero is the default to the library
 	}
-	c.UserAgent = "rsconform/" + toolVersion()
+	c.UserAgent = userAgent()
 	var err error
 	if c.Header, err = h.headers.header(); err != nil {
 		return c, err

@@ -32,6 +32,9 @@ var version = ""
 // source tree without .git); the build info's vcs.revision wins.
 var commit = ""
 
+// userAgent is the User-Agent rsconform sends wherever it fetches.
+func userAgent() string { return "rsconform/" + toolVersion() }
+
 func toolVersion() string {
 	if version != "" {
 		return version

@@ -366,6 +366,6 @@ func crawlOptions(s monitor.Listed) crawler.Options {
 		AllowHosts: s.AllowHost,
 		// The HTTP settings every command has (sourcehttp's defaults for
 		// time-out, retries, concurrency); the rate is the monitor's own.
-		HTTP: sourcehttp.Config{Header: s.Header.Header(), UserAgent: "rsconform/" + toolVersion()},
+		HTTP: sourcehttp.Config{Header: s.Header.Header(), UserAgent: userAgent()},
 	}
 }
