@@ -27,7 +27,7 @@ type attrValue struct {
 
 // attrValues yields every occurrence of attribute name on the <rs:md>
 // (when onMd) and <rs:ln> (when onLn) elements of the document, in the
-// order of Pass.Elements. It reads only the elements that carry the
+// order of Pass.ElementsWith. It reads only the elements that carry the
 // attribute (Pass.ElementsWith, which a rule of ScopeEntries calls once,
 // instead of Entries).
 func attrValues(p *engine.Pass, name string, onMd, onLn bool) iter.Seq[attrValue] {

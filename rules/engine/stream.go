@@ -37,7 +37,7 @@ const (
 	ScopeHeader
 	// ScopeEntries rules read the header and the entries, the entries
 	// only through Pass.Entries (or the helpers built on it:
-	// Pass.EntriesWith, Elements, ElementsWith, WalkWith, Mds, Lns) and
+	// Pass.EntriesWith, ElementsWith, WalkWith, Lns) and
 	// only once, in document order, keeping whatever state they need.
 	// While a document is read, Check starts when its first entries are
 	// complete, is suspended between windows of entries, and ends after
