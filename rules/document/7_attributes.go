@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 	"strings"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -343,7 +344,7 @@ var ChangeValue = &engine.Rule{
 		"Checked wherever change appears; whether change belongs there is RS-CHANGE-PLACE, whether it is present where mandatory is RS-CL-CHANGE and RS-CDM-CHANGE.",
 	Check: func(p *engine.Pass) error {
 		for a := range attrValues(p, "change", true, false) {
-			if contains(attrChangeValues, a.value) {
+			if slices.Contains(attrChangeValues, a.value) {
 				continue
 			}
 			msg := fmt.Sprintf("change %q is not a defined value: the change is created, updated or deleted", truncateValue(a.value))
