@@ -162,10 +162,10 @@ var TimeNotUsed = &engine.Rule{
 }
 
 // timeNotUsedAttrs are the attributes RS-TIME-NOT-USED places, and
-// timeNotUsedKeys the same named once.
+// timeNotUsedKeys the same named once (7_time_intervals.go).
 var (
 	timeNotUsedAttrs = [...]string{"at", "completed", "from", "until"}
-	timeNotUsedKeys  = [...]rs.MdAttr{rs.MdAttrOf("at"), rs.MdAttrOf("completed"), rs.MdAttrOf("from"), rs.MdAttrOf("until")}
+	timeNotUsedKeys  = [...]rs.MdAttr{mdAt, mdCompleted, mdFrom, mdUntil}
 )
 
 func allowedNote(allowed []string) string {
