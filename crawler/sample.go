@@ -10,14 +10,15 @@ import (
 )
 
 // ParseSample reads a sample size as --sample (crawl, suite source) and a
-// monitor's Sources file give it: a count, all (SampleAll), or 0.
+// monitor's Sources file give it: a count, all (SampleAll), or 0. Its
+// error quotes the value; the caller names where it came from.
 func ParseSample(s string) (int, error) {
 	if strings.EqualFold(s, "all") {
 		return SampleAll, nil
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 0 {
-		return 0, fmt.Errorf("--sample %q: want a number of resources per list, all or 0", s)
+		return 0, fmt.Errorf("%q: want a number of resources per list, all or 0", s)
 	}
 	return n, nil
 }

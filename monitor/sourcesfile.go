@@ -98,7 +98,7 @@ func ParseSourcesFile(path string, data []byte) ([]Listed, error) {
 	for i, n := range list.Content {
 		s, err := readSource(path, filepath.Dir(path), n)
 		if err != nil {
-			return nil, fmt.Errorf("%w", err)
+			return nil, err
 		}
 		if line, dup := names[s.Name]; dup {
 			return nil, at(n, "sources[%d]: name: %q is already the name of the Source at line %d", i, s.Name, line)

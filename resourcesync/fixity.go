@@ -53,7 +53,7 @@ func (h Hash) Problem() string {
 		return "has no digest after the algorithm token"
 	}
 	for j := 0; j < len(h.Digest); j++ {
-		if !isHexDigit[h.Digest[j]] {
+		if hashByte[h.Digest[j]]&hbHex == 0 {
 			return fmt.Sprintf("is not hex-encoded (character %q at position %d of the digest)", h.Digest[j], j+1)
 		}
 	}
@@ -68,34 +68,26 @@ func (h Hash) Problem() string {
 // compare case-insensitively).
 func (h Hash) Matches(sum string) bool { return strings.EqualFold(h.Digest, sum) }
 
-var isHexDigit = func() (t [256]bool) {
-	for _, c := range "0123456789abcdefABCDEF" {
-		t[c] = true
-	}
-	return
-}()
-
 // ParseHashes splits the value of a hash attribute into its hash values
 // (whitespace-delimited), in order, syntax errors included: check each
 // with Problem.
-func ParseHashes(v string) []Hash { return AppendHashes(nil, v) }
-
-// AppendHashes is ParseHashes appending to dst: a caller that checks every
-// entry of a list passes the same buffer each time, so that splitting a
-// value allocates nothing.
-func AppendHashes(dst []Hash, v string) []Hash {
-	start := len(dst)
+func ParseHashes(v string) []Hash {
+	var hs []Hash
 	for i := 0; i < len(v); {
 		t, ok := nextHash(v, i)
 		if !ok {
-			return appendFields(dst[:start], strings.Fields(v)) // white space beyond ASCII
+			hs = hs[:0] // white space beyond ASCII
+			for _, tok := range strings.Fields(v) {
+				hs = append(hs, hashOf(tok))
+			}
+			return hs
 		}
 		if t.end > t.start {
-			dst = append(dst, hashOf(v[t.start:t.end]))
+			hs = append(hs, t.hash(v))
 		}
 		i = t.end
 	}
-	return dst
+	return hs
 }
 
 // CheckedHash is a hash value with its algorithm (Algorithm, computed
@@ -106,7 +98,7 @@ type CheckedHash struct {
 	Alg, Fault string
 }
 
-// AppendCheckedHashes is AppendHashes with each hash value checked
+// AppendCheckedHashes is ParseHashes with each hash value checked
 // (CheckedHash.Fault is its Problem), appending to dst. It reads the value
 // once: the digest's hex digits are checked while it is split, and
 // Problem runs only for a value found at fault (a hash attribute is long
@@ -128,20 +120,12 @@ func AppendCheckedHashes(dst []CheckedHash, v string) []CheckedHash {
 		if t.end == t.start {
 			continue
 		}
-		h := Hash{Value: v[t.start:t.end]} // hashOf, with the colon already found
-		if t.colon > t.start {
-			h.Token, h.Digest = v[t.start:t.colon], v[t.colon+1:t.end]
-		}
-		alg := h.Token // most tokens are written in lower case
-		size, _ := computedHash(alg)
-		if size == 0 {
-			alg = h.Algorithm()
-			size, _ = computedHash(alg)
-		}
+		h := t.hash(v)
+		alg := h.Algorithm()
 		var fault string
-		if t.colon <= t.start || t.hexEnd != t.end || t.hexEnd == t.colon+1 {
-			fault = h.Problem() // no token, no digest, or not hex
-		} else if size > 0 && len(h.Digest) != 2*size {
+		// No token, no digest, not hex, or not the algorithm's length.
+		if size, _ := computedHash(alg); t.colon <= t.start || t.hexEnd != t.end || t.hexEnd == t.colon+1 ||
+			size > 0 && len(h.Digest) != 2*size {
 			fault = h.Problem()
 		}
 		dst = append(dst, CheckedHash{h, alg, fault})
@@ -154,6 +138,16 @@ func AppendCheckedHashes(dst []CheckedHash, v string) []CheckedHash {
 // colon (start-1 when it has none); the digest's hex digits run from after
 // the colon to hexEnd.
 type hashSpan struct{ start, colon, hexEnd, end int }
+
+// hash is the hash value t spans in v: hashOf, with the colon already
+// found.
+func (t hashSpan) hash(v string) Hash {
+	h := Hash{Value: v[t.start:t.end]}
+	if t.colon > t.start {
+		h.Token, h.Digest = v[t.start:t.colon], v[t.colon+1:t.end]
+	}
+	return h
+}
 
 // nextHash finds the hash value at or after v[i], past ASCII white space;
 // ok is false when it meets a byte beyond ASCII (which may be white space:
@@ -227,13 +221,6 @@ const (
 	hbColon
 	hbHex
 )
-
-func appendFields(dst []Hash, toks []string) []Hash {
-	for _, tok := range toks {
-		dst = append(dst, hashOf(tok))
-	}
-	return dst
-}
 
 func hashOf(tok string) Hash {
 	h := Hash{Value: tok}

@@ -172,7 +172,7 @@ func (s *slabs) reclaim() {
 }
 
 // handOver numbers the window whose first entry is first, about to be
-// handed over; taken says whether it was (else the number is taken back).
+// handed over.
 func (s *slabs) handOver(first *rs.Entry) {
 	s.mu.Lock()
 	s.out[first] = s.window
@@ -180,6 +180,9 @@ func (s *slabs) handOver(first *rs.Entry) {
 	s.mu.Unlock()
 }
 
+// notTaken takes back the number handOver gave the window whose first
+// entry is first, when the caller left it in the document (for a later
+// window) and no window was numbered since.
 func (s *slabs) notTaken(first *rs.Entry) {
 	s.mu.Lock()
 	if w, ok := s.out[first]; ok && w == s.window-1 {

@@ -250,13 +250,7 @@ var _ = Describe("Streaming a document (ReadFrom)", func() {
 	It("refuses UTF-16 without a byte order mark before libxml2 sees it (the attribute count reads bytes)", func() {
 		data := utf16le(bytes.Replace(doc("<url><loc>http://example.com/r</loc></url>\n"),
 			[]byte(`encoding="UTF-8"`), []byte(`encoding="UTF-16"`), 1))
-		for _, read := range []func() error{
-			func() error { _, _, err := v.Read(data, true); return err },
-			func() error {
-				_, _, err := readFrom(context.Background(), v, iotest.HalfReader(bytes.NewReader(data)))
-				return err
-			},
-		} {
+		for _, read := range readBothWays(v, data) {
 			var se *rs.SyntaxError
 			err := read()
 			Expect(errors.As(err, &se)).To(BeTrue(), "%v", err)
@@ -277,13 +271,7 @@ var _ = Describe("Streaming a document (ReadFrom)", func() {
 		at := bytes.Index(data, []byte("<rs:md xmlns:x"))
 		line, col := posOf(data, at)
 		start := time.Now()
-		for _, read := range []func() error{
-			func() error { _, _, err := v.Read(data, true); return err },
-			func() error {
-				_, _, err := readFrom(context.Background(), v, iotest.HalfReader(bytes.NewReader(data)))
-				return err
-			},
-		} {
+		for _, read := range readBothWays(v, data) {
 			var ae *rs.AttrLimitError
 			err := read()
 			Expect(errors.As(err, &ae)).To(BeTrue(), "%v", err)
@@ -345,6 +333,18 @@ func posOf(data []byte, off int) (line, col int) {
 type readerFunc func([]byte) (int, error)
 
 func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
+
+// readBothWays reads data with v both ways, whole (Read) and streamed in
+// small reads (ReadFrom), each giving the error.
+func readBothWays(v *schema.Validator, data []byte) []func() error {
+	return []func() error{
+		func() error { _, _, err := v.Read(data, true); return err },
+		func() error {
+			_, _, err := readFrom(context.Background(), v, iotest.HalfReader(bytes.NewReader(data)))
+			return err
+		},
+	}
+}
 
 // utf16le is ASCII text in UTF-16, little-endian, without a byte order mark.
 func utf16le(ascii []byte) []byte {

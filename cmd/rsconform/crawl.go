@@ -179,6 +179,9 @@ func (c *crawlConfig) build(fset *flag.FlagSet, hf *httpFlags, maps mapValue, sa
 	}
 	if err == nil {
 		opts.Sample, err = crawler.ParseSample(sample)
+		if err != nil {
+			err = fmt.Errorf("--sample %w", err)
+		}
 		opts.SampleSet = true
 	}
 	if err == nil {

@@ -313,7 +313,7 @@ var _ = Describe("monitor", func() {
 		Entry("a bad duration", "sources:\n  - name: a\n    url: http://127.0.0.1:1/\n    every: soon\n", `sources.yaml:4: Source "a": every: time: invalid duration "soon"`),
 		Entry("a period too short", "sources:\n  - name: a\n    url: http://127.0.0.1:1/\n    every: 1s\n", `every: want at least 1m`),
 		Entry("a negative rate", "sources:\n  - name: a\n    url: http://127.0.0.1:1/\n    rate: -1\n", `rate: want a number of requests per second`),
-		Entry("a bad sample", "sources:\n  - name: a\n    url: http://127.0.0.1:1/\n    sample: some\n", `sample: --sample "some"`),
+		Entry("a bad sample", "sources:\n  - name: a\n    url: http://127.0.0.1:1/\n    sample: some\n", `sample: "some": want a number of resources per list, all or 0`),
 		Entry("a bad spec", "sources:\n  - name: a\n    url: http://127.0.0.1:1/\n    spec: \"2.0\"\n", `spec: "2.0": want 1.1 or 1.0`),
 		Entry("no url", "sources:\n  - name: a\n", `sources.yaml:2: Source "a": url: missing`),
 		Entry("a negative cap", "sources:\n  - name: a\n    url: http://127.0.0.1:1/\n    max_findings_per_rule: -1\n",

@@ -173,7 +173,7 @@ func (f *suiteFlags) sourceConfig(rest []string) (source.Config, error) {
 		return source.Config{}, err
 	}
 	if cfg.Sample, err = crawler.ParseSample(f.sample); err != nil {
-		return source.Config{}, err
+		return source.Config{}, fmt.Errorf("--sample %w", err)
 	}
 	cfg.SampleSet = true
 	return cfg, nil
