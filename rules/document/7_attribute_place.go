@@ -2,6 +2,7 @@ package document
 
 import (
 	"fmt"
+	"slices"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/engine"
@@ -65,7 +66,7 @@ var ChangePlace = &engine.Rule{
 	Doc: "Section 7 names the documents that use change, with no keyword, and does not forbid it elsewhere (unlike path, \"only used\"): a document with change elsewhere is valid, so this is a hint (info), neither an error nor a warning. In a Resource List, a Resource Dump Manifest, an index or a Capability List a change has no defined meaning, and it usually betrays a Change List writer reused for another document. " +
 		"On the top-level <rs:md> it is reported in Change Lists too: change describes the resource in an entry's <loc>, and the top-level <rs:md> describes the document.",
 	Check: func(p *engine.Pass) error {
-		inChange := hasKind(attrChangeKinds, p.Kind)
+		inChange := slices.Contains(attrChangeKinds, p.Kind)
 		attrPlaceCheck(p, "change", true, false,
 			func(e *rs.Entry) bool { return inChange && e != nil },
 			func(e *rs.Entry) string {
@@ -90,7 +91,7 @@ var DatetimePlace = &engine.Rule{
 		"A snapshot time belongs in at/completed, a last modification time in <lastmod>. On the top-level <rs:md> it is reported in Change Lists too: the document's interval is from/until. " +
 		"ResourceSync 1.0 has no datetime attribute at all (RS-V10-DATETIME), so this rule belongs to the 1.1 profile.",
 	Check: func(p *engine.Pass) error {
-		inChange := hasKind(attrChangeKinds, p.Kind)
+		inChange := slices.Contains(attrChangeKinds, p.Kind)
 		attrPlaceCheck(p, "datetime", true, false,
 			func(e *rs.Entry) bool { return inChange && e != nil },
 			func(e *rs.Entry) string {

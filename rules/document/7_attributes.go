@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 	"strings"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -27,7 +28,7 @@ type attrValue struct {
 
 // attrValues yields every occurrence of attribute name on the <rs:md>
 // (when onMd) and <rs:ln> (when onLn) elements of the document, in the
-// order of Pass.Elements. It reads only the elements that carry the
+// order of Pass.ElementsWith. It reads only the elements that carry the
 // attribute (Pass.ElementsWith, which a rule of ScopeEntries calls once,
 // instead of Entries).
 func attrValues(p *engine.Pass, name string, onMd, onLn bool) iter.Seq[attrValue] {
@@ -343,7 +344,7 @@ var ChangeValue = &engine.Rule{
 		"Checked wherever change appears; whether change belongs there is RS-CHANGE-PLACE, whether it is present where mandatory is RS-CL-CHANGE and RS-CDM-CHANGE.",
 	Check: func(p *engine.Pass) error {
 		for a := range attrValues(p, "change", true, false) {
-			if contains(attrChangeValues, a.value) {
+			if slices.Contains(attrChangeValues, a.value) {
 				continue
 			}
 			msg := fmt.Sprintf("change %q is not a defined value: the change is created, updated or deleted", truncateValue(a.value))

@@ -2,6 +2,7 @@ package document
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -120,7 +121,7 @@ var ChangefreqValue = &engine.Rule{
 		"White space around the value is ignored; case is not.",
 	Check: func(p *engine.Pass) error {
 		for e := range p.EntriesWith(engine.EntryChangefreq) {
-			if !e.ChangefreqPos.IsValid() || contains(attrChangefreqValues, e.Changefreq) {
+			if !e.ChangefreqPos.IsValid() || slices.Contains(attrChangefreqValues, e.Changefreq) {
 				continue
 			}
 			msg := fmt.Sprintf("<changefreq> %q is not a defined value (always, hourly, daily, weekly, monthly, yearly, never)", truncateValue(e.Changefreq))

@@ -51,7 +51,7 @@ var HashSyntax = &engine.Rule{
 }
 
 // forEachHashAttr calls fn for every hash attribute of the document's
-// <rs:md> and <rs:ln> elements, in the order of Pass.Elements, with its
+// <rs:md> and <rs:ln> elements, in the order of Pass.ElementsWith, with its
 // hash values checked (engine.EntryHashes for the entries' <rs:md>, which the
 // rule requires).
 func forEachHashAttr(p *engine.Pass, fn func(v string, pos rs.Pos, elem string, hashes []rs.CheckedHash)) {

@@ -2,6 +2,7 @@ package document
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -120,7 +121,7 @@ var TimeTopRequired = &engine.Rule{
 			return nil
 		}
 		want := "at"
-		if hasKind(ChangeDocs, p.Kind) {
+		if slices.Contains(ChangeDocs, p.Kind) {
 			want = "from"
 		}
 		if !md.Has(want) {
@@ -145,7 +146,7 @@ var TimeNotUsed = &engine.Rule{
 				return
 			}
 			for i, a := range timeNotUsedAttrs {
-				if _, ok := m.Attr(timeNotUsedKeys[i]); ok && !contains(allowed, a) {
+				if _, ok := m.Attr(timeNotUsedKeys[i]); ok && !slices.Contains(allowed, a) {
 					p.Reportf(m.AttrPos(timeNotUsedKeys[i]), "the %s attribute is not used on %s of a %s%s", a, where, p.Kind.Title(), allowedNote(allowed))
 				}
 			}
@@ -161,10 +162,10 @@ var TimeNotUsed = &engine.Rule{
 }
 
 // timeNotUsedAttrs are the attributes RS-TIME-NOT-USED places, and
-// timeNotUsedKeys the same named once.
+// timeNotUsedKeys the same named once (7_time_intervals.go).
 var (
 	timeNotUsedAttrs = [...]string{"at", "completed", "from", "until"}
-	timeNotUsedKeys  = [...]rs.MdAttr{rs.MdAttrOf("at"), rs.MdAttrOf("completed"), rs.MdAttrOf("from"), rs.MdAttrOf("until")}
+	timeNotUsedKeys  = [...]rs.MdAttr{mdAt, mdCompleted, mdFrom, mdUntil}
 )
 
 func allowedNote(allowed []string) string {
@@ -194,15 +195,6 @@ func timeAttrsAllowed(k rs.Kind) (top, entry []string) {
 		return nil, change
 	}
 	return nil, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func init() { engine.Register(TimeSyntax, TimeUTC, TimeTopRequired, TimeNotUsed) }

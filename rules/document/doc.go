@@ -10,7 +10,7 @@
 // and 13.2; profile_1_0.go
 // the rules of the 1.0 profile only; walk.go holds the kind sets of
 // Applies and the names of elements in messages. What every rule of
-// engine.ScopeEntries uses is the engine's: Pass.Elements, Mds and Lns
+// engine.ScopeEntries uses is the engine's: Pass.ElementsWith, WalkWith and Lns
 // walk the <rs:md> and <rs:ln> elements in one pass; Fingerprints, Blocks
 // and Pass.Hold keep state across the entries of a large document;
 // EntryTimes and EntryHashes, which a rule lists in Rule.Requires, are an

@@ -59,10 +59,9 @@ var V10Datetime = &engine.Rule{
 	Check: func(p *engine.Pass) error {
 		var first rs.Pos
 		n := 0
-		datetime := rs.MdAttrOf("datetime")
-		for ref := range p.ElementsWith(datetime.Set(), 0) {
+		for ref := range p.ElementsWith(mdDatetime.Set(), 0) {
 			if n == 0 {
-				first = ref.Md.AttrPos(datetime)
+				first = ref.Md.AttrPos(mdDatetime)
 			}
 			n++
 		}

@@ -31,15 +31,6 @@ outer:
 	return out
 }
 
-func hasKind(ks []rs.Kind, k rs.Kind) bool {
-	for _, x := range ks {
-		if x == k {
-			return true
-		}
-	}
-	return false
-}
-
 // entryName is "<url>" or "<sitemap>" for messages.
 func entryName(d *rs.Document) string {
 	if d.Root == rs.RootSitemapIndex {

@@ -19,51 +19,44 @@ type Element struct {
 	Entry *rs.Entry
 }
 
-// Elements yields the <rs:md> (with md) and <rs:ln> (with ln) elements of
-// the document, repeats included: the top level's first, then each
-// entry's in document order, <rs:md> before <rs:ln>. It reads the entries
-// through Pass.Entries: a rule of ScopeEntries uses it (or Mds, Lns,
-// ElementsWith) once, instead of Entries.
-func (p *Pass) Elements(md, ln bool) iter.Seq[Element] {
-	return p.walk(elementFilter{md: md, ln: ln, anyMd: true, anyLn: true})
-}
-
-// ElementsWith is Elements restricted to the <rs:md> that carry an
-// attribute of md and the <rs:ln> that carry one of ln (an empty set: none
-// of that element). While a document is read, a window of entries none of
+// ElementsWith yields the <rs:md> that carry an attribute of md and the
+// <rs:ln> that carry one of ln (an empty set: none of that element),
+// repeats included: the top level's first, then each entry's in document
+// order, <rs:md> before <rs:ln>. It reads the entries as Pass.Entries does:
+// a rule of ScopeEntries uses it (or WalkWith, Lns) once, instead of
+// Entries. While a document is read, a window of entries none of
 // whose elements carries one is skipped at once (see window.mdAttrs), so
 // a rule looking for an attribute most documents do not use costs next to
 // nothing.
 func (p *Pass) ElementsWith(md rs.MdAttrSet, ln rs.LnAttrSet) iter.Seq[Element] {
-	return p.walk(elementFilter{md: md != 0, ln: ln != 0, mdAttrs: md, lnAttrs: ln})
+	return p.walk(elementFilter{mdAttrs: md, lnAttrs: ln})
 }
 
 // WalkWith is ElementsWith that also yields each entry (an Element with
 // only Entry set) before its elements, for a rule that reads both the
 // entries themselves and some of their elements in its one pass.
 func (p *Pass) WalkWith(md rs.MdAttrSet, ln rs.LnAttrSet) iter.Seq[Element] {
-	return p.walk(elementFilter{md: md != 0, ln: ln != 0, entries: true, mdAttrs: md, lnAttrs: ln})
+	return p.walk(elementFilter{entries: true, mdAttrs: md, lnAttrs: ln})
 }
 
-// elementFilter is what Elements, ElementsWith and WalkWith yield: the
-// entries, the <rs:md> (all, or those with an attribute of mdAttrs), the
-// <rs:ln> (likewise).
+// elementFilter is what ElementsWith, WalkWith and Lns yield: the
+// entries, the <rs:md> with an attribute of mdAttrs, the <rs:ln> with one
+// of lnAttrs (all of them with anyLn).
 type elementFilter struct {
-	md, ln, entries bool
-	anyMd, anyLn    bool
-	mdAttrs         rs.MdAttrSet
-	lnAttrs         rs.LnAttrSet
+	entries bool
+	anyLn   bool
+	mdAttrs rs.MdAttrSet
+	lnAttrs rs.LnAttrSet
 }
 
-func (f *elementFilter) takesMd(m *rs.Md) bool { return f.anyMd || m.AttrSet()&f.mdAttrs != 0 }
+func (f *elementFilter) takesMd(m *rs.Md) bool { return m.AttrSet()&f.mdAttrs != 0 }
 func (f *elementFilter) takesLn(l *rs.Ln) bool { return f.anyLn || l.AttrSet()&f.lnAttrs != 0 }
 
 // wants reports whether an element of w may be yielded (false: the window
 // can be skipped).
 func (f *elementFilter) wants(w *window) bool {
-	return f.entries ||
-		f.md && (f.anyMd && w.parts&EntryMd != 0 || w.mdAttrs&f.mdAttrs != 0) ||
-		f.ln && (f.anyLn && w.parts&EntryLinks != 0 || w.lnAttrs&f.lnAttrs != 0)
+	return f.entries || w.mdAttrs&f.mdAttrs != 0 ||
+		f.anyLn && w.parts&EntryLinks != 0 || w.lnAttrs&f.lnAttrs != 0
 }
 
 func (p *Pass) walk(f elementFilter) iter.Seq[Element] {
@@ -97,7 +90,7 @@ func (f *elementFilter) yieldOf(yield func(Element) bool, m *rs.Md, extra []*rs.
 	if f.entries && e != nil && !yield(Element{Entry: e}) {
 		return false
 	}
-	if f.md {
+	if f.mdAttrs != 0 {
 		if m != nil && f.takesMd(m) && !yield(Element{Md: m, Entry: e}) {
 			return false
 		}
@@ -107,7 +100,7 @@ func (f *elementFilter) yieldOf(yield func(Element) bool, m *rs.Md, extra []*rs.
 			}
 		}
 	}
-	if f.ln {
+	if f.anyLn || f.lnAttrs != 0 {
 		for _, l := range links {
 			if f.takesLn(l) && !yield(Element{Ln: l, Entry: e}) {
 				return false
@@ -117,8 +110,6 @@ func (f *elementFilter) yieldOf(yield func(Element) bool, m *rs.Md, extra []*rs.
 	return true
 }
 
-// Mds yields every <rs:md> of the document, as Elements does.
-func (p *Pass) Mds() iter.Seq[Element] { return p.Elements(true, false) }
-
-// Lns yields every <rs:ln> of the document, as Elements does.
-func (p *Pass) Lns() iter.Seq[Element] { return p.Elements(false, true) }
+// Lns yields every <rs:ln> of the document, whatever its attributes, as
+// ElementsWith does.
+func (p *Pass) Lns() iter.Seq[Element] { return p.walk(elementFilter{anyLn: true}) }

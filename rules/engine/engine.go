@@ -165,7 +165,7 @@ func (r *Rule) IsGraph() bool { return r.CheckGraph != nil }
 
 // AppliesTo reports whether the rule checks documents of kind k under spec.
 func (r *Rule) AppliesTo(k rs.Kind, spec Spec) bool {
-	if len(r.Specs) > 0 && !containsSpec(r.Specs, spec) {
+	if len(r.Specs) > 0 && !slices.Contains(r.Specs, spec) {
 		return false
 	}
 	if len(r.Applies) == 0 {
@@ -173,15 +173,6 @@ func (r *Rule) AppliesTo(k rs.Kind, spec Spec) bool {
 	}
 	for _, a := range r.Applies {
 		if a == k {
-			return true
-		}
-	}
-	return false
-}
-
-func containsSpec(specs []Spec, s Spec) bool {
-	for _, v := range specs {
-		if v == s {
 			return true
 		}
 	}

@@ -5,7 +5,7 @@ import (
 )
 
 // The values of an entry that several document rules read (EntryValue),
-// the engine's to offer as it offers Pass.Elements: computed once per
+// the engine's to offer as it offers Pass.ElementsWith: computed once per
 // entry, whatever the number of rules that require them.
 
 // MdTimeAttrs are the datetime attributes of <rs:md>, in the order

@@ -37,7 +37,7 @@ const (
 	ScopeHeader
 	// ScopeEntries rules read the header and the entries, the entries
 	// only through Pass.Entries (or the helpers built on it:
-	// Pass.EntriesWith, Elements, ElementsWith, WalkWith, Mds, Lns) and
+	// Pass.EntriesWith, ElementsWith, WalkWith, Lns) and
 	// only once, in document order, keeping whatever state they need.
 	// While a document is read, Check starts when its first entries are
 	// complete, is suspended between windows of entries, and ends after
@@ -103,8 +103,7 @@ func newWindow(entries []*rs.Entry, last bool) window {
 type EntryParts uint8
 
 const (
-	EntryMd         EntryParts = 1 << iota // an <rs:md>
-	EntryExtraMd                           // a second <rs:md>
+	EntryExtraMd    EntryParts = 1 << iota // a second <rs:md>
 	EntryLinks                             // an <rs:ln>
 	EntryUnknown                           // an element ResourceSync does not define (Entry.Unknown)
 	EntryChangefreq                        // <changefreq>
@@ -114,9 +113,6 @@ const (
 // partsOf is the set of the parts e has.
 func partsOf(e *rs.Entry) EntryParts {
 	var s EntryParts
-	if e.Md != nil || len(e.ExtraMd) > 0 {
-		s |= EntryMd
-	}
 	if len(e.ExtraMd) > 0 {
 		s |= EntryExtraMd
 	}

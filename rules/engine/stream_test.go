@@ -71,12 +71,7 @@ var _ = Describe("Streaming", func() {
 <rs:mdx/>
 <url><loc>b</loc><changefreq>sometimes</changefreq></url>
 </urlset>`)
-		sv, err := frontend.New()
-		Expect(err).NotTo(HaveOccurred())
-		v := &engine.Validator{Schema: sv}
-		streamed := v.ValidateBytes(context.Background(), "late.xml", doc)
-		whole, _ := v.ValidateDoc(context.Background(), "late.xml", doc)
-		Expect(describe(streamed)).To(Equal(describe(whole)))
+		streamed := streamedAsWhole("late.xml", doc)
 		Expect(streamed.Diagnostics).To(ContainElement(HaveField("Rule", "RS-LINK-HREF")))
 	})
 
@@ -108,12 +103,7 @@ var _ = Describe("Streaming", func() {
 <url><loc>http://example.com/q</loc></url>
 <url><loc>http://example.com/r</loc><rs:md at="2013"/><rs:ln rel="alternate" href="http://example.com/r.x" type="text/plain" modified="2013-1"/></url>
 </urlset>`)
-		sv, err := frontend.New()
-		Expect(err).NotTo(HaveOccurred())
-		v := &engine.Validator{Schema: sv}
-		streamed := v.ValidateBytes(context.Background(), "rare.xml", doc)
-		whole, _ := v.ValidateDoc(context.Background(), "rare.xml", doc)
-		Expect(describe(streamed)).To(Equal(describe(whole)))
+		streamed := streamedAsWhole("rare.xml", doc)
 		for _, id := range []string{"RS-ENCODING-CODING", "RS-PATH-PLACE", "RS-CAPABILITY-ENTRY-PLACE", "RS-LENGTH-SYNTAX",
 			"RS-MD-ENTRY-ONCE", "RS-CHANGEFREQ-VALUE", "RS-PRIORITY-VALUE", "RS-ELEMENT-UNKNOWN", "RS-NAMESPACE-NEAR", "RS-LINK-ALTERNATE-TYPE",
 			"RS-TIME-NOT-USED", "RS-TIME-W3C", "RS-TIME-UTC"} {
@@ -148,9 +138,6 @@ var _ = Describe("Streaming", func() {
 	It("checks the whole model, entries kept, when a selected rule needs it (ScopeDocument)", func() {
 		defer engine.SetStreamWindow(1)()
 		defer engine.SetScope("RS-LOC-URI", engine.ScopeDocument)()
-		sv, err := frontend.New()
-		Expect(err).NotTo(HaveOccurred())
-		v := &engine.Validator{Schema: sv}
 		doc := []byte(`<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
 <rs:md capability="resourcelist" at="2013-01-03T09:00:00Z"/>
@@ -158,9 +145,20 @@ var _ = Describe("Streaming", func() {
 <url><loc>http://example.com/b</loc><rs:md length="x"/></url>
 <url><loc>c</loc></url>
 </urlset>`)
-		streamed := v.ValidateBytes(context.Background(), "whole.xml", doc)
-		whole, _ := v.ValidateDoc(context.Background(), "whole.xml", doc)
-		Expect(describe(streamed)).To(Equal(describe(whole)))
+		streamed := streamedAsWhole("whole.xml", doc)
 		Expect(streamed.Diagnostics).To(ContainElement(HaveField("Location.Line", 4)), describe(streamed))
 	})
 })
+
+// streamedAsWhole checks doc while it is read (ValidateBytes) and as a
+// whole model (ValidateDoc), expects the same result of both, and returns
+// the streamed one.
+func streamedAsWhole(name string, doc []byte) engine.Result {
+	sv, err := frontend.New()
+	ExpectWithOffset(1, err).NotTo(HaveOccurred())
+	v := &engine.Validator{Schema: sv}
+	streamed := v.ValidateBytes(context.Background(), name, doc)
+	whole, _ := v.ValidateDoc(context.Background(), name, doc)
+	ExpectWithOffset(1, describe(streamed)).To(Equal(describe(whole)))
+	return streamed
+}

@@ -50,7 +50,7 @@ func (v *EntryValue[T]) valueID() int  { return v.id }
 func (v *EntryValue[T]) newSlot() slot { return &slotOf[T]{v: v} }
 
 // Of returns the value of e, the entry p is at (the one Pass.Entries, or
-// EntriesWith, Elements, ElementsWith, WalkWith, Mds and Lns, last
+// EntriesWith, ElementsWith, WalkWith and Lns, last
 // yielded): computed once for every rule that requires it. For another entry, or when the document is checked as
 // a whole, the value is computed here. A rule reads only the values it
 // requires: Of panics otherwise, as go/analysis's ResultOf has no result
