@@ -41,7 +41,12 @@ import (
 // HTTP facts and what was measured of its body (length, digests), never
 // the body; for a package the same, what was found in it, and its
 // manifest's bytes. A fetch in flight when the crawl stopped has no record
-// and is made again by the next run: no result of it was kept.
+// and is made again by the next run: no result of it was kept. Nor has a
+// fetch the transport left without an answer (refused, reset, a time-out:
+// sourcehttp.Response.Unanswered): it did not complete, and a resumed
+// crawl makes it again. An answer of any status (a 404, a 500) and a
+// refusal of the client's own (the origin policy, too many redirects) are
+// recorded.
 //
 // Lines are written whole, one write each, and synced to disk every
 // stateSyncEvery records or stateSyncPeriod of the crawl's clock, and when
@@ -93,11 +98,14 @@ func (e *StateError) Error() string {
 type StateInfo struct {
 	File string
 	// Replayed counts the fetches served from the state file; Recorded
-	// those made by this run and added to it.
-	Replayed, Recorded int
+	// those made by this run and added to it; Unanswered those made by
+	// this run that got no answer (a transport failure), not added: the
+	// next run makes them again.
+	Replayed, Recorded, Unanswered int
 	// Resumed is set when the file held an earlier run's fetches;
-	// Finished when that run had ended (this one then fetched nothing
-	// new, unless the earlier run's budget ran out in another order).
+	// Finished when that run had ended with every fetch answered (this
+	// one then fetched nothing new, unless the earlier run's budget ran
+	// out in another order).
 	Resumed, Finished bool
 	// Dropped is set when the file's last line was cut (the writing run
 	// was killed while writing it) and was dropped.
@@ -143,6 +151,9 @@ type record struct {
 	Package     *graph.PackageFacts `json:"package,omitempty"`
 	Manifest    *manifestInput      `json:"manifest,omitempty"`
 	MembersRead int                 `json:"membersRead,omitempty"`
+	// unanswered marks a fetch the transport left without an answer: it
+	// is not recorded (add).
+	unanswered bool
 }
 
 func (r *record) key() string { return stateKey(r.Op, r.URL) }
@@ -500,7 +511,7 @@ func (j *journal) lookup(op, u string) *record {
 	return &r
 }
 
-// add appends a record, syncing the file every stateSyncEvery records or
+// add appends a record, unless its fetch got no answer, syncing the file every stateSyncEvery records or
 // stateSyncPeriod.
 func (j *journal) add(r *record) {
 	if j == nil {
@@ -508,6 +519,10 @@ func (j *journal) add(r *record) {
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	if r.unanswered {
+		j.info.Unanswered++
+		return
+	}
 	if j.info.Err != nil {
 		return
 	}
@@ -534,12 +549,13 @@ func (j *journal) sync(now time.Time) {
 	j.unsynced, j.synced = 0, now
 }
 
-// close records that the crawl finished, when it did, syncs and closes
+// close records that the crawl finished, when it did with every fetch
+// answered, syncs and closes
 // the file, and says what was done with it.
 func (j *journal) close(finished bool) *StateInfo {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if finished && !j.info.Finished && j.info.Err == nil {
+	if finished && !j.info.Finished && j.info.Err == nil && j.info.Unanswered == 0 {
 		if err := j.append(&record{Op: opFinished}); err != nil {
 			j.info.Err = err
 		}
@@ -612,7 +628,7 @@ func (c *crawl) get(op, u string, req sourcehttp.Request) *sourcehttp.Response {
 // recordOf is the record of a response's HTTP facts.
 func recordOf(op, u string, r *sourcehttp.Response) *record {
 	rec := &record{Op: op, URL: u, Final: r.Final, Status: r.Status, Header: r.Header, Redirects: r.Redirects,
-		RetryAfter: r.RetryAfter, MaxWait: r.MaxWait, Requests: r.Requests, Bytes: r.Received()}
+		RetryAfter: r.RetryAfter, MaxWait: r.MaxWait, Requests: r.Requests, Bytes: r.Received(), unanswered: r.Unanswered()}
 	if r.Err != nil {
 		rec.Err = r.Err.Error()
 	}
