@@ -125,7 +125,7 @@ func (c *crawl) inspectPackage(pkgURL string, f *os.File, size int64, rec *recor
 	if manifest := pkg.Members[ManifestName]; manifest != nil {
 		loc := ManifestLocation(pkgURL)
 		facts.Manifest = loc
-		in := readManifest(manifest, c.v.Config.Limits.WithDefaults().MaxBytes)
+		in := readManifest(manifest, c.opts.maxSize())
 		rec.Manifest = &in
 		if doc := c.manifestDocument(pkgURL, loc, in); doc != nil {
 			facts.Bitstreams = c.checkBitstreams(doc, pkg, listed, rec)

@@ -20,7 +20,6 @@ import (
 	"github.com/rsconform/rsconform/internal/filelock"
 	"github.com/rsconform/rsconform/internal/safefile"
 	rs "github.com/rsconform/rsconform/resourcesync"
-	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/rules/graph"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
@@ -220,7 +219,7 @@ func stateOptions(o Options) map[string]string {
 		"max-documents":            strconv.Itoa(o.MaxDocuments),
 		"max-bytes":                strconv.FormatInt(o.MaxBytes, 10),
 		"max-entries":              strconv.Itoa(limits.MaxEntries),
-		"max-size":                 strconv.FormatInt(limits.MaxBytes, 10),
+		"max-size":                 strconv.FormatInt(o.maxSize(), 10),
 		"allow-host":               strings.Join(hosts, ","),
 		"map":                      strings.Join(maps, ","),
 		"revisit":                  o.Revisit.String(),
@@ -244,12 +243,7 @@ const stateFactsBytes = 1 << 30
 // read again for the History, revisited); what is kept undecoded
 // (robots.txt) is within --max-bytes.
 func defaultMaxStateBytes(o Options) int64 {
-	var limits engine.Limits
-	if o.Validator != nil {
-		limits = o.Validator.Config.Limits
-	}
-	maxSize := limits.WithDefaults().MaxBytes
-	documents := saturatingMul(saturatingMul(3, int64(o.MaxDocuments)), saturatingAdd(maxSize, 1))
+	documents := saturatingMul(saturatingMul(3, int64(o.MaxDocuments)), saturatingAdd(o.maxSize(), 1))
 	bodies := saturatingAdd(o.MaxBytes, documents)
 	return saturatingAdd(base64Bytes(bodies), stateFactsBytes)
 }
@@ -282,7 +276,7 @@ func saturatingMul(a, b int64) int64 {
 // given 8 MiB (response headers are at most 1 MiB, escaped). A longer
 // line is refused: no crawl with these options wrote it.
 func maxRecordBytes(opts Options) int {
-	body := max(opts.Validator.Config.WithDefaults().Limits.MaxBytes, discovery.MaxPageBytes) + 1
+	body := max(opts.maxSize(), discovery.MaxPageBytes) + 1
 	return int(base64Bytes(body) + 8<<20)
 }
 
