@@ -412,7 +412,7 @@ func (c *crawl) spawn(t task, n *graph.Node) {
 		case c.sem <- struct{}{}:
 		case <-c.ctx.Done():
 			c.mu.Lock()
-			n.Skipped = "not fetched: the crawl was cancelled"
+			n.Skipped = notFetched
 			c.mu.Unlock()
 			return
 		}

@@ -580,6 +580,26 @@ func (c *crawl) replay(op, u string) *record {
 	return rec
 }
 
+// notFetched is why a task the cancellation stopped has no facts.
+const notFetched = "not fetched: the crawl was cancelled"
+
+// fetchOnce is the record of op on t's URL: the state file's, or fetch's,
+// which is added to the state file (replayed says which). It is nil, the
+// node marked notFetched, when the crawl was cancelled and the fetch did
+// not complete (cut says whether a record is of a fetch cut short).
+func (c *crawl) fetchOnce(op string, t task, fetch func() *record, cut func(*record) bool) (rec *record, replayed bool) {
+	if rec = c.replay(op, t.url); rec != nil {
+		return rec, true
+	}
+	rec = fetch()
+	if c.interrupted(cut(rec)) {
+		c.update(func() { c.graph.Node(t.url).Skipped = notFetched })
+		return nil, false
+	}
+	c.state.add(rec)
+	return rec, false
+}
+
 // get fetches u for op, or replays it from the state file. A live fetch of
 // a document is recorded once the crawl closes its body.
 func (c *crawl) get(op, u string, req sourcehttp.Request) *sourcehttp.Response {
