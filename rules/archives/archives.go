@@ -158,7 +158,7 @@ var ArchiveIndexLastmod = &engine.Rule{
 // archivesCheckOrder reports entries whose from (or until) is earlier
 // than the from (or until) of an entry listed before them, as RS-CL-ORDER
 // reports a Change List's (document.ForwardOrder): one finding per entry.
-func archivesCheckOrder(p *engine.Pass) {
+func archivesCheckOrder(p *engine.Pass) error {
 	var from, until document.ForwardOrder
 	for e := range p.Entries() {
 		if e.Md == nil {
@@ -173,6 +173,7 @@ func archivesCheckOrder(p *engine.Pass) {
 			next(&until, "until")
 		}
 	}
+	return nil
 }
 
 const archivesOrderDoc = "時系列 (chronological order) is read as forward chronological order, least recent first, as Examples 5.1 and 6.1 list them and as the core specification orders Change Lists and Change List Indexes. " +
@@ -189,10 +190,7 @@ var ArchiveChangeListOrder = &engine.Rule{
 	Quote:    "「Change List Archive」のポインタは、時系列でなければなりません。デスティネーションは、アーカイブされた各「Change List」に指定されたfrom属性およびuntil属性を検査するか、あるいは、「Change Lists」をダウンロードすることにより、「Change Lists」が連続していて、時間差がないかどうかを判別することができます。",
 	English:  "The pointers of a Change List Archive must be in chronological order. A Destination can determine whether the Change Lists are contiguous, without gaps in time, by inspecting the from and until attributes given for each archived Change List, or by downloading the Change Lists.",
 	Doc:      archivesOrderDoc,
-	Check: func(p *engine.Pass) error {
-		archivesCheckOrder(p)
-		return nil
-	},
+	Check:    archivesCheckOrder,
 }
 
 // Archives 6: "The pointers of a Change Dump Archive must be in
@@ -205,10 +203,7 @@ var ArchiveChangeDumpOrder = &engine.Rule{
 	Quote:    "「Change Dump Archive」のポインタは、時系列でなければなりません。",
 	English:  "The pointers of a Change Dump Archive must be in chronological order.",
 	Doc:      archivesOrderDoc,
-	Check: func(p *engine.Pass) error {
-		archivesCheckOrder(p)
-		return nil
-	},
+	Check:    archivesCheckOrder,
 }
 
 func init() {
