@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -87,15 +88,6 @@ func (a *answering) RoundTrip(req *http.Request) (*http.Response, error) {
 		return resp, nil
 	}
 	return a.rt.RoundTrip(req)
-}
-
-func sortedKeys(m map[string]int) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 const stateEntry = "http://source.test/"
@@ -309,7 +301,7 @@ var _ = Describe("A crawl with a state file (--state)", func() {
 
 	It("records answers of any status, not fetches without an answer: the next run makes those, and only those, again", func() {
 		var resource, document, missing, failing string
-		for _, u := range sortedKeys(baseline) {
+		for _, u := range slices.Sorted(maps.Keys(baseline)) {
 			switch {
 			case resource == "" && strings.Contains(u, "/res/"):
 				resource = u
@@ -321,7 +313,7 @@ var _ = Describe("A crawl with a state file (--state)", func() {
 				failing = u
 			}
 		}
-		Expect([]string{resource, document, missing, failing}).NotTo(ContainElement(""), "URLs of the showcase: %v", sortedKeys(baseline))
+		Expect([]string{resource, document, missing, failing}).NotTo(ContainElement(""), "URLs of the showcase: %v", slices.Sorted(maps.Keys(baseline)))
 		state := filepath.Join(dir, "state.json")
 		tr := newCounting(h)
 		down := &answering{rt: tr, refused: map[string]bool{resource: true, document: true},
