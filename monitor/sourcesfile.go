@@ -133,11 +133,8 @@ func readSource(path, dir string, n *yaml.Node) (Listed, error) {
 		k, v := n.Content[i], n.Content[i+1]
 		key := k.Value
 		if !slices.Contains(sourcesFileKeys, key) {
-			msg := fmt.Sprintf("unknown key %q", key)
-			if c := suggest.Closest(key, sourcesFileKeys); c != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", c)
-			}
-			return s, at(k, key, "%s; valid keys: %s", msg, strings.Join(sourcesFileKeys, ", "))
+			return s, at(k, key, "unknown key %q%s; valid keys: %s", key, suggest.DidYouMeanQuoted(key, sourcesFileKeys),
+				strings.Join(sourcesFileKeys, ", "))
 		}
 		if seen[key] {
 			return s, at(k, key, "given twice")

@@ -383,8 +383,8 @@ func unknownAction(name string) string {
 		names[i] = string(o)
 	}
 	msg := fmt.Sprintf("unknown action %q", name)
-	if best := suggest.Closest(name, names); best != "" {
-		return msg + fmt.Sprintf(" (did you mean %q?)", best)
+	if hint := suggest.DidYouMeanQuoted(name, names); hint != "" {
+		return msg + hint
 	}
 	return msg + " (known: " + strings.Join(names, ", ") + ")"
 }
