@@ -3,6 +3,8 @@ package digits
 import (
 	"math"
 	"testing"
+
+	_ "github.com/rsconform/rsconform/internal/raceexit" // no second of sleep at exit under -race: see its doc
 )
 
 func TestGrouped(t *testing.T) {

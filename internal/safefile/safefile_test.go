@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	_ "github.com/rsconform/rsconform/internal/raceexit" // no second of sleep at exit under -race: see its doc
 )
 
 // Refused tells a file refused unread from any other error, wrapped or not.

@@ -3,6 +3,8 @@ package speckeyword
 import (
 	"regexp"
 	"testing"
+
+	_ "github.com/rsconform/rsconform/internal/raceexit" // no second of sleep at exit under -race: see its doc
 )
 
 func TestStrongest(t *testing.T) {

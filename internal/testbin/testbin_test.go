@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	_ "github.com/rsconform/rsconform/internal/raceexit" // no second of sleep at exit under -race: see its doc
 	"github.com/rsconform/rsconform/internal/testbin"
 )
 

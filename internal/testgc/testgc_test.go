@@ -5,6 +5,7 @@ import (
 	"runtime/debug"
 	"testing"
 
+	_ "github.com/rsconform/rsconform/internal/raceexit" // no second of sleep at exit under -race: see its doc
 	"github.com/rsconform/rsconform/internal/testgc"
 )
 

@@ -3,6 +3,8 @@ package crawldiscovery
 import (
 	"slices"
 	"testing"
+
+	_ "github.com/rsconform/rsconform/internal/raceexit" // no second of sleep at exit under -race: see its doc
 )
 
 func TestSpellings(t *testing.T) {
