@@ -16,7 +16,8 @@ import (
 
 	_ "github.com/rsconform/rsconform/internal/raceexit" // no second of sleep at exit under -race: see its doc
 	"github.com/rsconform/rsconform/internal/testbin"
-	_ "github.com/rsconform/rsconform/internal/testgc" // collects at 400 %: see its doc
+	_ "github.com/rsconform/rsconform/internal/testgc"  // collects at 400 %: see its doc
+	_ "github.com/rsconform/rsconform/internal/testtmp" // temporary files on tmpfs: see its doc
 	"github.com/rsconform/rsconform/mocksource/scenario"
 	"github.com/rsconform/rsconform/suite/destination"
 )
