@@ -372,6 +372,9 @@ func tagAttrs(data []byte, pos Pos, out []tagAttr) []tagAttr {
 	// whose column is col0 (the tag's own column on its first line).
 	// Plain loops: this runs on every <rs:md> and <rs:ln> of a document.
 	line, lineStart, col0 := pos.Line, 0, pos.Column
+	// A tag on one line (most are) needs no look for newlines in its
+	// values: one look in the whole tag instead of one in each value.
+	multiline := bytes.IndexByte(data, '\n') >= 0
 	i := 1
 	newline := func() { line, lineStart, col0 = line+1, i+1, 1 }
 	// The element name.
@@ -412,7 +415,11 @@ func tagAttrs(data []byte, pos Pos, out []tagAttr) []tagAttr {
 		if end < 0 {
 			end = len(data) - i
 		}
-		for nl := bytes.IndexByte(data[i:i+end], '\n'); nl >= 0; nl = bytes.IndexByte(data[i:i+end], '\n') {
+		for multiline {
+			nl := bytes.IndexByte(data[i:i+end], '\n')
+			if nl < 0 {
+				break
+			}
 			end -= nl + 1
 			i += nl
 			newline()

@@ -1,8 +1,6 @@
 package document
 
 import (
-	"strings"
-
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/engine"
 )
@@ -22,7 +20,7 @@ var HashSyntax = &engine.Rule{
 	Requires: []engine.Value{engine.EntryHashes},
 	Check: func(p *engine.Pass) error {
 		forEachHashAttr(p, func(v string, pos rs.Pos, _ string, hashes []rs.CheckedHash) {
-			if strings.TrimSpace(v) == "" {
+			if len(hashes) == 0 { // v is empty or white space (strings.Fields finds nothing)
 				p.Reportf(pos, "hash is empty")
 				return
 			}
