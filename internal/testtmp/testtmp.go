@@ -42,15 +42,20 @@ func init() {
 	}
 }
 
-// usable says whether dir, created if need be, is a folder of ours on a
-// file system with MinFree free.
+// usable says whether dir, created if need be, is a folder of ours that
+// no one else can write to, on a file system with MinFree free. Others may
+// pass through it (mode 0711), as through /tmp: the README's Docker recipe
+// runs as another uid in a workspace the test makes there.
 func usable(dir string) bool {
 	if free(filepath.Dir(dir)) < MinFree {
 		return false
 	}
-	if err := os.Mkdir(dir, 0o700); err != nil && !os.IsExist(err) {
+	if err := os.Mkdir(dir, 0o711); err != nil && !os.IsExist(err) {
 		return false
 	}
 	st, err := os.Lstat(dir)
-	return err == nil && st.IsDir() && owned(st) && st.Mode().Perm()&0o077 == 0
+	if err != nil || !st.IsDir() || !owned(st) || st.Mode().Perm()&0o022 != 0 {
+		return false
+	}
+	return os.Chmod(dir, 0o711) == nil
 }

@@ -48,13 +48,13 @@ func TestTempDir(t *testing.T) {
 	}
 	if want != "/tmp" {
 		st, err := os.Stat(want)
-		if err != nil || st.Mode().Perm() != 0o700 || !owned(st) {
-			t.Errorf("%s: %v: want a folder of ours only we read", want, err)
+		if err != nil || st.Mode().Perm() != 0o711 || !owned(st) {
+			t.Errorf("%s: %v: want a folder of ours, mode 0711", want, err)
 		}
 	}
 }
 
-// A folder of someone else's, or that others can read, is not used.
+// A folder that others can write to is not used.
 func TestUsableRefusesOpenFolders(t *testing.T) {
 	if free("/dev/shm") < MinFree {
 		t.Skip("no roomy tmpfs at /dev/shm")
@@ -67,10 +67,10 @@ func TestUsableRefusesOpenFolders(t *testing.T) {
 	if !usable(dir) {
 		t.Errorf("%s (mode 0700, ours): not usable", dir)
 	}
-	if err := os.Chmod(dir, 0o755); err != nil {
+	if err := os.Chmod(dir, 0o777); err != nil {
 		t.Fatal(err)
 	}
 	if usable(dir) {
-		t.Errorf("%s (mode 0755): usable, want refused", dir)
+		t.Errorf("%s (mode 0777): usable, want refused", dir)
 	}
 }
