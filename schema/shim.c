@@ -11,6 +11,9 @@
 
 #include <malloc.h>
 #include <stdio.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -417,13 +420,18 @@ typedef struct {
 	rsc_table names;
 	// The ResourceSync namespace URI once seen (a dictionary pointer).
 	const xmlChar *rs_ns;
-	// win holds the input from absolute offset win_off to the end of what
-	// was fed: what rsc_locate still needs (from at on) and the start tag
-	// being read. Bytes before at are dropped as the pass goes.
-	rsc_buf win;
-	long win_off;
+	// prolog holds the input from its start while the root element is not
+	// seen: the prolog, for rsc_prolog_doctype.
+	rsc_buf prolog;
+	// feed is the input rsc_pass_push is parsing (feed_len bytes from the
+	// absolute offset feed_off), NULL between pushes: what rsc_locate
+	// counts newlines in.
+	const unsigned char *feed;
+	long feed_off;
+	size_t feed_len;
 	// Where rsc_locate stopped: offset at, on line at_line, whose first
-	// byte is at at_linestart.
+	// byte is at at_linestart. Between pushes, at is the end of the input
+	// fed so far.
 	long at, at_linestart;
 	int at_line;
 	// rsc_last_tag's last answer, for the parser position tag_cur.
@@ -468,26 +476,9 @@ static void rsc_ev_buffer(rsc_pass *ps, rsc_buf *b) {
 	b->cap = p != NULL ? RSC_EV_CAP : 0; // NULL: rsc_grow tries again
 }
 
-// rsc_win_append adds the next n bytes of input to the window, first
-// dropping what is before at when that is at least as much as what is
-// kept (so each byte is moved at most once, on average), and giving memory
-// back when the window has shrunk a lot.
-static int rsc_win_append(rsc_stream *st, const unsigned char *p, size_t n) {
-	rsc_buf *w = &st->win;
-	size_t drop = (size_t)(st->at - st->win_off);
-	if (drop > 0 && drop >= w->len - drop) {
-		memmove(w->p, w->p + drop, w->len - drop);
-		w->len -= drop;
-		st->win_off += (long)drop;
-		size_t want = 2 * (w->len + n);
-		if (w->cap > (1u << 20) && w->cap > 2 * want) {
-			unsigned char *np = realloc(w->p, want);
-			if (np != NULL) {
-				w->p = np;
-				w->cap = want;
-			}
-		}
-	}
+// rsc_prolog_append adds the next n bytes of input to the prolog copy.
+static int rsc_prolog_append(rsc_stream *st, const unsigned char *p, size_t n) {
+	rsc_buf *w = &st->prolog;
 	rsc_grow(w, n);
 	if (w->oom) {
 		return -1;
@@ -586,31 +577,93 @@ static void rsc_put_name(rsc_stream *st, rsc_buf *b, const xmlChar *name) {
 	rsc_put_numbered(b, &st->names, name, rsc_dict_owned, st);
 }
 
+// rsc_newlines counts the newlines of p[0..n), and sets *after to the
+// index just past the last one (unchanged when there is none). avail >= n
+// bytes may be read at p. With SSE2 (every x86-64), 16 bytes at a time,
+// the last block read whole when avail allows, its bytes from n on left
+// out: the ranges are short (from one tag to the next), where memchr,
+// called once per newline and once more, cost twice as much.
+static inline size_t rsc_newlines(const unsigned char *p, size_t n, size_t avail, size_t *after) {
+	size_t count = 0;
+#if defined(__SSE2__)
+	const __m128i nl = _mm_set1_epi8('\n');
+	size_t i = 0, last = 0;
+	for (; i + 16 <= n; i += 16) {
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + i)), nl));
+		if (m != 0) {
+			last = i + 32 - (size_t)__builtin_clz(m); // past the highest bit set
+			do { // newlines are few: no popcnt call
+				count++;
+				m &= m - 1;
+			} while (m != 0);
+		}
+	}
+	if (i < n) {
+		__m128i v;
+		if (avail - i >= 16) {
+			v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		} else {
+			unsigned char tail[16] = {0};
+			memcpy(tail, p + i, avail - i);
+			v = _mm_loadu_si128((const __m128i *)(const void *)tail);
+		}
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)) & ((1u << (n - i)) - 1);
+		if (m != 0) {
+			last = i + 32 - (size_t)__builtin_clz(m);
+			do { // newlines are few: no popcnt call
+				count++;
+				m &= m - 1;
+			} while (m != 0);
+		}
+	}
+	if (count > 0) {
+		*after = last;
+	}
+#else
+	(void)avail;
+	for (size_t i = 0; i < n;) {
+		const unsigned char *q = memchr(p + i, '\n', n - i);
+		if (q == NULL) {
+			break;
+		}
+		count++;
+		i = (size_t)(q - p) + 1;
+		*after = i;
+	}
+#endif
+	return count;
+}
+
+// rsc_advance moves where rsc_locate stopped to off, in the input being
+// fed. Returns 0 when that part of the input is not there.
+static int rsc_advance(rsc_stream *st, long off) {
+	if (st->feed == NULL || st->at < st->feed_off || off > st->feed_off + (long)st->feed_len) {
+		return 0;
+	}
+	size_t i = (size_t)(st->at - st->feed_off), after = 0;
+	size_t n = rsc_newlines(st->feed + i, (size_t)(off - st->at), st->feed_len - i, &after);
+	if (n > 0) {
+		st->at_line += (int)n;
+		st->at_linestart = st->at + (long)after;
+	}
+	st->at = off;
+	return 1;
+}
+
 // rsc_locate gives the line and column (1-based, in bytes, as the Go
-// parser counts them) of the absolute byte offset off of the input, found
-// in the parser's buffer at p. It counts newlines forward from where it
-// last stopped, so that locating the tags of a document in order costs one
-// pass over it whatever its layout (a one-line document included). A step
-// back (rare: tags are located in document order) is answered on the same
+// parser counts them) of the absolute byte offset off of the input. It
+// counts newlines forward from where it last stopped, in the input being
+// fed (rsc_pass_push moves that to the end of each piece it parsed), so
+// that locating the tags of a document in order costs one pass over it
+// whatever its layout (a one-line document included). A step back (a tag
+// begun in an earlier piece, or located again) is answered on the same
 // line from what is known, further back from the parser's own buffer.
 // Returns 0 when the position cannot be known.
 static int rsc_locate(rsc_stream *st, long off, int *line, int *col) {
 	if (off >= st->at) {
-		if (off > st->win_off + (long)st->win.len) {
+		if (!rsc_advance(st, off)) {
 			return 0;
 		}
-		const unsigned char *w = st->win.p;
-		size_t i = (size_t)(st->at - st->win_off), end = (size_t)(off - st->win_off);
-		while (i < end) {
-			const unsigned char *nl = memchr(w + i, '\n', end - i);
-			if (nl == NULL) {
-				break;
-			}
-			st->at_line++;
-			i = (size_t)(nl - w) + 1;
-			st->at_linestart = st->win_off + (long)i;
-		}
-		st->at = off;
 		*line = st->at_line;
 		*col = (int)(off - st->at_linestart) + 1;
 		return 1;
@@ -665,7 +718,7 @@ static int rsc_last_tag(rsc_stream *st, long *offset, int *line, int *col) {
 		return 0;
 	}
 	long off = (long)in->consumed + (long)(p - base);
-	if (off >= st->win_off && off < st->win_off + (long)st->win.len && st->win.p[off - st->win_off] != '<') {
+	if (in->buf != NULL && in->buf->encoder != NULL) {
 		return 0; // the parser's buffer is not the input (never for UTF-8)
 	}
 	if (!rsc_locate(st, off, line, col)) {
@@ -760,17 +813,17 @@ static void rsc_s_start(void *ud, const xmlChar *localname, const xmlChar *prefi
 		rsc_put_bytes(b, a[3], (size_t)(a[4] - a[3]));
 	}
 	// The start tag as written, for the attributes' positions: the parser
-	// stands at its closing '>' or '/>', and the window holds it from its
-	// '<' (just located) on. Only ResourceSync elements (<rs:md>, <rs:ln>)
-	// need it: the model places other attributes at their element.
+	// stands at its closing '>' or '/>', and its buffer holds it from its
+	// '<' (just located) on (it is shrunk only before a tag is parsed).
+	// Only ResourceSync elements (<rs:md>, <rs:ln>) need it: the model
+	// places other attributes at their element.
 	xmlParserInputPtr in = st->ctxt->input;
-	long cur = (long)in->consumed + (long)(in->cur - in->base);
+	long base = (long)in->consumed, cur = base + (long)(in->cur - in->base);
 	if (nb_attributes > 0 && URI != NULL && URI != st->rs_ns && xmlStrEqual(URI, BAD_CAST RSC_RS_NS)) {
 		st->rs_ns = URI;
 	}
-	if (nb_attributes > 0 && URI != NULL && URI == st->rs_ns && off >= st->win_off &&
-	    cur > off && cur <= st->win_off + (long)st->win.len) {
-		rsc_put_bytes(b, st->win.p + (off - st->win_off), (size_t)(cur - off));
+	if (nb_attributes > 0 && URI != NULL && URI == st->rs_ns && off >= base && cur > off) {
+		rsc_put_bytes(b, in->base + (off - base), (size_t)(cur - off));
 	} else {
 		rsc_put_u32(b, 0);
 	}
@@ -979,23 +1032,38 @@ int rsc_pass_push(rsc_pass *ps, const char *buf, size_t len) {
 	if (len == 0) {
 		return 0;
 	}
-	if (len > INT32_MAX || rsc_win_append(st, (const unsigned char *)buf, len) != 0) {
+	if (len > INT32_MAX || (!st->root_seen && rsc_prolog_append(st, (const unsigned char *)buf, len) != 0)) {
 		st->oom = 1;
 		return -1;
 	}
+	st->feed = (const unsigned char *)buf;
+	st->feed_off = ps->fed;
+	st->feed_len = len;
 	ps->fed += (long)len;
+	int rc = 0;
 	for (size_t off = 0; off < len; off += RSC_PUSH) {
 		size_t k = len - off < RSC_PUSH ? len - off : RSC_PUSH;
 		xmlParseChunk(st->ctxt, buf + off, (int)k, 0);
 		if (st->oom) {
-			return -1;
+			rc = -1;
+			break;
 		}
 		if (st->ctxt->disableSAX || st->ctxt->instate == XML_PARSER_EOF) {
 			ps->stopped = 1; // a fatal error, or a DOCTYPE
-			return 1;
+			rc = 1;
+			break;
 		}
 	}
-	return 0;
+	// Where rsc_locate stopped moves to the end of what was fed, as buf is
+	// not kept: a tag begun in it and read with the next piece is located
+	// back from there, in the parser's buffer.
+	rsc_advance(st, ps->fed);
+	st->feed = NULL;
+	if (st->root_seen && st->prolog.p != NULL) {
+		free(st->prolog.p);
+		memset(&st->prolog, 0, sizeof st->prolog);
+	}
+	return rc;
 }
 
 int rsc_pass_take(rsc_pass *ps, unsigned char **chunk, size_t *len, size_t *cap) {
@@ -1075,10 +1143,10 @@ int rsc_pass_finish(rsc_pass *ps, int failed, int *wellformed, int *truncated) {
 		}
 	}
 	int dline = 1, dcol = 0;
-	// The window still starts at the document's start when the root was
-	// never located: then the prolog is there to look for a DOCTYPE in
-	// (one libxml2 stopped at, or one it refused as malformed).
-	int prolog = st->win_off == 0 && rsc_prolog_doctype((const char *)st->win.p, (long)st->win.len, &dline, &dcol);
+	// The input is kept from its start while the root is not seen: then
+	// the prolog is there to look for a DOCTYPE in (one libxml2 stopped
+	// at, or one it refused as malformed).
+	int prolog = !st->root_seen && rsc_prolog_doctype((const char *)st->prolog.p, (long)st->prolog.len, &dline, &dcol);
 	if (prolog || st->doctype || ctxt->intSubName != NULL || ctxt->hasExternalSubset) {
 		rsc_clear(&ps->res);
 		rsc_add(&ps->res, dline, dcol, XML_ERR_FATAL, 1, NULL,
@@ -1154,7 +1222,7 @@ void rsc_pass_free(rsc_pass *ps) {
 		free(ps->spare[i]);
 	}
 	free(ps->evbuf.p);
-	free(ps->st.win.p);
+	free(ps->st.prolog.p);
 	free(ps->st.text.p);
 	free(ps->st.leaf);
 	free(ps->st.line);
