@@ -40,7 +40,7 @@ func positions(doc *rs.Document) []string {
 	return out
 }
 
-var _ = Describe("Locating elements (shim.c rsc_locate)", func() {
+var _ = Describe("The events of a pass (shim.c) against the Go parser", func() {
 	It("places every element and attribute where the Go parser does, whatever the layout and the pieces", func() {
 		v, err := schema.New()
 		Expect(err).NotTo(HaveOccurred())
@@ -81,6 +81,35 @@ var _ = Describe("Locating elements (shim.c rsc_locate)", func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(positions(streamedDoc)).To(Equal(wantPos), "read %d bytes at a time", n)
 		}
+	})
+
+	It("hands over names and namespaces beyond what the pass numbers, inside one start tag, as the Go parser reads them", func() {
+		v, err := schema.New()
+		Expect(err).NotTo(HaveOccurred())
+		// shim.c numbers 32 namespaces and 64 local names; the rest are
+		// written out in full, in the middle of an event it made room for.
+		var b strings.Builder
+		for e := 0; e < 3; e++ {
+			b.WriteString("<url><loc>http://example.com/many</loc><rs:md length=\"1\"")
+			for k := 0; k < 40; k++ {
+				fmt.Fprintf(&b, " xmlns:n%d=\"urn:n%d:%d\"", k, k, e)
+			}
+			for k := 0; k < 90; k++ {
+				fmt.Fprintf(&b, "\n n%d:attribute-%d-%d=\"%s\"", k%40, e, k, strings.Repeat("v", k))
+			}
+			b.WriteString("/></url>\n")
+		}
+		data := doc(b.String())
+		want, err := rs.ParseBytes(data)
+		Expect(err).NotTo(HaveOccurred())
+		got, _, err := v.Read(data, false)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got.Entries).To(HaveLen(3))
+		for i, e := range got.Entries {
+			Expect(e.Md.Extra).To(HaveLen(90))
+			Expect(e.Md.Extra).To(Equal(want.Entries[i].Md.Extra))
+		}
+		Expect(positions(got)).To(Equal(positions(want)))
 	})
 })
 

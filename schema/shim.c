@@ -296,14 +296,12 @@ static inline void rsc_put_u32(rsc_buf *b, uint32_t v) {
 	b->len += 4;
 }
 
-static inline void rsc_put_byte(rsc_buf *b, unsigned char c) {
-	if (b->len + 1 > b->cap) {
-		rsc_grow(b, 1);
-		if (b->oom) {
-			return;
-		}
+// rsc_room makes room for need more bytes in b; 0 when memory ran out.
+static inline int rsc_room(rsc_buf *b, size_t need) {
+	if (b->len + need > b->cap) {
+		rsc_grow(b, need);
 	}
-	b->p[b->len++] = c;
+	return !b->oom;
 }
 
 static inline void rsc_put_bytes(rsc_buf *b, const xmlChar *s, size_t n) {
@@ -540,6 +538,36 @@ static void rsc_put_numbered(rsc_buf *b, rsc_table *t, const xmlChar *s, int (*n
 	}
 	rsc_put_u32(b, 0xffffffffu);
 	rsc_put_str(b, s);
+}
+
+static void rsc_put_ns(rsc_stream *st, rsc_buf *b, const xmlChar *uri);
+static void rsc_put_name(rsc_stream *st, rsc_buf *b, const xmlChar *name);
+
+// rsc_put_known writes the number of s (a namespace URI when t is st->ns,
+// NULL written 0; else a local name) at w, in b, which has room for need
+// bytes from w on, and returns where the event goes on: at once when s is
+// numbered already; else b's length is set to w, s written by rsc_put_ns
+// or rsc_put_name, and room for need bytes made again (NULL: out of
+// memory).
+static inline unsigned char *rsc_put_known(rsc_stream *st, rsc_buf *b, unsigned char *w, rsc_table *t,
+                                           const xmlChar *s, size_t need) {
+	if (s != NULL) {
+		unsigned i = rsc_table_find(t, s);
+		if (t->key[i] != NULL) {
+			rsc_le32(w, t->id[i]);
+			return w + 4;
+		}
+	} else if (t == &st->ns) {
+		rsc_le32(w, 0);
+		return w + 4;
+	}
+	b->len = (size_t)(w - b->p);
+	if (t == &st->ns) {
+		rsc_put_ns(st, b, s);
+	} else {
+		rsc_put_name(st, b, s);
+	}
+	return rsc_room(b, need) ? b->p + b->len : NULL;
 }
 
 static int rsc_any(rsc_stream *st, const xmlChar *s) {
@@ -800,18 +828,6 @@ static void rsc_s_start(void *ud, const xmlChar *localname, const xmlChar *prefi
 	if (b == NULL) {
 		return;
 	}
-	rsc_put_byte(b, 'S');
-	rsc_put_u32(b, line < 0 ? 0 : (uint32_t)line);
-	rsc_put_u32(b, col < 0 ? 0 : (uint32_t)col);
-	rsc_put_ns(st, b, URI);
-	rsc_put_name(st, b, localname);
-	rsc_put_u32(b, (uint32_t)nb_attributes);
-	for (int i = 0; i < nb_attributes; i++) {
-		const xmlChar **a = attributes + 5 * i; // localname, prefix, URI, value, end
-		rsc_put_ns(st, b, a[2]);
-		rsc_put_name(st, b, a[0]);
-		rsc_put_bytes(b, a[3], (size_t)(a[4] - a[3]));
-	}
 	// The start tag as written, for the attributes' positions: the parser
 	// stands at its closing '>' or '/>', and its buffer holds it from its
 	// '<' (just located) on (it is shrunk only before a tag is parsed).
@@ -822,10 +838,53 @@ static void rsc_s_start(void *ud, const xmlChar *localname, const xmlChar *prefi
 	if (nb_attributes > 0 && URI != NULL && URI != st->rs_ns && xmlStrEqual(URI, BAD_CAST RSC_RS_NS)) {
 		st->rs_ns = URI;
 	}
+	const xmlChar *tag = NULL;
+	size_t taglen = 0;
 	if (nb_attributes > 0 && URI != NULL && URI == st->rs_ns && off >= base && cur > off) {
-		rsc_put_bytes(b, in->base + (off - base), (size_t)(cur - off));
-	} else {
-		rsc_put_u32(b, 0);
+		tag = in->base + (off - base);
+		taglen = (size_t)(cur - off);
+	}
+	// Room for the whole event is made once (need bytes, as long as its
+	// names and namespaces are numbered already: rsc_put_known makes it
+	// again after writing one that is not), and it is written without a
+	// test at every field.
+	size_t need = 1 + 4 * 6 + (size_t)nb_attributes * 12 + taglen;
+	for (int i = 0; i < nb_attributes; i++) {
+		need += (size_t)(attributes[5 * i + 4] - attributes[5 * i + 3]);
+	}
+	unsigned char *w = rsc_room(b, need) ? b->p + b->len : NULL;
+	if (w != NULL) {
+		w[0] = 'S';
+		rsc_le32(w + 1, line < 0 ? 0 : (uint32_t)line);
+		rsc_le32(w + 5, col < 0 ? 0 : (uint32_t)col);
+		w = rsc_put_known(st, b, w + 9, &st->ns, URI, need);
+	}
+	if (w != NULL) {
+		w = rsc_put_known(st, b, w, &st->names, localname, need);
+	}
+	if (w != NULL) {
+		rsc_le32(w, (uint32_t)nb_attributes);
+		w += 4;
+	}
+	for (int i = 0; i < nb_attributes && w != NULL; i++) {
+		const xmlChar **a = attributes + 5 * i; // localname, prefix, URI, value, end
+		w = rsc_put_known(st, b, w, &st->ns, a[2], need);
+		if (w != NULL) {
+			w = rsc_put_known(st, b, w, &st->names, a[0], need);
+		}
+		if (w != NULL) {
+			size_t n = (size_t)(a[4] - a[3]);
+			rsc_le32(w, (uint32_t)n);
+			memcpy(w + 4, a[3], n);
+			w += 4 + n;
+		}
+	}
+	if (w != NULL) {
+		rsc_le32(w, (uint32_t)taglen);
+		if (taglen > 0) {
+			memcpy(w + 4, tag, taglen);
+		}
+		b->len = (size_t)(w + 4 + taglen - b->p);
 	}
 	if (b->len >= RSC_CHUNK) { // rsc_flush's test, without its call at every event
 		rsc_flush(st, 0);
@@ -847,12 +906,20 @@ static void rsc_s_end(void *ud, const xmlChar *localname, const xmlChar *prefix,
 	int leaf = st->leaf[--st->depth];
 	st->closed_line = st->line[st->depth];
 	st->closed_col = st->col[st->depth];
-	if (st->events != NULL) {
-		if (leaf && st->text.len > 0) {
-			rsc_put_byte(st->events, 'T');
-			rsc_put_bytes(st->events, st->text.p, st->text.len);
+	rsc_buf *b = st->events;
+	if (b != NULL) {
+		size_t n = leaf ? st->text.len : 0;
+		if (rsc_room(b, 1 + 4 + n + 1)) {
+			unsigned char *w = b->p + b->len;
+			if (n > 0) {
+				w[0] = 'T';
+				rsc_le32(w + 1, (uint32_t)n);
+				memcpy(w + 5, st->text.p, n);
+				w += 5 + n;
+			}
+			*w++ = 'E';
+			b->len = (size_t)(w - b->p);
 		}
-		rsc_put_byte(st->events, 'E');
 		if (st->events->len >= RSC_CHUNK) {
 			rsc_flush(st, 0);
 		}
