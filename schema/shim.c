@@ -611,6 +611,25 @@ static void rsc_put_name(rsc_stream *st, rsc_buf *b, const xmlChar *name) {
 // the last block read whole when avail allows, its bytes from n on left
 // out: the ranges are short (from one tag to the next), where memchr,
 // called once per newline and once more, cost twice as much.
+#if defined(__SSE2__)
+// rsc_tail16 is the k < 16 bytes at p, then zeros: the last block of what
+// may be read (out of line, so that the count's loop keeps no buffer).
+__attribute__((noinline)) static __m128i rsc_tail16(const unsigned char *p, size_t k) {
+	unsigned char tail[16] = {0};
+	memcpy(tail, p, k);
+	return _mm_loadu_si128((const __m128i *)(const void *)tail);
+}
+
+// rsc_bits counts the bits of m, few (one per newline).
+static inline size_t rsc_bits(unsigned m) {
+	size_t n = 0;
+	for (; m != 0; m &= m - 1) {
+		n++;
+	}
+	return n;
+}
+#endif
+
 static inline size_t rsc_newlines(const unsigned char *p, size_t n, size_t avail, size_t *after) {
 	size_t count = 0;
 #if defined(__SSE2__)
@@ -620,28 +639,15 @@ static inline size_t rsc_newlines(const unsigned char *p, size_t n, size_t avail
 		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + i)), nl));
 		if (m != 0) {
 			last = i + 32 - (size_t)__builtin_clz(m); // past the highest bit set
-			do { // newlines are few: no popcnt call
-				count++;
-				m &= m - 1;
-			} while (m != 0);
+			count += rsc_bits(m);
 		}
 	}
 	if (i < n) {
-		__m128i v;
-		if (avail - i >= 16) {
-			v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-		} else {
-			unsigned char tail[16] = {0};
-			memcpy(tail, p + i, avail - i);
-			v = _mm_loadu_si128((const __m128i *)(const void *)tail);
-		}
+		__m128i v = avail - i >= 16 ? _mm_loadu_si128((const __m128i *)(const void *)(p + i)) : rsc_tail16(p + i, avail - i);
 		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)) & ((1u << (n - i)) - 1);
 		if (m != 0) {
 			last = i + 32 - (size_t)__builtin_clz(m);
-			do { // newlines are few: no popcnt call
-				count++;
-				m &= m - 1;
-			} while (m != 0);
+			count += rsc_bits(m);
 		}
 	}
 	if (count > 0) {
@@ -664,7 +670,7 @@ static inline size_t rsc_newlines(const unsigned char *p, size_t n, size_t avail
 
 // rsc_advance moves where rsc_locate stopped to off, in the input being
 // fed. Returns 0 when that part of the input is not there.
-static int rsc_advance(rsc_stream *st, long off) {
+static inline int rsc_advance(rsc_stream *st, long off) {
 	if (st->feed == NULL || st->at < st->feed_off || off > st->feed_off + (long)st->feed_len) {
 		return 0;
 	}
