@@ -182,6 +182,17 @@ func (r *Report) Discovered() []string {
 	return out
 }
 
+// maxSize is --max-size, the bound of one document as the crawl reads it
+// (decoded): the Validator's limit, or its default. The documents are read
+// within it and the state file's bounds are sized by it.
+func (o Options) maxSize() int64 {
+	var limits engine.Limits
+	if o.Validator != nil {
+		limits = o.Validator.Config.Limits
+	}
+	return limits.WithDefaults().MaxBytes
+}
+
 // Crawl walks the Source from entry and returns what it found. An error is
 // returned only for bad options; everything the Source does wrong, down
 // to an unreachable entry point, is in the Report.
@@ -401,7 +412,7 @@ func (c *crawl) spawn(t task, n *graph.Node) {
 		case c.sem <- struct{}{}:
 		case <-c.ctx.Done():
 			c.mu.Lock()
-			n.Skipped = "not fetched: the crawl was cancelled"
+			n.Skipped = notFetched
 			c.mu.Unlock()
 			return
 		}

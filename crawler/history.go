@@ -77,7 +77,7 @@ func (c *crawl) refetch(op, u string) *rs.Document {
 	if r.Failure() != "" {
 		return nil
 	}
-	data, err := rs.ReadAll(r.Body, c.v.Config.Limits.WithDefaults().MaxBytes)
+	data, err := rs.ReadAll(r.Body, c.opts.maxSize())
 	if err != nil {
 		return nil
 	}

@@ -25,15 +25,11 @@ func (c *crawl) describedBy(u string, ls []*rs.Ln) {
 
 // processLinked asks whether the target of a describedby link answers.
 func (c *crawl) processLinked(t task) {
-	rec := c.replay(opLinked, t.url)
+	rec, _ := c.fetchOnce(opLinked, t, func() *record { return c.fetchLinked(t.url) },
+		func(rec *record) bool { return rec.Err != "" })
 	if rec == nil {
-		rec = c.fetchLinked(t.url)
-		if c.interrupted(rec.Err != "") {
-			c.update(func() { c.graph.Node(t.url).Skipped = "not fetched: the crawl was cancelled" })
-			return
-		}
+		return
 	}
-	c.state.add(rec)
 	c.update(func() {
 		n := c.graph.Node(t.url)
 		n.StatusCode, n.Header, n.Redirects, n.FetchError = rec.Status, rec.Header, rec.Redirects, rec.Err

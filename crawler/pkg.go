@@ -32,17 +32,15 @@ const maxListed = 20
 // replayed by a resumed crawl: the manifest is read again from its
 // recorded bytes.
 func (c *crawl) processPackage(t task) {
-	rec := c.replay(opPackage, t.url)
-	if rec != nil {
-		if rec.Manifest != nil {
-			c.manifestDocument(t.url, ManifestLocation(t.url), *rec.Manifest)
-		}
-	} else if rec = c.fetchPackage(t); c.interrupted(true) {
-		// Cancelled: whatever the package gave is not kept.
-		c.update(func() { c.graph.Node(t.url).Skipped = "not fetched: the crawl was cancelled" })
+	// Cancelled, whatever the package gave is not kept.
+	rec, replayed := c.fetchOnce(opPackage, t, func() *record { return c.fetchPackage(t) },
+		func(*record) bool { return true })
+	if rec == nil {
 		return
 	}
-	c.state.add(rec)
+	if replayed && rec.Manifest != nil {
+		c.manifestDocument(t.url, ManifestLocation(t.url), *rec.Manifest)
+	}
 	c.update(func() {
 		n := c.graph.Node(t.url)
 		n.StatusCode, n.Header, n.Redirects = rec.Status, rec.Header, rec.Redirects
@@ -125,7 +123,7 @@ func (c *crawl) inspectPackage(pkgURL string, f *os.File, size int64, rec *recor
 	if manifest := pkg.Members[ManifestName]; manifest != nil {
 		loc := ManifestLocation(pkgURL)
 		facts.Manifest = loc
-		in := readManifest(manifest, c.v.Config.Limits.WithDefaults().MaxBytes)
+		in := readManifest(manifest, c.opts.maxSize())
 		rec.Manifest = &in
 		if doc := c.manifestDocument(pkgURL, loc, in); doc != nil {
 			facts.Bitstreams = c.checkBitstreams(doc, pkg, listed, rec)

@@ -28,19 +28,11 @@ func acceptEncodingFor(md *rs.Md) string {
 // body is never held. With a state file, what was measured is recorded,
 // and replayed by a resumed crawl.
 func (c *crawl) processResource(t task) {
-	rec := c.replay(opResource, t.url)
+	rec, _ := c.fetchOnce(opResource, t, func() *record { return c.fetchResource(t) },
+		func(rec *record) bool { return rec.Err != "" || (rec.Facts != nil && rec.Facts.Truncated) })
 	if rec == nil {
-		rec = c.fetchResource(t)
-		if c.interrupted(rec.Err != "" || (rec.Facts != nil && rec.Facts.Truncated)) {
-			rec = nil
-		}
+		return // cancelled: the resource counts as not fetched
 	}
-	if rec == nil {
-		// Cancelled: the resource counts as not fetched.
-		c.update(func() { c.graph.Node(t.url).Skipped = "not fetched: the crawl was cancelled" })
-		return
-	}
-	c.state.add(rec)
 	c.update(func() {
 		n := c.graph.Node(t.url)
 		n.StatusCode, n.Header, n.Redirects, n.Body = rec.Status, rec.Header, rec.Redirects, rec.Facts

@@ -20,7 +20,6 @@ import (
 	"github.com/rsconform/rsconform/internal/filelock"
 	"github.com/rsconform/rsconform/internal/safefile"
 	rs "github.com/rsconform/rsconform/resourcesync"
-	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/rules/graph"
 	"github.com/rsconform/rsconform/sourcehttp"
 )
@@ -41,7 +40,12 @@ import (
 // HTTP facts and what was measured of its body (length, digests), never
 // the body; for a package the same, what was found in it, and its
 // manifest's bytes. A fetch in flight when the crawl stopped has no record
-// and is made again by the next run: no result of it was kept.
+// and is made again by the next run: no result of it was kept. Nor has a
+// fetch the transport left without an answer (refused, reset, a time-out:
+// sourcehttp.Response.Unanswered): it did not complete, and a resumed
+// crawl makes it again. An answer of any status (a 404, a 500) and a
+// refusal of the client's own (the origin policy, too many redirects) are
+// recorded.
 //
 // Lines are written whole, one write each, and synced to disk every
 // stateSyncEvery records or stateSyncPeriod of the crawl's clock, and when
@@ -93,11 +97,14 @@ func (e *StateError) Error() string {
 type StateInfo struct {
 	File string
 	// Replayed counts the fetches served from the state file; Recorded
-	// those made by this run and added to it.
-	Replayed, Recorded int
+	// those made by this run and added to it; Unanswered those made by
+	// this run that got no answer (a transport failure), not added: the
+	// next run makes them again.
+	Replayed, Recorded, Unanswered int
 	// Resumed is set when the file held an earlier run's fetches;
-	// Finished when that run had ended (this one then fetched nothing
-	// new, unless the earlier run's budget ran out in another order).
+	// Finished when that run had ended with every fetch answered (this
+	// one then fetched nothing new, unless the earlier run's budget ran
+	// out in another order).
 	Resumed, Finished bool
 	// Dropped is set when the file's last line was cut (the writing run
 	// was killed while writing it) and was dropped.
@@ -143,6 +150,9 @@ type record struct {
 	Package     *graph.PackageFacts `json:"package,omitempty"`
 	Manifest    *manifestInput      `json:"manifest,omitempty"`
 	MembersRead int                 `json:"membersRead,omitempty"`
+	// unanswered marks a fetch the transport left without an answer: it
+	// is not recorded (add).
+	unanswered bool
 }
 
 func (r *record) key() string { return stateKey(r.Op, r.URL) }
@@ -209,7 +219,7 @@ func stateOptions(o Options) map[string]string {
 		"max-documents":            strconv.Itoa(o.MaxDocuments),
 		"max-bytes":                strconv.FormatInt(o.MaxBytes, 10),
 		"max-entries":              strconv.Itoa(limits.MaxEntries),
-		"max-size":                 strconv.FormatInt(limits.MaxBytes, 10),
+		"max-size":                 strconv.FormatInt(o.maxSize(), 10),
 		"allow-host":               strings.Join(hosts, ","),
 		"map":                      strings.Join(maps, ","),
 		"revisit":                  o.Revisit.String(),
@@ -233,12 +243,7 @@ const stateFactsBytes = 1 << 30
 // read again for the History, revisited); what is kept undecoded
 // (robots.txt) is within --max-bytes.
 func defaultMaxStateBytes(o Options) int64 {
-	var limits engine.Limits
-	if o.Validator != nil {
-		limits = o.Validator.Config.Limits
-	}
-	maxSize := limits.WithDefaults().MaxBytes
-	documents := saturatingMul(saturatingMul(3, int64(o.MaxDocuments)), saturatingAdd(maxSize, 1))
+	documents := saturatingMul(saturatingMul(3, int64(o.MaxDocuments)), saturatingAdd(o.maxSize(), 1))
 	bodies := saturatingAdd(o.MaxBytes, documents)
 	return saturatingAdd(base64Bytes(bodies), stateFactsBytes)
 }
@@ -271,7 +276,7 @@ func saturatingMul(a, b int64) int64 {
 // given 8 MiB (response headers are at most 1 MiB, escaped). A longer
 // line is refused: no crawl with these options wrote it.
 func maxRecordBytes(opts Options) int {
-	body := max(opts.Validator.Config.WithDefaults().Limits.MaxBytes, discovery.MaxPageBytes) + 1
+	body := max(opts.maxSize(), discovery.MaxPageBytes) + 1
 	return int(base64Bytes(body) + 8<<20)
 }
 
@@ -500,7 +505,7 @@ func (j *journal) lookup(op, u string) *record {
 	return &r
 }
 
-// add appends a record, syncing the file every stateSyncEvery records or
+// add appends a record, unless its fetch got no answer, syncing the file every stateSyncEvery records or
 // stateSyncPeriod.
 func (j *journal) add(r *record) {
 	if j == nil {
@@ -508,6 +513,10 @@ func (j *journal) add(r *record) {
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	if r.unanswered {
+		j.info.Unanswered++
+		return
+	}
 	if j.info.Err != nil {
 		return
 	}
@@ -534,12 +543,13 @@ func (j *journal) sync(now time.Time) {
 	j.unsynced, j.synced = 0, now
 }
 
-// close records that the crawl finished, when it did, syncs and closes
+// close records that the crawl finished, when it did with every fetch
+// answered, syncs and closes
 // the file, and says what was done with it.
 func (j *journal) close(finished bool) *StateInfo {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if finished && !j.info.Finished && j.info.Err == nil {
+	if finished && !j.info.Finished && j.info.Err == nil && j.info.Unanswered == 0 {
 		if err := j.append(&record{Op: opFinished}); err != nil {
 			j.info.Err = err
 		}
@@ -568,6 +578,26 @@ func (c *crawl) replay(op, u string) *record {
 		c.f.Count(rec.Requests, rec.Bytes)
 	}
 	return rec
+}
+
+// notFetched is why a task the cancellation stopped has no facts.
+const notFetched = "not fetched: the crawl was cancelled"
+
+// fetchOnce is the record of op on t's URL: the state file's, or fetch's,
+// which is added to the state file (replayed says which). It is nil, the
+// node marked notFetched, when the crawl was cancelled and the fetch did
+// not complete (cut says whether a record is of a fetch cut short).
+func (c *crawl) fetchOnce(op string, t task, fetch func() *record, cut func(*record) bool) (rec *record, replayed bool) {
+	if rec = c.replay(op, t.url); rec != nil {
+		return rec, true
+	}
+	rec = fetch()
+	if c.interrupted(cut(rec)) {
+		c.update(func() { c.graph.Node(t.url).Skipped = notFetched })
+		return nil, false
+	}
+	c.state.add(rec)
+	return rec, false
 }
 
 // get fetches u for op, or replays it from the state file. A live fetch of
@@ -612,7 +642,7 @@ func (c *crawl) get(op, u string, req sourcehttp.Request) *sourcehttp.Response {
 // recordOf is the record of a response's HTTP facts.
 func recordOf(op, u string, r *sourcehttp.Response) *record {
 	rec := &record{Op: op, URL: u, Final: r.Final, Status: r.Status, Header: r.Header, Redirects: r.Redirects,
-		RetryAfter: r.RetryAfter, MaxWait: r.MaxWait, Requests: r.Requests, Bytes: r.Received()}
+		RetryAfter: r.RetryAfter, MaxWait: r.MaxWait, Requests: r.Requests, Bytes: r.Received(), unanswered: r.Unanswered()}
 	if r.Err != nil {
 		rec.Err = r.Err.Error()
 	}

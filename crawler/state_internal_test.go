@@ -9,9 +9,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/rsconform/rsconform/discovery"
 	"github.com/rsconform/rsconform/rules/engine"
 )
 
@@ -64,6 +66,37 @@ func TestDefaultMaxStateBytes(t *testing.T) {
 	}
 	if got := base64Bytes(10); got != 16 {
 		t.Errorf("base64Bytes(10) = %d, want 16", got)
+	}
+}
+
+// The state file's bounds are sized by --max-size as the crawl reads
+// documents by it (Options.maxSize): the Validator's limit, its default
+// without one.
+func TestStateBoundsOfMaxSize(t *testing.T) {
+	small := int64(discovery.MaxPageBytes) * 4
+	withSize := Options{Validator: &engine.Validator{Config: engine.Config{Limits: engine.Limits{MaxBytes: small}}}}
+	for _, c := range []struct {
+		name    string
+		opts    Options
+		maxSize int64
+	}{
+		{"no Validator: the default", Options{}, engine.Limits{}.WithDefaults().MaxBytes},
+		{"a Validator without limits: the default", Options{Validator: &engine.Validator{}}, engine.Limits{}.WithDefaults().MaxBytes},
+		{"--max-size", withSize, small},
+	} {
+		c.opts.MaxDocuments, c.opts.MaxBytes = 1, 3
+		if got := c.opts.maxSize(); got != c.maxSize {
+			t.Errorf("%s: maxSize %d, want %d", c.name, got, c.maxSize)
+		}
+		if got, want := maxRecordBytes(c.opts), int(base64Bytes(c.maxSize+1)+8<<20); got != want {
+			t.Errorf("%s: maxRecordBytes %d, want %d", c.name, got, want)
+		}
+		if got, want := defaultMaxStateBytes(c.opts), base64Bytes(3+3*(c.maxSize+1))+stateFactsBytes; got != want {
+			t.Errorf("%s: defaultMaxStateBytes %d, want %d", c.name, got, want)
+		}
+	}
+	if got := stateOptions(withSize)["max-size"]; got != strconv.FormatInt(small, 10) {
+		t.Errorf("the header's max-size: %s, want %d", got, small)
 	}
 }
 

@@ -5,12 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -61,6 +65,29 @@ func (t *countingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	resp := rec.Result()
 	resp.Request = req
 	return resp, nil
+}
+
+// answering refuses the connection to the URLs refused (no answer), and
+// answers those of status with that status; rt serves the others.
+type answering struct {
+	rt      http.RoundTripper
+	refused map[string]bool
+	status  map[string]int
+}
+
+func (a *answering) RoundTrip(req *http.Request) (*http.Response, error) {
+	u := req.URL.String()
+	if a.refused[u] {
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
+	}
+	if code := a.status[u]; code != 0 {
+		rec := httptest.NewRecorder()
+		rec.WriteHeader(code)
+		resp := rec.Result()
+		resp.Request = req
+		return resp, nil
+	}
+	return a.rt.RoundTrip(req)
 }
 
 const stateEntry = "http://source.test/"
@@ -270,6 +297,47 @@ var _ = Describe("A crawl with a state file (--state)", func() {
 		Expect(total).To(BeEmpty())
 		Expect(rep.Stats.Bytes).To(Equal(whole.Stats.Bytes), "a finished crawl answered from its state")
 		Expect(rep.Stats.Requests).To(Equal(whole.Stats.Requests), "a finished crawl answered from its state")
+	})
+
+	It("records answers of any status, not fetches without an answer: the next run makes those, and only those, again", func() {
+		var resource, document, missing, failing string
+		for _, u := range slices.Sorted(maps.Keys(baseline)) {
+			switch {
+			case resource == "" && strings.Contains(u, "/res/"):
+				resource = u
+			case document == "" && strings.HasSuffix(u, "/changelist.xml"):
+				document = u
+			case missing == "" && strings.Contains(u, "/res/") && u != resource:
+				missing = u
+			case failing == "" && strings.Contains(u, "/res/") && u != resource && u != missing:
+				failing = u
+			}
+		}
+		Expect([]string{resource, document, missing, failing}).NotTo(ContainElement(""), "URLs of the showcase: %v", slices.Sorted(maps.Keys(baseline)))
+		state := filepath.Join(dir, "state.json")
+		tr := newCounting(h)
+		down := &answering{rt: tr, refused: map[string]bool{resource: true, document: true},
+			status: map[string]int{missing: http.StatusNotFound, failing: http.StatusInternalServerError}}
+		rep, err := crawler.Crawl(context.Background(), stateEntry, stateOpts(down, state, new(int)))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.State.Err).NotTo(HaveOccurred())
+		// The resource, and the Change List (read, and read again by
+		// --revisit), got no answer.
+		Expect(rep.State.Unanswered).To(BeNumerically(">=", 2))
+
+		// The Source answers now: the two fetches without an answer are
+		// made, nothing else (the 404 and the 500 are replayed).
+		tr = newCounting(h)
+		rep, err = crawler.Crawl(context.Background(), stateEntry, stateOpts(tr, state, new(int)))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.State.Unanswered).To(BeZero())
+		Expect(tr.counts).To(HaveKey(resource))
+		Expect(tr.counts).To(HaveKey(document))
+		Expect(tr.counts).NotTo(HaveKey(missing))
+		Expect(tr.counts).NotTo(HaveKey(failing))
+		Expect(rep.Graph.Node(resource).FetchError).To(BeEmpty())
+		Expect(rep.Graph.Node(missing).StatusCode).To(Equal(http.StatusNotFound))
+		Expect(rep.Graph.Node(failing).StatusCode).To(Equal(http.StatusInternalServerError))
 	})
 
 	It("records with a huge --max-bytes (9e18): the default bound of its file saturates rather than overflows", func() {

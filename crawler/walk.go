@@ -190,7 +190,7 @@ func (c *crawl) readDocument(t task, r *sourcehttp.Response, facts func(*graph.N
 		c.docError(t, facts, err.Error())
 		return engine.Result{}, nil, false
 	}
-	data, err := rs.ReadAll(r.Body, c.v.Config.Limits.WithDefaults().MaxBytes)
+	data, err := rs.ReadAll(r.Body, c.opts.maxSize())
 	var res engine.Result
 	var doc *rs.Document
 	var le *rs.LimitError

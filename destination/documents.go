@@ -31,23 +31,22 @@ type leaf struct {
 	doc *rs.Document
 }
 
-// readSnapshot reads a Resource List or Resource Dump, or every document
-// of its index (10.2: "The union of the Resource Lists referred to in the
-// Resource List Index represents the entire set of resources"). at is the
-// earliest snapshot time given, so that no change after it is missed.
-func (s *syncer) readSnapshot(ctx context.Context, u string, base rs.Kind) (leaves []leaf, at, completed string, err error) {
+// readLeaves reads the document at u, a document of kind base or its
+// index, and, of an index, every document it lists, which must be of kind
+// base: it returns the document at u and the documents of kind base.
+func (s *syncer) readLeaves(ctx context.Context, u string, base rs.Kind) (*rs.Document, []leaf, error) {
 	doc, err := s.f.document(ctx, u)
 	if err != nil {
-		return nil, "", "", err
+		return nil, nil, err
 	}
 	switch doc.Kind() {
 	case base:
-		return []leaf{{u, doc}}, doc.Md.At, doc.Md.Completed, nil
+		return doc, []leaf{{u, doc}}, nil
 	case base.Index():
 	default:
-		return nil, "", "", fmt.Errorf("%s: expected a %s, found a %s", u, base.Title(), doc.Kind().Title())
+		return nil, nil, fmt.Errorf("%s: expected a %s, found a %s", u, base.Title(), doc.Kind().Title())
 	}
-	at, completed = doc.Md.At, doc.Md.Completed
+	var leaves []leaf
 	for _, e := range doc.Entries {
 		loc := strings.TrimSpace(e.Loc)
 		if loc == "" {
@@ -56,15 +55,30 @@ func (s *syncer) readSnapshot(ctx context.Context, u string, base rs.Kind) (leav
 		child := resolve(u, loc)
 		cdoc, err := s.f.document(ctx, child)
 		if err != nil {
-			return nil, "", "", err
+			return nil, nil, err
 		}
 		if cdoc.Kind() != base {
-			return nil, "", "", fmt.Errorf("%s: the %s lists %s, a %s", u, doc.Kind().Title(), child, cdoc.Kind().Title())
-		}
-		if cdoc.Md != nil && laterDT(at, cdoc.Md.At) {
-			at = cdoc.Md.At
+			return nil, nil, fmt.Errorf("%s: the %s lists %s, a %s", u, doc.Kind().Title(), child, cdoc.Kind().Title())
 		}
 		leaves = append(leaves, leaf{child, cdoc})
+	}
+	return doc, leaves, nil
+}
+
+// readSnapshot reads a Resource List or Resource Dump, or every document
+// of its index (10.2: "The union of the Resource Lists referred to in the
+// Resource List Index represents the entire set of resources"). at is the
+// earliest snapshot time given, so that no change after it is missed.
+func (s *syncer) readSnapshot(ctx context.Context, u string, base rs.Kind) (leaves []leaf, at, completed string, err error) {
+	root, leaves, err := s.readLeaves(ctx, u, base)
+	if err != nil {
+		return nil, "", "", err
+	}
+	at, completed = root.Md.At, root.Md.Completed
+	for _, l := range leaves {
+		if l.doc.Md != nil && laterDT(at, l.doc.Md.At) {
+			at = l.doc.Md.At
+		}
 	}
 	return leaves, at, completed, nil
 }
@@ -118,32 +132,9 @@ func (s *syncer) readSeries(ctx context.Context, u string, base rs.Kind) ([]*seg
 // readArchive lists the documents of a Change List (or Change Dump)
 // Archive, following its index (ResourceSync Archives, sections 5-6).
 func (s *syncer) readArchive(ctx context.Context, u string, kind rs.Kind) ([]*segment, error) {
-	doc, err := s.f.document(ctx, u)
+	_, docs, err := s.readLeaves(ctx, u, kind)
 	if err != nil {
 		return nil, err
-	}
-	var docs []leaf
-	switch doc.Kind() {
-	case kind:
-		docs = []leaf{{u, doc}}
-	case kind.Index():
-		for _, e := range doc.Entries {
-			loc := strings.TrimSpace(e.Loc)
-			if loc == "" {
-				continue
-			}
-			child := resolve(u, loc)
-			cdoc, err := s.f.document(ctx, child)
-			if err != nil {
-				return nil, err
-			}
-			if cdoc.Kind() != kind {
-				return nil, fmt.Errorf("%s: the archive index lists %s, a %s", u, child, cdoc.Kind().Title())
-			}
-			docs = append(docs, leaf{child, cdoc})
-		}
-	default:
-		return nil, fmt.Errorf("%s: expected a %s, found a %s", u, kind.Title(), doc.Kind().Title())
 	}
 	var segs []*segment
 	for _, d := range docs {

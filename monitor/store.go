@@ -297,6 +297,22 @@ type Finding struct {
 	Example  string `json:"example"`
 }
 
+// findingColumns are the columns of a Finding in the findings and changes
+// tables, in the order of Finding.fields.
+const findingColumns = "document, rule, message, sampled, severity, count, location, example"
+
+// fields are f's fields in the order of findingColumns: where Scan puts
+// them.
+func (f *Finding) fields() []any {
+	return []any{&f.Document, &f.Rule, &f.Message, &f.Sampled, &f.Severity, &f.Count, &f.Location, &f.Example}
+}
+
+// values are the values of f's fields in the order of findingColumns,
+// after the values in front of them (an INSERT's first columns).
+func (f *Finding) values(front ...any) []any {
+	return append(front, f.Document, f.Rule, f.Message, f.Sampled, f.Severity, f.Count, f.Location, f.Example)
+}
+
 // Omitted counts the findings of one rule in one document (its
 // fingerprint's Document) a run counted but did not keep, beyond the
 // crawl's cap on findings per rule (engine.Config.MaxFindingsPerRule).
@@ -437,7 +453,7 @@ func (s *Store) LastStatus(ctx context.Context, name string, before int64) (last
 
 // Findings are the findings of run, by fingerprint.
 func (s *Store) Findings(ctx context.Context, run int64) ([]Finding, error) {
-	return s.findingRows(ctx, `SELECT document, rule, message, sampled, severity, count, location, example FROM findings WHERE run_id = ? ORDER BY document, rule, message`, run)
+	return s.findingRows(ctx, `SELECT `+findingColumns+` FROM findings WHERE run_id = ? ORDER BY document, rule, message`, run)
 }
 
 // OmittedOf is what run counted but did not keep, by document and rule.
@@ -462,10 +478,11 @@ func (s *Store) OmittedOf(ctx context.Context, run int64) ([]Omitted, error) {
 func (s *Store) Changes(ctx context.Context, run int64) (Regression, error) {
 	var r Regression
 	var err error
-	if r.New, err = s.findingRows(ctx, `SELECT document, rule, message, sampled, severity, count, location, example FROM changes WHERE run_id = ? AND kind = 'new' ORDER BY document, rule, message`, run); err != nil {
+	const q = `SELECT ` + findingColumns + ` FROM changes WHERE run_id = ? AND kind = ? ORDER BY document, rule, message`
+	if r.New, err = s.findingRows(ctx, q, run, "new"); err != nil {
 		return r, err
 	}
-	r.Fixed, err = s.findingRows(ctx, `SELECT document, rule, message, sampled, severity, count, location, example FROM changes WHERE run_id = ? AND kind = 'fixed' ORDER BY document, rule, message`, run)
+	r.Fixed, err = s.findingRows(ctx, q, run, "fixed")
 	return r, err
 }
 
@@ -478,7 +495,7 @@ func (s *Store) findingRows(ctx context.Context, q string, args ...any) ([]Findi
 	var out []Finding
 	for rows.Next() {
 		var f Finding
-		if err := rows.Scan(&f.Document, &f.Rule, &f.Message, &f.Sampled, &f.Severity, &f.Count, &f.Location, &f.Example); err != nil {
+		if err := rows.Scan(f.fields()...); err != nil {
 			return nil, err
 		}
 		out = append(out, f)
@@ -544,13 +561,13 @@ func (s *Store) FinishRun(ctx context.Context, o *Outcome, keepReports int) erro
 		r.Errors, r.Warnings, r.Infos, r.NewErrors, r.New, r.Fixed, baseline, r.ReportNote, r.ID); err != nil {
 		return err
 	}
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO findings(run_id, document, rule, message, sampled, severity, count, location, example) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO findings(run_id, `+findingColumns+`) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
 	defer ins.Close()
 	for _, f := range o.Findings {
-		if _, err := ins.ExecContext(ctx, r.ID, f.Document, f.Rule, f.Message, f.Sampled, f.Severity, f.Count, f.Location, f.Example); err != nil {
+		if _, err := ins.ExecContext(ctx, f.values(r.ID)...); err != nil {
 			return err
 		}
 	}
@@ -560,14 +577,14 @@ func (s *Store) FinishRun(ctx context.Context, o *Outcome, keepReports int) erro
 			return err
 		}
 	}
-	chg, err := tx.PrepareContext(ctx, `INSERT INTO changes(run_id, kind, document, rule, message, sampled, severity, count, location, example) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	chg, err := tx.PrepareContext(ctx, `INSERT INTO changes(run_id, kind, `+findingColumns+`) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
 	defer chg.Close()
 	for kind, list := range map[string][]Finding{"new": o.Changes.New, "fixed": o.Changes.Fixed} {
 		for _, f := range list {
-			if _, err := chg.ExecContext(ctx, r.ID, kind, f.Document, f.Rule, f.Message, f.Sampled, f.Severity, f.Count, f.Location, f.Example); err != nil {
+			if _, err := chg.ExecContext(ctx, f.values(r.ID, kind)...); err != nil {
 				return err
 			}
 		}

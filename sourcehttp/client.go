@@ -203,6 +203,9 @@ var ErrBudget = errors.New("the byte budget (--max-bytes) is spent")
 // ErrTooManyRedirects ends a request that redirects too often or in a loop.
 var ErrTooManyRedirects = errors.New("too many redirects")
 
+// ErrNotHTTP refuses a URL that is not an absolute http(s) URL.
+var ErrNotHTTP = errors.New("not an http(s) URL")
+
 // Request says how to ask for a URL.
 type Request struct {
 	// Method is the request method; "" is GET. HEAD asks whether a URL
@@ -273,6 +276,20 @@ func (r *Response) Close() {
 	if r.Body != nil {
 		r.Body.Close()
 	}
+}
+
+// Unanswered reports a request left without an answer by the transport:
+// the connection failed (refused, reset, no such host), no answer came
+// within the time-out, or the context ended. A refusal of ours (refused,
+// below) and an answer of any status are outcomes a new request would
+// meet again; this is not.
+func (r *Response) Unanswered() bool { return r.Err != nil && !refused(r.Err) }
+
+// refused reports the client's own refusals of a request: an origin the
+// policy does not allow, too many redirects, not an http(s) URL.
+func refused(err error) bool {
+	var na *NotAllowedError
+	return errors.As(err, &na) || errors.Is(err, ErrTooManyRedirects) || errors.Is(err, ErrNotHTTP)
 }
 
 // OK reports a 2xx answer.
@@ -378,8 +395,7 @@ func transient(err error) bool {
 
 // retryableErr reports whether a failed attempt is worth another.
 func retryableErr(err error) bool {
-	var na *NotAllowedError
-	return !errors.As(err, &na) && !errors.Is(err, ErrTooManyRedirects) && !errors.Is(err, context.Canceled)
+	return !refused(err) && !errors.Is(err, context.Canceled)
 }
 
 // retryableStatus: overload and the transient server errors.
@@ -397,7 +413,7 @@ func retryableStatus(status int) bool {
 func (c *Client) do(ctx context.Context, rawURL string, req Request, read func(*Response) error) (res *Response, readErr error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return &Response{URL: rawURL, Err: fmt.Errorf("not an http(s) URL: %q", rawURL)}, nil
+		return &Response{URL: rawURL, Err: fmt.Errorf("%w: %q", ErrNotHTTP, rawURL)}, nil
 	}
 	if err := c.cfg.Origins.Check(u); err != nil {
 		return &Response{URL: rawURL, Err: err}, nil

@@ -147,6 +147,36 @@ var _ = Describe("Retries", func() {
 	})
 })
 
+var _ = Describe("Unanswered", func() {
+	It("is a request the transport left without an answer, not an answer of any status nor a refusal of ours", func() {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch r.URL.Path {
+			case "/loop":
+				http.Redirect(w, r, "/loop", http.StatusFound)
+			case "/away":
+				http.Redirect(w, r, "http://elsewhere.example/", http.StatusFound)
+			default:
+				w.WriteHeader(http.StatusInternalServerError)
+			}
+		}))
+		down := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+		down.Close()
+		defer srv.Close()
+		c := sourcehttp.New(sourcehttp.Config{Origins: origins(srv.URL, mustURL(down.URL).Host), Clock: newFakeClock()})
+		unanswered := func(u string) bool {
+			r := c.Get(context.Background(), u, sourcehttp.Request{})
+			r.Close()
+			return r.Unanswered()
+		}
+		Expect(unanswered(srv.URL+"/500")).To(BeFalse(), "an HTTP 500")
+		Expect(unanswered(srv.URL+"/loop")).To(BeFalse(), "a redirect loop")
+		Expect(unanswered(srv.URL+"/away")).To(BeFalse(), "a redirect to an origin not allowed")
+		Expect(unanswered("http://elsewhere.example/")).To(BeFalse(), "an origin not allowed")
+		Expect(unanswered("ftp://a.example/")).To(BeFalse(), "not http(s)")
+		Expect(unanswered(down.URL+"/")).To(BeTrue(), "connection refused")
+	})
+})
+
 var _ = Describe("The rate per host", func() {
 	It("spaces the requests to one host on the injected clock", func() {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))

@@ -119,11 +119,8 @@ func applyConfig(fset *flag.FlagSet, path string) error {
 			return fmt.Errorf("%s:%d: a key must be a flag's name", path, k.Line)
 		}
 		if !slices.Contains(configKeys, k.Value) {
-			msg := fmt.Sprintf("%s:%d: unknown key %q", path, k.Line, k.Value)
-			if s := suggest.Closest(k.Value, configKeys); s != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", s)
-			}
-			return errors.New(msg + "; valid keys: " + strings.Join(configKeys, ", "))
+			return fmt.Errorf("%s:%d: unknown key %q%s; valid keys: %s", path, k.Line, k.Value,
+				suggest.DidYouMeanQuoted(k.Value, configKeys), strings.Join(configKeys, ", "))
 		}
 		entries = append(entries, entry{k.Value, root.Content[i+1]})
 	}

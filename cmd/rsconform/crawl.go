@@ -50,14 +50,16 @@ have gone back.
 
 Long crawls (--state FILE): every completed fetch is recorded in FILE as it
 completes (a document's bytes and HTTP facts; of a resource or package what
-was measured, never its body). Interrupted (Ctrl-C, SIGTERM, a kill, a
-crash), the same command run again resumes: what FILE records is read from
-it, not fetched again (only requests in flight at the interruption are made
-again, and, should FILE reach its bound, what it did not record then: the
-crawl says so and goes on), and the report is the one an uninterrupted crawl
-gives. Run again after the crawl finished, it reports from FILE and fetches
-nothing (all of it recorded). FILE
-remembers the entry point and the options that decide what is fetched
+was measured, never its body). An answer of any status (a 404, a 500) is a
+completed fetch; one that got no answer (connection refused or reset, a
+time-out) is not: it is not recorded, and the next run makes it again.
+Interrupted (Ctrl-C, SIGTERM, a kill, a crash), the same command run again
+resumes: what FILE records is read from it, not fetched again (only requests
+in flight at the interruption are made again, and, should FILE reach its
+bound, what it did not record then: the crawl says so and goes on), and the
+report is the one an uninterrupted crawl gives. Run again after the crawl
+finished, it reports from FILE and fetches nothing (all of it recorded).
+FILE remembers the entry point and the options that decide what is fetched
 (--sample, --packages, --max-*, --allow-host, --map, --revisit, --spec): a
 run with others is refused (exit 2), and so is a damaged FILE or one another
 crawl is using; --rate, --concurrency, --timeout, --retries and the report
@@ -141,7 +143,8 @@ func crawlConfigFromFlags(args []string, stderr io.Writer) (*crawlConfig, error)
 	registerPackageLimits(fset, &opts.PackageLimits)
 	fset.Var(&maps, "map", "serve the URLs under `URL=DIR` from a local folder (repeatable; the longest URL prefix of the URL's origin wins)")
 	fset.StringVar(&opts.State, "state", "", "record each fetch in `FILE` and resume from it: the same command run again after an "+
-		"interruption fetches again only what FILE did not record (in flight, or past its bound: see README)")
+		"interruption fetches again only what FILE did not record (in flight, unanswered (refused, a time-out), "+
+		"or past its bound: see README)")
 	fset.StringVar(&c.progress, "progress", "auto", "progress on standard error: auto (when it is a terminal), always, never")
 	fset.BoolVar(&c.mock, "mock", false, "crawl rsconform's own mock Source, started in-process on 127.0.0.1 (no URL needed)")
 	fset.StringVar(&c.scenario, "scenario", "showcase", "with --mock: the scenario `NAME|FILE` to play to its end before the crawl (see 'rsconform mock --list')")
@@ -329,7 +332,11 @@ func stateOutcome(st *crawler.StateInfo, stderr io.Writer) {
 		if st.Dropped {
 			how = " (its last line, cut by an interrupted write, was dropped)"
 		}
-		fmt.Fprintf(stderr, "rsconform crawl: resumed from %s%s: %d fetches read from it, %d made now\n", st.File, how, st.Replayed, st.Recorded)
+		fmt.Fprintf(stderr, "rsconform crawl: resumed from %s%s: %d fetches read from it, %d made now\n", st.File, how, st.Replayed, st.Recorded+st.Unanswered)
+	}
+	if st.Unanswered > 0 {
+		fmt.Fprintf(stderr, "rsconform crawl: %d fetches got no answer (a transport failure): %s does not record them, "+
+			"the same command run again makes them again\n", st.Unanswered, st.File)
 	}
 	if st.Err != nil {
 		fmt.Fprintf(stderr, "rsconform crawl: the state file %s may be incomplete: %v\n", st.File, st.Err)

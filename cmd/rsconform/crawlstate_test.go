@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sync"
+	"sync/atomic"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -183,5 +186,64 @@ var _ = Describe("rsconform crawl --state", Ordered, ContinueOnFailure, func() {
 		code, _, errs = cli("crawl", "--mock", "--state", state)
 		Expect(code).To(Equal(2))
 		Expect(errs).To(ContainSubstring("--mock starts a new one on another port each run"))
+	})
+})
+
+var _ = Describe("rsconform crawl --state, a Source that did not answer", func() {
+	It("does not record a fetch without an answer: once the Source answers, the same command fetches and reports it", func() {
+		// A port of 127.0.0.1 nothing listens on: the Source is down.
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		Expect(err).NotTo(HaveOccurred())
+		addr := ln.Addr().String()
+		Expect(ln.Close()).To(Succeed())
+		url := "http://" + addr + "/"
+		state := filepath.Join(GinkgoT().TempDir(), "crawl.state")
+		crawl := func() (int, string, string) {
+			var out, errb bytes.Buffer
+			code := run(context.Background(), []string{"crawl", "--sample", "all", "--rate", "0", "--retries", "0",
+				"--format", "json", "--state", state, url}, &out, &errb)
+			return code, out.String(), errb.String()
+		}
+
+		code, _, errs := crawl()
+		Expect(code).To(Equal(2), errs)
+		Expect(errs).To(ContainSubstring("the entry point is unusable"))
+		Expect(errs).To(ContainSubstring("1 fetches got no answer (a transport failure): " + state + " does not record them"))
+
+		// The Source is up, on the same port.
+		sc, err := scenario.Load("showcase")
+		Expect(err).NotTo(HaveOccurred())
+		ms, err := mocksource.New(mocksource.Options{Scenario: sc, IgnoreFaults: true})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(ms.PlayToEnd()).To(Succeed())
+		var asked atomic.Int64
+		srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			asked.Add(1)
+			ms.Handler().ServeHTTP(w, r)
+		}))
+		srv.Listener, err = net.Listen("tcp", addr)
+		Expect(err).NotTo(HaveOccurred(), "the port was taken meanwhile")
+		srv.Start()
+		DeferCleanup(srv.Close)
+
+		code, out, errs := crawl()
+		Expect(code).NotTo(Equal(2), errs)
+		Expect(errs).NotTo(ContainSubstring("the entry point is unusable"))
+		Expect(errs).NotTo(ContainSubstring("fetches read from it"), "nothing was recorded to resume from")
+		Expect(asked.Load()).To(BeNumerically(">", 1))
+		var report struct {
+			Documents []struct{ Location, Status string }
+		}
+		Expect(json.Unmarshal([]byte(out), &report)).To(Succeed(), out)
+		Expect(report.Documents).NotTo(BeEmpty())
+		Expect(report.Documents[0].Location).To(HavePrefix(url))
+		Expect(report.Documents[0].Status).NotTo(Equal("error"))
+
+		// Recorded now: the same command reads it all from the file.
+		asked.Store(0)
+		code, _, errs = crawl()
+		Expect(code).NotTo(Equal(2), errs)
+		Expect(errs).To(MatchRegexp(`resumed from .*: \d+ fetches read from it, 0 made now`))
+		Expect(asked.Load()).To(BeZero())
 	})
 })

@@ -218,8 +218,8 @@ func withFlagHint(fset *flag.FlagSet, err error) error {
 	if c == "" {
 		return err
 	}
-	fmt.Fprintf(fset.Output(), "did you mean --%s?\n", c)
-	return fmt.Errorf("%w (did you mean --%s?)", err, c)
+	fmt.Fprintln(fset.Output(), suggest.Phrase("--"+c))
+	return fmt.Errorf("%w%s", err, suggest.Hint("--"+c))
 }
 
 // indent prefixes every line of s.

@@ -330,7 +330,7 @@ func checkLabelFilter(expr string, labelSets []ginkgo.Labels) error {
 	for _, word := range strings.FieldsFunc(expr, func(r rune) bool { return strings.ContainsRune("&|!(), ", r) }) {
 		if !known[word] {
 			if c := suggest.Closest(word, names); c != "" {
-				msg += fmt.Sprintf(" (%s: did you mean %s?)", word, c)
+				msg += " (" + word + ": " + suggest.Phrase(c) + ")"
 				break
 			}
 		}

@@ -43,9 +43,10 @@ type reportFlags struct {
 	// maxFindingsPerRule bounds the findings of one rule a document's
 	// result keeps (engine.Config.MaxFindingsPerRule).
 	maxFindingsPerRule int
-	// known is the baseline read by prepareBaseline (nil: none, or its
-	// file is yet to be written).
-	known baseline.Set
+	// known is the baseline read by prepareBaseline; writeBaseline is set
+	// when its file is yet to be written (applyBaseline writes it).
+	known         baseline.Set
+	writeBaseline bool
 	// sources keeps the documents' text for the html format's excerpts.
 	sources *reporter.Sources
 }
@@ -119,29 +120,21 @@ func (f *reportFlags) exitCode(s reporter.Summary) int {
 	return reporter.ExitCodeAt(s, engine.Severity(f.failLevel))
 }
 
-// applyBaseline removes the findings the baseline knows from results,
-// or writes the baseline when its file does not exist yet; it says what
-// it did on stderr.
+// applyBaseline removes the findings the baseline prepareBaseline read
+// knows from results, or writes the baseline when its file did not exist
+// (its findings are then all known); it says what it did on stderr.
 func (f *reportFlags) applyBaseline(results []engine.Result, stderr io.Writer, cmd string) error {
 	if f.baseline == "" {
 		return nil
 	}
-	known, err := f.known, error(nil)
-	if known == nil {
-		known, err = baseline.Read(f.baseline)
-	}
-	if errors.Is(err, fs.ErrNotExist) {
-		n, err := baseline.Write(f.baseline, results)
-		if err != nil {
+	known := f.known
+	if f.writeBaseline {
+		var n int
+		var err error
+		if known, n, err = baseline.Write(f.baseline, results); err != nil {
 			return fmt.Errorf("writing the baseline: %w", err)
 		}
 		fmt.Fprintf(stderr, "rsconform %s: wrote %d finding(s) to the baseline %s; later runs report and fail on new findings only\n", cmd, n, f.baseline)
-		known, err = baseline.Read(f.baseline)
-		if err != nil {
-			return err
-		}
-	} else if err != nil {
-		return err
 	}
 	if n := known.Filter(results); n > 0 {
 		fmt.Fprintf(stderr, "rsconform %s: %d known finding(s) of the baseline %s not reported\n", cmd, n, f.baseline)
@@ -170,16 +163,18 @@ func (f *reportFlags) config() (engine.Config, error) {
 }
 
 // prepareBaseline reads the baseline, if any, before the documents are
-// checked, and makes cfg fit it: the findings it knows are kept whatever
-// --max-findings-per-rule says (applyBaseline removes them afterwards; the
-// findings beyond the cap are then new ones, counted), and a baseline yet
-// to be written keeps every finding, so that it lists them all.
+// checked (the one read of it), and makes cfg fit it: the findings it
+// knows are kept whatever --max-findings-per-rule says (applyBaseline
+// removes them afterwards; the findings beyond the cap are then new ones,
+// counted), and a baseline yet to be written keeps every finding, so that
+// it lists them all.
 func (f *reportFlags) prepareBaseline(cfg *engine.Config) error {
 	if f.baseline == "" {
 		return nil
 	}
 	known, err := baseline.Read(f.baseline)
 	if errors.Is(err, fs.ErrNotExist) {
+		f.writeBaseline = true
 		cfg.MaxFindingsPerRule = 0
 		return nil
 	}

@@ -147,8 +147,9 @@ func decodeFindings(dec *json.Decoder, add func(Entry)) error {
 }
 
 // Write writes every finding of results to path, never through a
-// symbolic link nor over a file, and returns how many it wrote.
-func Write(path string, results []engine.Result) (int, error) {
+// symbolic link nor over a file, and returns the Set it wrote (what Read
+// reads of the file) and how many findings it holds.
+func Write(path string, results []engine.Result) (Set, int, error) {
 	counts := fingerprint.Counts(results)
 	f := File{Tool: "rsconform", Format: 1, Findings: []Entry{}}
 	n := 0
@@ -168,19 +169,24 @@ func Write(path string, results []engine.Result) (int, error) {
 	})
 	data, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
-		return 0, err
+		return nil, 0, err
 	}
 	// Written only where no file is: never through a symbolic link,
 	// dangling or not, planted where the baseline goes.
 	w, err := safefile.OpenOwn(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		return 0, err
+		return nil, 0, err
 	}
 	_, err = w.Write(append(data, '\n'))
 	if cerr := w.Close(); err == nil {
 		err = cerr
 	}
-	return n, err
+	if err != nil {
+		return nil, 0, err
+	}
+	// The keys are those Read makes of the entries: fingerprint.Message
+	// leaves a key's message as it is.
+	return Set(counts), n, nil
 }
 
 // Keeps is engine.Config.Keep for b: it says yes to the findings b knows,

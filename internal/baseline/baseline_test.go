@@ -3,6 +3,7 @@ package baseline
 import (
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -30,16 +31,19 @@ func TestWriteReadFilter(t *testing.T) {
 		{Location: "big.xml", Status: engine.StatusError, Error: "too large",
 			Diagnostics: []engine.Diagnostic{finding("RS-SIZE", "50001 entries", 0)}},
 	}
-	n, err := Write(path, first)
+	wrote, n, err := Write(path, first)
 	if err != nil || n != 2 {
 		t.Fatalf("Write: %d, %v; want 2 findings", n, err)
 	}
-	if _, err := Write(path, first); err == nil {
+	if _, _, err := Write(path, first); err == nil {
 		t.Fatal("Write over an existing baseline succeeded")
 	}
 	known, err := Read(path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !maps.Equal(wrote, known) {
+		t.Fatalf("Write returned %v, Read reads %v", wrote, known)
 	}
 	later := []engine.Result{
 		{Location: "cl.xml", Kind: rs.ChangeList, Status: engine.StatusInvalid, Diagnostics: []engine.Diagnostic{

@@ -2,7 +2,10 @@
 // "did you mean" hints.
 package suggest
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Closest is the candidate closest to s, when it is close enough to be a
 // typo of it (edit distance at most a third of its length, and at most
@@ -23,13 +26,34 @@ func Closest(s string, candidates []string) string {
 	return best
 }
 
-// DidYouMean is " (did you mean X?)" for the closest candidate, or "".
+// DidYouMean is Hint of the closest candidate: " (did you mean X?)", or
+// "".
 func DidYouMean(s string, candidates []string) string {
+	return Hint(Closest(s, candidates))
+}
+
+// DidYouMeanQuoted is DidYouMean with the candidate quoted as %q quotes
+// it, for a message that quotes the name it hints at (a key of a YAML
+// file): " (did you mean "X"?)", or "".
+func DidYouMeanQuoted(s string, candidates []string) string {
 	if c := Closest(s, candidates); c != "" {
-		return " (did you mean " + c + "?)"
+		return Hint(strconv.Quote(c))
 	}
 	return ""
 }
+
+// Hint is the hint in parentheses after a message, " (did you mean X?)",
+// for x written as the message writes names (--flag, "key"); "" for "".
+func Hint(x string) string {
+	if x == "" {
+		return ""
+	}
+	return " (" + Phrase(x) + ")"
+}
+
+// Phrase is the hint's one wording, "did you mean X?", for a hint that is
+// not in parentheses after a message.
+func Phrase(x string) string { return "did you mean " + x + "?" }
 
 // editDistance is the optimal string alignment distance between a and b,
 // in bytes: insertions, deletions, substitutions and transpositions of

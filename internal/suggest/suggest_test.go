@@ -17,7 +17,17 @@ func TestClosest(t *testing.T) {
 			t.Errorf("Closest(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
-	if got := DidYouMean("valdate", names); got != " (did you mean validate?)" {
-		t.Errorf("DidYouMean = %q", got)
+	for _, c := range []struct{ got, want string }{
+		{DidYouMean("valdate", names), " (did you mean validate?)"},
+		{DidYouMean("zzzzzz", names), ""},
+		{DidYouMeanQuoted("valdate", names), ` (did you mean "validate"?)`},
+		{DidYouMeanQuoted("zzzzzz", names), ""},
+		{Hint("--strict"), " (did you mean --strict?)"},
+		{Hint(""), ""},
+		{Phrase("Level:MUST"), "did you mean Level:MUST?"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
 	}
 }

@@ -8,7 +8,6 @@ package archives
 
 import (
 	"slices"
-	"time"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/document"
@@ -156,71 +155,55 @@ var ArchiveIndexLastmod = &engine.Rule{
 	},
 }
 
-// archivesCheckOrder reports entries whose from (or until) is earlier than
-// the from (or until) of an entry listed before them.
-func archivesCheckOrder(p *engine.Pass, archived string) {
-	type latest struct {
-		t    time.Time
-		pos  rs.Pos
-		have bool
-	}
-	var from, until latest
-	check := func(md *rs.Md, name string, l *latest) bool {
-		d, ok, err := md.Time(name)
-		if !ok || err != nil {
-			return false
-		}
-		pos := md.AttrPosition(name)
-		if l.have && d.Time.Before(l.t) {
-			p.ReportRelated(pos, []rs.Pos{l.pos}, "%s %s is earlier than the %s %s of an archived %s listed before it (line %d): the entries of a %s must be in chronological order, oldest first",
-				name, rs.FormatDatetime(d.Time), name, rs.FormatDatetime(l.t), archived, l.pos.Line, p.Kind.Title())
-			return true
-		}
-		*l = latest{d.Time, pos, true}
-		return false
-	}
+// archivesCheckOrder reports entries whose from (or until) is earlier
+// than the from (or until) of an entry listed before them, as RS-CL-ORDER
+// reports a Change List's (document.ForwardOrder): one finding per entry.
+func archivesCheckOrder(p *engine.Pass) error {
+	var from, until document.ForwardOrder
 	for e := range p.Entries() {
 		if e.Md == nil {
 			continue
 		}
-		if check(e.Md, "from", &from) {
-			continue // one finding per entry
+		times := engine.EntryTimes.Of(p, e)
+		next := func(o *document.ForwardOrder, name string) bool {
+			d, ok := times.Attr(name).Instant()
+			return o.Next(p, name, d, e.Md.AttrPosition(name), ok)
 		}
-		check(e.Md, "until", &until)
+		if !next(&from, "from") {
+			next(&until, "until")
+		}
 	}
+	return nil
 }
 
-const archivesOrderDoc = "時系列 (chronological order) is read as forward chronological order, oldest first, as Examples 5.1 and 6.1 list them and as the core specification orders Change Lists and Change List Indexes. " +
-	"The order is checked on the from attributes of the entries' <rs:md>, and separately on their until attributes; entries without them (both are optional) are skipped, and an entry out of order on both is reported once, at from. <lastmod> is not used: an archived document may be modified after a later one was created. Unparsable values are left to RS-TIME-W3C."
+const archivesOrderDoc = "時系列 (chronological order) is read as forward chronological order, least recent first, as Examples 5.1 and 6.1 list them and as the core specification orders Change Lists and Change List Indexes. " +
+	"The order is checked on the from attributes of the entries' <rs:md>, and separately on their until attributes; entries without them (both are optional) are skipped, and an entry out of order on both is reported once, at from. <lastmod> is not used: an archived document may be modified after a later one was created. Unparsable values are left to RS-TIME-W3C. " +
+	"Each entry is compared with the latest time listed before it as RS-CL-ORDER compares change times, fractions of a second exactly, whatever their length, and reported in its words."
 
 // Archives 5: "The pointers of a Change List Archive must be in
 // chronological order."
 var ArchiveChangeListOrder = &engine.Rule{
 	ID: "RS-ARCHIVE-CL-ORDER", Section: "Archives 5", Level: engine.Must, Scope: engine.ScopeEntries,
-	Applies: []rs.Kind{rs.ChangeListArchive},
-	Title:   "Change List Archive entries are in chronological order",
-	Quote:   "「Change List Archive」のポインタは、時系列でなければなりません。デスティネーションは、アーカイブされた各「Change List」に指定されたfrom属性およびuntil属性を検査するか、あるいは、「Change Lists」をダウンロードすることにより、「Change Lists」が連続していて、時間差がないかどうかを判別することができます。",
-	English: "The pointers of a Change List Archive must be in chronological order. A Destination can determine whether the Change Lists are contiguous, without gaps in time, by inspecting the from and until attributes given for each archived Change List, or by downloading the Change Lists.",
-	Doc:     archivesOrderDoc,
-	Check: func(p *engine.Pass) error {
-		archivesCheckOrder(p, "Change List")
-		return nil
-	},
+	Applies:  []rs.Kind{rs.ChangeListArchive},
+	Requires: []engine.Value{engine.EntryTimes},
+	Title:    "Change List Archive entries are in chronological order",
+	Quote:    "「Change List Archive」のポインタは、時系列でなければなりません。デスティネーションは、アーカイブされた各「Change List」に指定されたfrom属性およびuntil属性を検査するか、あるいは、「Change Lists」をダウンロードすることにより、「Change Lists」が連続していて、時間差がないかどうかを判別することができます。",
+	English:  "The pointers of a Change List Archive must be in chronological order. A Destination can determine whether the Change Lists are contiguous, without gaps in time, by inspecting the from and until attributes given for each archived Change List, or by downloading the Change Lists.",
+	Doc:      archivesOrderDoc,
+	Check:    archivesCheckOrder,
 }
 
 // Archives 6: "The pointers of a Change Dump Archive must be in
 // chronological order."
 var ArchiveChangeDumpOrder = &engine.Rule{
 	ID: "RS-ARCHIVE-CD-ORDER", Section: "Archives 6", Level: engine.Must, Scope: engine.ScopeEntries,
-	Applies: []rs.Kind{rs.ChangeDumpArchive},
-	Title:   "Change Dump Archive entries are in chronological order",
-	Quote:   "「Change Dump Archive」のポインタは、時系列でなければなりません。",
-	English: "The pointers of a Change Dump Archive must be in chronological order.",
-	Doc:     archivesOrderDoc,
-	Check: func(p *engine.Pass) error {
-		archivesCheckOrder(p, "Change Dump")
-		return nil
-	},
+	Applies:  []rs.Kind{rs.ChangeDumpArchive},
+	Requires: []engine.Value{engine.EntryTimes},
+	Title:    "Change Dump Archive entries are in chronological order",
+	Quote:    "「Change Dump Archive」のポインタは、時系列でなければなりません。",
+	English:  "The pointers of a Change Dump Archive must be in chronological order.",
+	Doc:      archivesOrderDoc,
+	Check:    archivesCheckOrder,
 }
 
 func init() {
