@@ -9,7 +9,6 @@
 #include <pthread.h>
 #include "shim.h"
 
-#include <malloc.h>
 #include <stdio.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -95,20 +94,6 @@ static xmlParserInputPtr rsc_loader(const char *URL, const char *ID,
 	}
 	return NULL;
 }
-
-// rsc_one_arena makes glibc's malloc keep one arena for the process. Every
-// thread the Go runtime starts frees once at birth, which gave it an arena
-// of its own (up to 16 on 2 cores); a thread's arena grows one page per
-// mprotect call, and a pass's thread (libxml2's allocations) grew one by
-// some 750 pages a 50,000-entry list, then gave them back and faulted them
-// in again. One arena grows by brk with a 128 KiB pad instead. Set before
-// any thread exists (a constructor, run before the Go runtime starts), as
-// glibc attaches a thread to an arena once. A directory of 8 such lists:
-// mprotect 1,541 -> 24 calls, brk 3 -> 63 (strace -f -c), minor faults
-// 9,615 -> 8,378 and wall 3.02 -> 3.06 s, user 3.04 -> 3.04 s (medians of
-// 10 alternating runs at load 5); peak RssAnon 28.9 -> 23.1 MB (medians
-// of 6; one list 12.5 -> 12.4 MB).
-__attribute__((constructor)) static void rsc_one_arena(void) { mallopt(M_ARENA_MAX, 1); }
 
 void rsc_init(void) {
 	xmlInitParser();
