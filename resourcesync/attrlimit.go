@@ -2,6 +2,7 @@ package resourcesync
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 )
 
@@ -291,12 +292,37 @@ func (c *AttrCounter) nextMarkup(p []byte, i int, sp *specials) int {
 			}
 			return s // and every '<' before it is within short of the next
 		}
-		b := bytes.LastIndexByte(p[a+1:end], '<')
+		b := lastIndexLT(p[a+1 : end])
 		if b < 0 {
 			return a // a long stretch: a may be a start tag over the limit
 		}
 		a += 1 + b
 	}
+}
+
+// lastIndexLT is bytes.LastIndexByte(b, '<'), which is a loop over the
+// bytes from the end (internal/bytealg has no assembly for it): it reads
+// 8 bytes at a time, a word without '<' in a few operations, and looks
+// byte by byte only in the word that has one (nextMarkup asks for every
+// stretch of tags: 10 M instructions on a 50,000-entry list).
+func lastIndexLT(b []byte) int {
+	const ones, highs, lts = 0x0101010101010101, 0x8080808080808080, 0x0101010101010101 * '<'
+	i := len(b)
+	for ; i >= 8; i -= 8 {
+		// A byte of x is zero where b has '<'; (x-ones)&^x&highs is not
+		// zero exactly when one is.
+		x := binary.LittleEndian.Uint64(b[i-8:i]) ^ lts
+		if (x-ones)&^x&highs != 0 {
+			break
+		}
+	}
+	for i > 0 {
+		i--
+		if b[i] == '<' {
+			return i
+		}
+	}
+	return -1
 }
 
 // advance moves past the piece p: its lines are counted.

@@ -1,6 +1,7 @@
 package resourcesync
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -151,3 +152,32 @@ func TestAttrCounterSkipsAsExact(t *testing.T) {
 }
 
 func pick1(rng *rand.Rand, n ...int) int { return n[rng.IntN(len(n))] }
+
+// lastIndexLT, which reads 8 bytes at a time, finds the '<'
+// bytes.LastIndexByte finds: slices of 0 to 80 bytes of every value, with
+// '<' at random places or none, and every place of a lone '<'.
+func TestLastIndexLTIsLastIndexByte(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 7))
+	check := func(b []byte) {
+		if got, want := lastIndexLT(b), bytes.LastIndexByte(b, '<'); got != want {
+			t.Fatalf("lastIndexLT(%q) = %d, want %d", b, got, want)
+		}
+	}
+	for n := 0; n <= 80; n++ {
+		for range 200 {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = byte(r.IntN(256))
+				if r.IntN(40) == 0 {
+					b[i] = '<'
+				}
+			}
+			check(b)
+		}
+		for at := range n {
+			b := bytes.Repeat([]byte{'='}, n)
+			b[at] = '<'
+			check(b)
+		}
+	}
+}

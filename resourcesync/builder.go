@@ -3,6 +3,8 @@ package resourcesync
 import (
 	"bytes"
 	"strings"
+	"sync"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -48,6 +50,8 @@ type Builder struct {
 	textMore []byte // used only when it comes in several pieces
 	textName string
 	textPos  Pos
+
+	tags tagStore // where keepTag copies the tags of <rs:md> and <rs:ln>
 }
 
 // state of the element stack
@@ -118,7 +122,7 @@ func (b *Builder) EndElement() {
 		if len(b.textMore) > 0 {
 			t = string(b.textMore)
 		}
-		b.setText(b.entry, b.textName, strings.TrimSpace(t), b.textPos)
+		b.setText(b.entry, b.textName, trimSpace(t), b.textPos)
 	case inEntry:
 		b.entry = nil
 		if b.OnEntries != nil {
@@ -187,6 +191,7 @@ func (b *Builder) rootChild(space, local string, attrs []XMLAttr, pos Pos, tag [
 			// times per window.
 			d.Entries = make([]*Entry, 0, max(b.Window, 1))
 		}
+		b.beginEntry(b.entry, len(d.Entries) == 0)
 		d.Entries = append(d.Entries, b.entry)
 		return inEntry
 	}
@@ -241,31 +246,47 @@ func (b *Builder) setText(e *Entry, name, value string, pos Pos) {
 }
 
 // attrs sets the ResourceSync attributes of an <rs:md> or <rs:ln> through
-// field and returns the others, with every attribute's position, found by
-// reading the start tag tag, which begins at pos.
-func (b *Builder) attrs(attrs []XMLAttr, pos Pos, tag []byte, field func(local string) (*string, int), info *attrInfo) (extra []Attr) {
+// field and keeps a copy of its start tag tag, which begins at pos, for
+// their positions (attrInfo.position); it returns the other attributes
+// (otherAttrs).
+func (b *Builder) attrs(attrs []XMLAttr, pos Pos, tag []byte, field func(local string) (*string, int), info *attrInfo) []Attr {
+	info.tag = b.keepTag(tag)
+	others := false
+	for _, a := range attrs {
+		if a.Space == "" {
+			if f, i := field(a.Local); f != nil {
+				*f = a.Value
+				info.present |= 1 << i
+				continue
+			}
+		}
+		others = true
+	}
+	if !others {
+		return nil
+	}
+	return otherAttrs(attrs, pos, tag, field)
+}
+
+// otherAttrs are the attributes of attrs that field does not take, each
+// with its position, found in the start tag tag, which begins at pos, now:
+// few elements have one.
+func otherAttrs(attrs []XMLAttr, pos Pos, tag []byte, field func(local string) (*string, int)) (extra []Attr) {
 	var names [16]tagAttr
-	found := tagAttrs(tag, pos, names[:0])
+	found := tagAttrs(tag, pos, names[:0], "")
 	// The parser hands the attributes over in the order of the tag (the
 	// namespace declarations left out): each is looked for after the
 	// previous one's, so that a tag with many attributes costs linear time.
 	next := 0
-	find := func(a XMLAttr) Pos {
+	for _, a := range attrs {
+		if f, _ := field(a.Local); a.Space == "" && f != nil {
+			continue
+		}
+		apos := pos
 		for i := next; i < len(found); i++ {
 			if n := found[i]; (a.Space == "" && n.qname == a.Local) || (a.Space != "" && prefixedAs(n.qname, a.Local)) {
-				next = i + 1
-				return n.pos
-			}
-		}
-		return pos
-	}
-	for _, a := range attrs {
-		apos := find(a)
-		if a.Space == "" {
-			if f, i := field(a.Local); f != nil {
-				*f = a.Value
-				info.set(i, apos)
-				continue
+				next, apos = i+1, n.pos
+				break
 			}
 		}
 		extra = append(extra, Attr{Space: a.Space, Local: a.Local, Value: a.Value, Pos: apos})
@@ -301,6 +322,18 @@ type EntryPool struct {
 	// onPut, when set, is told of every window given back, before it is
 	// cleared (see NotifyPut).
 	onPut func(entries []*Entry)
+
+	// The chunks of tags (tags.go), under mu: runs numbers the first
+	// entry of each run of entries begun (Builder.beginEntry) and not
+	// given back yet; given holds the runs given back beyond low (first
+	// number: end), every entry numbered below low having been given
+	// back; retired, the full chunks, oldest first; tagSpares, free ones.
+	mu        sync.Mutex
+	runs      map[*Entry]int
+	given     map[int]int
+	low       int
+	retired   []retiredTags
+	tagSpares [][]byte
 }
 
 type spare struct {
@@ -325,6 +358,9 @@ func (p *EntryPool) NotifyPut(f func(entries []*Entry)) { p.onPut = f }
 func (p *EntryPool) Put(entries []*Entry) {
 	if p.onPut != nil && len(entries) > 0 {
 		p.onPut(entries)
+	}
+	if len(entries) > 0 {
+		p.givenBack(entries)
 	}
 	s := spare{entries: entries, mds: make([]*Md, 0, len(entries))}
 	for _, e := range entries {
@@ -363,8 +399,9 @@ type tagAttr struct {
 
 // tagAttrs appends to out the attributes (namespace declarations included)
 // of the start tag at the start of data, which begins at pos, with their
-// positions, in order.
-func tagAttrs(data []byte, pos Pos, out []tagAttr) []tagAttr {
+// positions, in order; when until is not "", it stops after the attribute
+// whose qualified name is until (the one attrInfo.position looks for).
+func tagAttrs(data []byte, pos Pos, out []tagAttr, until string) []tagAttr {
 	if len(data) == 0 || data[0] != '<' {
 		return out
 	}
@@ -372,6 +409,9 @@ func tagAttrs(data []byte, pos Pos, out []tagAttr) []tagAttr {
 	// whose column is col0 (the tag's own column on its first line).
 	// Plain loops: this runs on every <rs:md> and <rs:ln> of a document.
 	line, lineStart, col0 := pos.Line, 0, pos.Column
+	// A tag on one line (most are) needs no look for newlines in its
+	// values: one look in the whole tag instead of one in each value.
+	multiline := bytes.IndexByte(data, '\n') >= 0
 	i := 1
 	newline := func() { line, lineStart, col0 = line+1, i+1, 1 }
 	// The element name.
@@ -394,6 +434,9 @@ func tagAttrs(data []byte, pos Pos, out []tagAttr) []tagAttr {
 			i++
 		}
 		out = append(out, tagAttr{qname: unsafe.String(&data[start], i-start), pos: p})
+		if until != "" && out[len(out)-1].qname == until {
+			break
+		}
 		for i < len(data) && data[i] != '"' && data[i] != '\'' {
 			if data[i] == '\n' {
 				newline()
@@ -412,7 +455,11 @@ func tagAttrs(data []byte, pos Pos, out []tagAttr) []tagAttr {
 		if end < 0 {
 			end = len(data) - i
 		}
-		for nl := bytes.IndexByte(data[i:i+end], '\n'); nl >= 0; nl = bytes.IndexByte(data[i:i+end], '\n') {
+		for multiline {
+			nl := bytes.IndexByte(data[i:i+end], '\n')
+			if nl < 0 {
+				break
+			}
 			end -= nl + 1
 			i += nl
 			newline()
@@ -424,6 +471,21 @@ func tagAttrs(data []byte, pos Pos, out []tagAttr) []tagAttr {
 }
 
 func isSpace(c byte) bool { return tagByte[c]&tbSpace != 0 }
+
+// trimSpace is strings.TrimSpace, which it calls only when the first or
+// the last byte of s may be white space (an ASCII space, or a byte beyond
+// ASCII, which may begin or end a Unicode one): most texts (a <loc>, a
+// <lastmod>) have none to trim.
+func trimSpace(s string) string {
+	if len(s) > 0 && s[0] < utf8.RuneSelf && s[len(s)-1] < utf8.RuneSelf && !asciiSpace[s[0]] && !asciiSpace[s[len(s)-1]] {
+		return s
+	}
+	return strings.TrimSpace(s)
+}
+
+// asciiSpace are the ASCII bytes unicode.IsSpace (strings.TrimSpace) takes
+// for white space.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // tagByte classes the bytes of a start tag for tagAttrs, one lookup a byte
 // of every <rs:md> and <rs:ln>: XML white space, the end of the element

@@ -107,6 +107,16 @@ type CheckedHash struct {
 func AppendCheckedHashes(dst []CheckedHash, v string) []CheckedHash {
 	start := len(dst)
 	for i := 0; i < len(v); {
+		for i < len(v) && hashByte[v[i]]&hbSpace != 0 {
+			i++
+		}
+		if alg, end := knownHash(v, i); end > 0 {
+			// The usual value: nothing to check beyond what knownHash did.
+			k := i + len(alg)
+			dst = append(dst, CheckedHash{Hash{Value: v[i:end], Token: v[i:k], Digest: v[k+1 : end]}, alg, ""})
+			i = end
+			continue
+		}
 		t, ok := nextHash(v, i)
 		if !ok {
 			dst = dst[:start]
@@ -131,6 +141,39 @@ func AppendCheckedHashes(dst []CheckedHash, v string) []CheckedHash {
 		dst = append(dst, CheckedHash{h, alg, fault})
 	}
 	return dst
+}
+
+// knownHash is the fast path of AppendCheckedHashes: when v[i:] starts
+// with a hash value of an algorithm rsconform computes, its token written
+// in lower case and its digest the algorithm's number of hex digits, followed
+// by ASCII white space or the end of v, it returns the algorithm and the
+// end of the value; end is 0 otherwise (nextHash and Problem decide then).
+// Nearly every hash value of a list is one: the token is compared whole and
+// the digest read 8 digits at a time, with no byte-by-byte scan for the
+// colon nor a second look at the token for its case.
+func knownHash(v string, i int) (alg string, end int) {
+	rest := v[i:]
+	var digits int
+	switch {
+	case strings.HasPrefix(rest, "md5:"):
+		alg, digits = "md5", 2*md5.Size
+	case strings.HasPrefix(rest, "sha-256:"):
+		alg, digits = "sha-256", 2*sha256.Size
+	case strings.HasPrefix(rest, "sha-1:"):
+		alg, digits = "sha-1", 2*sha1.Size
+	case strings.HasPrefix(rest, "sha-512:"):
+		alg, digits = "sha-512", 2*sha512.Size
+	default:
+		return "", 0
+	}
+	n := len(alg) + 1 + digits
+	if len(rest) < n || len(rest) > n && hashByte[rest[n]]&hbSpace == 0 {
+		return "", 0
+	}
+	if !allHexWords(rest[len(alg)+1 : n]) { // every digest length is a multiple of 8
+		return "", 0
+	}
+	return alg, i + n
 }
 
 // hashSpan is a hash value found in an attribute by nextHash: v[start:end],
@@ -187,16 +230,36 @@ func nextHash(v string, i int) (t hashSpan, ok bool) {
 // one word (a digest is 32 to 128 of them).
 func allHex(s string) bool {
 	_ = s[7]
-	w := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	return hexHighs(binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))) == highs
+}
+
+// allHexWords is allHex on each 8 bytes of s, whose length is a multiple of
+// 8, deciding once for all of them (a digest of 32 to 128 digits): 8 table
+// lookups and'ed, fewer instructions than allHex's arithmetic on a word
+// (knownHash 25.8 M -> 23.9 M on a 50,000-entry list).
+func allHexWords(s string) bool {
+	acc := uint8(hbHex)
+	for ; len(s) >= 8; s = s[8:] {
+		acc &= hashByte[s[0]] & hashByte[s[1]] & hashByte[s[2]] & hashByte[s[3]] &
+			hashByte[s[4]] & hashByte[s[5]] & hashByte[s[6]] & hashByte[s[7]]
+	}
+	return acc&hbHex != 0 && len(s) == 0
+}
+
+// hexHighs has the high bit of each byte of w set when that byte is a hex
+// digit, and no other bit.
+func hexHighs(w uint64) uint64 {
+	const ones = 0x0101010101010101
 	// For a byte x below 0x80, x+(0x80-lo) has its high bit set when
 	// x >= lo, and x+(0x7f-hi) when x > hi; no sum carries into the next
 	// byte. lower maps 'A'-'F' to 'a'-'f'.
 	lower := w | ones*0x20
 	digit := (w + ones*(0x80-'0')) &^ (w + ones*(0x7f-'9'))
 	letter := (lower + ones*(0x80-'a')) &^ (lower + ones*(0x7f-'f'))
-	return (digit|letter)&^w&highs == highs
+	return (digit | letter) &^ w & highs
 }
+
+const highs = 0x8080808080808080
 
 // hashByte classes the bytes of a hash attribute for nextHash: the ASCII
 // white space characters of unicode.IsSpace, bytes beyond ASCII (which

@@ -78,6 +78,24 @@ var _ = Describe("Fixity attributes [7]", func() {
 			"sha-256:ce0d145953ea736df1d115ddfe454fde5ac1957702144691a160e2179da403ee\tcrc32:0badc0de", "md5:aa\u00a0sha-1:bb", "é:aa md5:bb",
 			"sha256:abc  SHA-512:00", "md5:aa é", "a\u2003b c", ":", "::", " :a: ",
 		}
+		// The fast path (knownHash): each algorithm rsconform computes, its
+		// digest whole, a digit short or over, a non-hex byte at each place,
+		// upper case, followed by white space, another byte or Unicode.
+		for _, alg := range []string{"md5", "sha-1", "sha-256", "sha-512"} {
+			size := map[string]int{"md5": 32, "sha-1": 40, "sha-256": 64, "sha-512": 128}[alg]
+			digest := strings.Repeat("0123456789abcdefABCDEF", 6)[:size]
+			for _, d := range []string{digest, digest[1:], digest + "a", strings.ToUpper(digest)} {
+				for _, after := range []string{"", " ", "\t", "z", ":", "\u00a0", " md5:" + digest[:32], "  sha-1:bb"} {
+					values = append(values, alg+":"+d+after, strings.ToUpper(alg)+":"+d+after, " "+alg+":"+d+after)
+				}
+			}
+			for _, other := range []int{8, 32, 40, 64, 128} { // another algorithm's length
+				values = append(values, alg+":"+strings.Repeat("0123456789abcdef", 8)[:other])
+			}
+			for k := range size {
+				values = append(values, alg+":"+digest[:k]+"g"+digest[k+1:], alg+":"+digest[:k]+"é"+digest[k+1:])
+			}
+		}
 		// Random values over the bytes that matter: hex digits, other
 		// letters, the colon, ASCII and Unicode white space, algorithm names.
 		pieces := []string{"0", "9", "a", "F", "g", "Z", ":", " ", "\t", "\n", "\v", "md5", "MD5", "sha-1", "sha-256", "SHA-512", "Sha-1", "İ", "é", "É", "\u00a0", "\u0085",

@@ -43,3 +43,32 @@ func TestAllHexIsByteByByte(t *testing.T) {
 		}
 	}
 }
+
+// TestAllHexWordsIsAllHex holds allHexWords, which decides on a digest's
+// words at once, to allHex on each word: digests of 8 to 128 digits with a
+// byte of any value at any place.
+func TestAllHexWordsIsAllHex(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(23, 8))
+	digits := []byte("0123456789abcdefABCDEF")
+	for n := 0; n <= 128; n += 8 {
+		for range 300 {
+			x := make([]byte, n)
+			for i := range x {
+				x[i] = digits[rnd.IntN(len(digits))]
+			}
+			if n > 0 && rnd.IntN(4) > 0 {
+				x[rnd.IntN(n)] = byte(rnd.IntN(256))
+			}
+			want := true
+			for i := 0; i < n; i += 8 {
+				want = want && allHex(string(x[i:i+8]))
+			}
+			if got := allHexWords(string(x)); got != want {
+				t.Fatalf("allHexWords(%q) = %v, want %v", x, got, want)
+			}
+		}
+	}
+	if allHexWords("0123456789") {
+		t.Fatal("allHexWords of 10 digits: true, want false (not a multiple of 8)")
+	}
+}

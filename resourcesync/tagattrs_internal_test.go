@@ -92,7 +92,7 @@ func TestTagAttrsAsByteByByte(t *testing.T) {
 		tag := []byte(b.String())
 		tag = tag[:len(tag)-r.IntN(min(4, len(tag)))]
 		pos := Pos{Line: 1 + r.IntN(9), Column: 1 + r.IntN(90)}
-		got, want := tagAttrs(tag, pos, nil), tagAttrsByteByByte(tag, pos)
+		got, want := tagAttrs(tag, pos, nil, ""), tagAttrsByteByByte(tag, pos)
 		if len(got) != len(want) {
 			t.Fatalf("%q: %d attributes, want %d (%v, want %v)", tag, len(got), len(want), got, want)
 		}
@@ -109,6 +109,6 @@ func BenchmarkTagAttrs(b *testing.B) {
 	tag := []byte(`<rs:md hash="md5:73b8a4d223b00f120d9a121b08baccc9 sha-256:ce0d145953ea736df1d115ddfe454fde5ac1957702144691a160e2179da403ee" length="200" type="text/plain"/>`)
 	var out [16]tagAttr
 	for b.Loop() {
-		tagAttrs(tag, Pos{Line: 3, Column: 5}, out[:0])
+		tagAttrs(tag, Pos{Line: 3, Column: 5}, out[:0], "")
 	}
 }

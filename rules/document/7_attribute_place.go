@@ -24,7 +24,7 @@ func attrPlaceCheck(p *engine.Pass, name string, onMd, onLn bool, allowed func(e
 		if a.entry == nil {
 			where = "the top-level " + a.elem
 		}
-		p.Reportf(a.pos, "the %s attribute on %s of a %s: %s", name, where, p.Kind.Title(), why(a.entry))
+		p.Reportf(a.pos(), "the %s attribute on %s of a %s: %s", name, where, p.Kind.Title(), why(a.entry))
 	}
 }
 

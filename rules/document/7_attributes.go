@@ -18,12 +18,34 @@ import (
 // 7_elements.go.
 
 // attrValue is one occurrence of a ResourceSync attribute on an <rs:md> or
-// an <rs:ln>, with where it stands.
+// an <rs:ln>, with where it stands (pos).
 type attrValue struct {
 	value string
-	pos   rs.Pos
+	attrAt
 	elem  string    // "<rs:md>" or "<rs:ln>"
 	entry *rs.Entry // nil at the top level
+}
+
+// attrAt is a ResourceSync attribute of an <rs:md> (md set) or an <rs:ln>
+// (ln set), or an item placed at fixed (neither set), whose position pos
+// finds only when a finding needs it: the model finds an attribute's
+// position by reading its element's start tag again (rs.Md.AttrPos).
+type attrAt struct {
+	md    *rs.Md
+	ln    *rs.Ln
+	mdKey rs.MdAttr
+	lnKey rs.LnAttr
+	fixed rs.Pos
+}
+
+func (a attrAt) pos() rs.Pos {
+	switch {
+	case a.md != nil:
+		return a.md.AttrPos(a.mdKey)
+	case a.ln != nil:
+		return a.ln.AttrPos(a.lnKey)
+	}
+	return a.fixed
 }
 
 // attrValues yields every occurrence of attribute name on the <rs:md>
@@ -45,10 +67,10 @@ func attrValues(p *engine.Pass, name string, onMd, onLn bool) iter.Seq[attrValue
 			var a attrValue
 			if x.Md != nil {
 				v, _ := x.Md.Attr(md)
-				a = attrValue{v, x.Md.AttrPos(md), "<rs:md>", x.Entry}
+				a = attrValue{v, attrAt{md: x.Md, mdKey: md}, "<rs:md>", x.Entry}
 			} else {
 				v, _ := x.Ln.Attr(ln)
-				a = attrValue{v, x.Ln.AttrPos(ln), "<rs:ln>", x.Entry}
+				a = attrValue{v, attrAt{ln: x.Ln, lnKey: ln}, "<rs:ln>", x.Entry}
 			}
 			if !yield(a) {
 				return
@@ -70,7 +92,7 @@ var LengthSyntax = &engine.Rule{
 	Check: func(p *engine.Pass) error {
 		for a := range attrValues(p, "length", true, true) {
 			if msg := attrLengthProblem(a.value); msg != "" {
-				p.Reportf(a.pos, "length %q on %s %s", truncateValue(a.value), a.elem, msg)
+				p.Reportf(a.pos(), "length %q on %s %s", truncateValue(a.value), a.elem, msg)
 			}
 		}
 		return nil
@@ -106,7 +128,7 @@ var TypeSyntax = &engine.Rule{
 				problems[strings.Clone(a.value)] = msg // the entry's string is not kept
 			}
 			if msg != "" {
-				p.Reportf(a.pos, "type %q on %s %s", truncateValue(a.value), a.elem, msg)
+				p.Reportf(a.pos(), "type %q on %s %s", truncateValue(a.value), a.elem, msg)
 			}
 		}
 		return nil
@@ -144,7 +166,7 @@ var TypeTopLevel = &engine.Rule{
 			if v.ok {
 				continue
 			}
-			p.Reportf(a.pos, "type %q on %s has top-level type %q, which IANA does not register (registered: application, audio, example, font, haptics, image, message, model, multipart, text, video): a Destination may not recognise the media type", truncateValue(a.value), a.elem, top)
+			p.Reportf(a.pos(), "type %q on %s has top-level type %q, which IANA does not register (registered: application, audio, example, font, haptics, image, message, model, multipart, text, video): a Destination may not recognise the media type", truncateValue(a.value), a.elem, top)
 		}
 		return nil
 	},
@@ -250,7 +272,7 @@ var EncodingSyntax = &engine.Rule{
 	Check: func(p *engine.Pass) error {
 		for a := range attrValues(p, "encoding", true, true) {
 			if msg := attrEncodingProblem(a.value); msg != "" {
-				p.Reportf(a.pos, "encoding %q on %s %s", truncateValue(a.value), a.elem, msg)
+				p.Reportf(a.pos(), "encoding %q on %s %s", truncateValue(a.value), a.elem, msg)
 			}
 		}
 		return nil
@@ -318,9 +340,9 @@ var EncodingCoding = &engine.Rule{
 					continue
 				}
 				if charsetLike(c) {
-					p.Reportf(a.pos, "encoding %q on %s is a character set, not a content coding: the attribute says how the bytes were compressed, as the Content-Encoding header does (gzip, br, deflate...); drop it for an uncompressed resource, and give the character set in type (type=\"text/html; charset=UTF-8\")", truncateValue(c), a.elem)
+					p.Reportf(a.pos(), "encoding %q on %s is a character set, not a content coding: the attribute says how the bytes were compressed, as the Content-Encoding header does (gzip, br, deflate...); drop it for an uncompressed resource, and give the character set in type (type=\"text/html; charset=UTF-8\")", truncateValue(c), a.elem)
 				} else {
-					p.Reportf(a.pos, "encoding %q on %s is not a registered HTTP content coding (gzip, deflate, compress, br, zstd, identity...): the value should equal the Content-Encoding header of the response", truncateValue(c), a.elem)
+					p.Reportf(a.pos(), "encoding %q on %s is not a registered HTTP content coding (gzip, deflate, compress, br, zstd, identity...): the value should equal the Content-Encoding header of the response", truncateValue(c), a.elem)
 				}
 				break // one finding per attribute
 			}
@@ -353,7 +375,7 @@ var ChangeValue = &engine.Rule{
 					msg += fmt.Sprintf(" (values are case-sensitive and without spaces: did you mean %q?)", c)
 				}
 			}
-			p.Reportf(a.pos, "%s", msg)
+			p.Reportf(a.pos(), "%s", msg)
 		}
 		return nil
 	},
@@ -386,7 +408,7 @@ var HashAlgorithm = &engine.Rule{
 		"Common spellings such as sha256 or SHA1 get a suggestion. Tokens RS-HASH-SYNTAX rejects are not considered here.",
 	Requires: []engine.Value{engine.EntryHashes},
 	Check: func(p *engine.Pass) error {
-		forEachHashAttr(p, func(_ string, pos rs.Pos, elem string, hashes []rs.CheckedHash) {
+		forEachHashAttr(p, func(_ string, at attrAt, elem string, hashes []rs.CheckedHash) {
 			for _, h := range hashes {
 				// A registered token is enough; a value RS-HASH-SYNTAX
 				// rejects is not considered.
@@ -398,7 +420,7 @@ var HashAlgorithm = &engine.Rule{
 				if s := attrHashSuggestion(alg); s != "" {
 					msg += fmt.Sprintf("; did you mean %q?", s)
 				}
-				p.Reportf(pos, "%s", msg)
+				p.Reportf(at.pos(), "%s", msg)
 			}
 		})
 		return nil

@@ -1,8 +1,6 @@
 package document
 
 import (
-	"strings"
-
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/engine"
 )
@@ -21,22 +19,22 @@ var HashSyntax = &engine.Rule{
 		"Example 27 of the specification uses digests that are not hex (sha-256:f40xZX_x_…): the spec errs there, and rsconform reports them.",
 	Requires: []engine.Value{engine.EntryHashes},
 	Check: func(p *engine.Pass) error {
-		forEachHashAttr(p, func(v string, pos rs.Pos, _ string, hashes []rs.CheckedHash) {
-			if strings.TrimSpace(v) == "" {
-				p.Reportf(pos, "hash is empty")
+		forEachHashAttr(p, func(v string, at attrAt, _ string, hashes []rs.CheckedHash) {
+			if len(hashes) == 0 { // v is empty or white space (strings.Fields finds nothing)
+				p.Reportf(at.pos(), "hash is empty")
 				return
 			}
 			var seen [8]string // the algorithms given so far (a value gives few)
 			n := 0
 			for _, h := range hashes {
 				if h.Fault != "" {
-					p.Reportf(pos, "hash value %q %s", truncateValue(h.Value), h.Fault)
+					p.Reportf(at.pos(), "hash value %q %s", truncateValue(h.Value), h.Fault)
 					continue
 				}
 				alg := h.Alg
 				for _, s := range seen[:n] {
 					if s == alg {
-						p.Reportf(pos, "hash gives algorithm %q twice", alg)
+						p.Reportf(at.pos(), "hash gives algorithm %q twice", alg)
 						break
 					}
 				}
@@ -53,8 +51,8 @@ var HashSyntax = &engine.Rule{
 // forEachHashAttr calls fn for every hash attribute of the document's
 // <rs:md> and <rs:ln> elements, in the order of Pass.ElementsWith, with its
 // hash values checked (engine.EntryHashes for the entries' <rs:md>, which the
-// rule requires).
-func forEachHashAttr(p *engine.Pass, fn func(v string, pos rs.Pos, elem string, hashes []rs.CheckedHash)) {
+// rule requires) and where it stands.
+func forEachHashAttr(p *engine.Pass, fn func(v string, at attrAt, elem string, hashes []rs.CheckedHash)) {
 	var own []rs.CheckedHash // one buffer for the values not shared
 	for x := range p.ElementsWith(mdHash.Set(), lnHash.Set()) {
 		if x.Md != nil {
@@ -66,11 +64,11 @@ func forEachHashAttr(p *engine.Pass, fn func(v string, pos rs.Pos, elem string, 
 				own = rs.AppendCheckedHashes(own[:0], v)
 				hashes = own
 			}
-			fn(v, x.Md.AttrPos(mdHash), "<rs:md>", hashes)
+			fn(v, attrAt{md: x.Md, mdKey: mdHash}, "<rs:md>", hashes)
 		} else {
 			v, _ := x.Ln.Attr(lnHash)
 			own = rs.AppendCheckedHashes(own[:0], v)
-			fn(v, x.Ln.AttrPos(lnHash), "<rs:ln>", own)
+			fn(v, attrAt{ln: x.Ln, lnKey: lnHash}, "<rs:ln>", own)
 		}
 	}
 }

@@ -22,9 +22,9 @@ var TimeSyntax = &engine.Rule{
 	Quote:    "The attribute value is expressed as a W3C Datetime and the use of a complete date and time expressed in UTC using the format YYYY-MM-DDThh:mm:ss[.s]Z is recommended.",
 	Doc:      "The W3C Datetime note allows six forms: YYYY, YYYY-MM, YYYY-MM-DD, and date with hh:mm, hh:mm:ss or hh:mm:ss.s followed by a time zone designator (Z or ±hh:mm), which is required whenever a time is given.",
 	Check: func(p *engine.Pass) error {
-		forEachDatetime(p, func(name, value string, pos rs.Pos, t *engine.ParsedTime) {
+		forEachDatetime(p, func(name, value string, at attrAt, t *engine.ParsedTime) {
 			if t.Err != nil {
-				p.Reportf(pos, "%s: %v%s", name, t.Err, zoneFix(value, t.Err))
+				p.Reportf(at.pos(), "%s: %v%s", name, t.Err, zoneFix(value, t.Err))
 			}
 		})
 		return nil
@@ -38,7 +38,7 @@ var TimeUTC = &engine.Rule{
 	Quote:    TimeSyntax.Quote,
 	Doc:      "Reported at every value not in the recommended form, each a finding of its own (a baseline keeps each; the text report shows the first few of a document and counts the others).",
 	Check: func(p *engine.Pass) error {
-		forEachDatetime(p, func(name, value string, pos rs.Pos, t *engine.ParsedTime) {
+		forEachDatetime(p, func(name, value string, at attrAt, t *engine.ParsedTime) {
 			d := &t.D
 			if t.Err != nil || d.IsUTCZ() {
 				return
@@ -47,7 +47,7 @@ var TimeUTC = &engine.Rule{
 			if d.Granularity < rs.GranSecond {
 				why = fmt.Sprintf("has granularity %s", d.Granularity)
 			}
-			p.Reportf(pos, "%s %q %s: the recommended form is a complete date and time in UTC, YYYY-MM-DDThh:mm:ss[.s]Z", name, value, why)
+			p.Reportf(at.pos(), "%s %q %s: the recommended form is a complete date and time in UTC, YYYY-MM-DDThh:mm:ss[.s]Z", name, value, why)
 		})
 		return nil
 	},
@@ -58,7 +58,7 @@ var TimeUTC = &engine.Rule{
 // one pass over the entries and the elements that carry one
 // (Pass.WalkWith); the rule requires engine.EntryTimes, which holds those
 // of the entries' <rs:md> and <lastmod>.
-func forEachDatetime(p *engine.Pass, fn func(name, value string, pos rs.Pos, t *engine.ParsedTime)) {
+func forEachDatetime(p *engine.Pass, fn func(name, value string, at attrAt, t *engine.ParsedTime)) {
 	times := new(engine.EntryDatetimes) // the current entry's
 	var own engine.ParsedTime           // one not in times
 	for x := range p.WalkWith(mdTimeSet, lnModified.Set()) {
@@ -67,7 +67,7 @@ func forEachDatetime(p *engine.Pass, fn func(name, value string, pos rs.Pos, t *
 			if x.Entry != nil && x.Md == x.Entry.Md { // read once, in times
 				for i, a := range engine.MdTimeAttrs {
 					if t := &times.Md[i]; t.Present {
-						fn(a, t.Value(), x.Md.AttrPosition(a), t)
+						fn(a, t.Value(), attrAt{md: x.Md, mdKey: rs.MdAttrOf(a)}, t)
 					}
 				}
 				break
@@ -75,17 +75,17 @@ func forEachDatetime(p *engine.Pass, fn func(name, value string, pos rs.Pos, t *
 			for _, a := range engine.MdTimeAttrs {
 				if v, ok := x.Md.Get(a); ok {
 					own = engine.ParseTime(v, true)
-					fn(a, v, x.Md.AttrPosition(a), &own)
+					fn(a, v, attrAt{md: x.Md, mdKey: rs.MdAttrOf(a)}, &own)
 				}
 			}
 		case x.Ln != nil:
 			v, _ := x.Ln.Attr(lnModified)
 			own = engine.ParseTime(v, true)
-			fn("modified", v, x.Ln.AttrPos(lnModified), &own)
+			fn("modified", v, attrAt{ln: x.Ln, lnKey: lnModified}, &own)
 		default: // the entry itself, before its elements
 			times = engine.EntryTimes.Of(p, x.Entry)
 			if times.Lastmod.Present {
-				fn("<lastmod>", x.Entry.Lastmod, x.Entry.LastmodPos, &times.Lastmod)
+				fn("<lastmod>", x.Entry.Lastmod, attrAt{fixed: x.Entry.LastmodPos}, &times.Lastmod)
 			}
 		}
 	}

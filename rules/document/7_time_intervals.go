@@ -89,12 +89,11 @@ var DatetimeInterval = &engine.Rule{
 			if !ok {
 				continue
 			}
-			pos := ref.Md.AttrPosition("datetime")
 			switch {
 			case hasFrom && dt.SurelyBefore(from):
-				p.ReportRelated(pos, []rs.Pos{top.AttrPosition("from")}, "datetime %q is before the document's from %q: a %s covers the changes from its from onwards", dt.Raw, from.Raw, p.Kind.Title())
+				p.ReportRelated(ref.Md.AttrPos(mdDatetime), []rs.Pos{top.AttrPosition("from")}, "datetime %q is before the document's from %q: a %s covers the changes from its from onwards", dt.Raw, from.Raw, p.Kind.Title())
 			case hasUntil && until.SurelyBefore(dt):
-				p.ReportRelated(pos, []rs.Pos{top.AttrPosition("until")}, "datetime %q is after the document's until %q: a %s covers the changes up to its until", dt.Raw, until.Raw, p.Kind.Title())
+				p.ReportRelated(ref.Md.AttrPos(mdDatetime), []rs.Pos{top.AttrPosition("until")}, "datetime %q is after the document's until %q: a %s covers the changes up to its until", dt.Raw, until.Raw, p.Kind.Title())
 			}
 		}
 		return nil

@@ -21,6 +21,14 @@ var mdTimeKeys = func() (k [len(MdTimeAttrs)]rs.MdAttr) {
 	return
 }()
 
+// mdTimeSet is the set of mdTimeKeys.
+var mdTimeSet = func() (s rs.MdAttrSet) {
+	for _, a := range mdTimeKeys {
+		s |= a.Set()
+	}
+	return
+}()
+
 // ParsedTime is a datetime value read as rs.ParseDatetimeForm reads it
 // (its form: whether it is a W3C Datetime, its granularity, its time zone
 // designator), with its instant computed once, the first time a rule asks
@@ -93,6 +101,13 @@ var EntryTimes = NewEntryValue("the datetimes of the entry's <rs:md> and <lastmo
 		var has rs.MdAttrSet // the attributes e's <rs:md> has: most have no datetime
 		if e.Md != nil {
 			has = e.Md.AttrSet()
+		}
+		// No datetime attribute here, none in the storage: nothing to do
+		// for them (most entries of most lists).
+		if has&mdTimeSet == 0 && !t.Md[0].Present && !t.Md[1].Present && !t.Md[2].Present &&
+			!t.Md[3].Present && !t.Md[4].Present {
+			t.Lastmod.set(e.Lastmod, e.Lastmod != "" || e.LastmodPos.IsValid())
+			return t
 		}
 		for i, a := range mdTimeKeys {
 			if has&a.Set() == 0 {

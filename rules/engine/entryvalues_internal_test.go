@@ -11,7 +11,7 @@ import (
 // TestEntryTimesAsParseTime holds EntryTimes, which reads only the
 // datetime attributes an <rs:md> has (Md.AttrSet), to ParseTime of each
 // attribute as Get finds it, computed into the storage of every other
-// entry (the previous window's): entries with none, some, empty and
+// entry (the previous window's): entries with none, one, some, empty and
 // invalid datetimes, no <rs:md>, and <rs:md> built by hand.
 func TestEntryTimesAsParseTime(t *testing.T) {
 	doc, err := rs.Parse(strings.NewReader(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
@@ -20,6 +20,11 @@ func TestEntryTimesAsParseTime(t *testing.T) {
 <url><loc>c</loc><lastmod></lastmod></url>
 <url><loc>d</loc><rs:md from="2013" until="2014-01-01T00:00Z" datetime="2013-05-05T01:02:03+01:00"/></url>
 <url><loc>e</loc><rs:md length="1"/></url>
+<url><loc>f</loc><rs:md at="2013"/></url>
+<url><loc>g</loc><rs:md completed="2013"/></url>
+<url><loc>h</loc><rs:md from="2013"/></url>
+<url><loc>i</loc><rs:md until="2013"/></url>
+<url><loc>j</loc><rs:md datetime="2013"/></url>
 </urlset>`))
 	if err != nil {
 		t.Fatal(err)

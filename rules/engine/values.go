@@ -57,7 +57,7 @@ func (v *EntryValue[T]) newSlot() slot { return &slotOf[T]{v: v} }
 // of an analyzer not required (the check runs as a rule that could not
 // run).
 func (v *EntryValue[T]) Of(p *Pass, e *rs.Entry) T {
-	if !slices.ContainsFunc(p.Rule.Requires, func(r Value) bool { return r.valueID() == v.id }) {
+	if !p.requires(v.id) {
 		panic(fmt.Sprintf("rule %s reads the value %q, which it does not require (Rule.Requires)", p.Rule.ID, v.Name))
 	}
 	if t := p.values; t != nil {
@@ -76,6 +76,31 @@ func (v *EntryValue[T]) Of(p *Pass, e *rs.Entry) T {
 	}
 	s.fill(append(s.entries[:0], e))
 	return s.vals[0]
+}
+
+// requires reports whether p's rule requires the value numbered id (lists
+// it in Rule.Requires), reading a set of the IDs made at the first call:
+// Of asks for every entry.
+func (p *Pass) requires(id int) bool {
+	if p.requiredMade && id < 64 {
+		return p.required&(1<<id) != 0
+	}
+	return p.requiresFirst(id)
+}
+
+func (p *Pass) requiresFirst(id int) bool {
+	if !p.requiredMade {
+		for _, r := range p.Rule.Requires {
+			if i := r.valueID(); i < 64 {
+				p.required |= 1 << i
+			}
+		}
+		p.requiredMade = true
+	}
+	if id < 64 {
+		return p.required&(1<<id) != 0
+	}
+	return slices.ContainsFunc(p.Rule.Requires, func(r Value) bool { return r.valueID() == id })
 }
 
 // slot holds the values of one EntryValue for the entries of a window.
