@@ -2,7 +2,6 @@ package harness
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/rsconform/rsconform/internal/speckeyword"
@@ -109,12 +108,10 @@ func (r *Requirement) Why() string {
 	return ""
 }
 
-var reqIDPattern = regexp.MustCompile(`^DEST-[A-Z0-9]+(-[A-Z0-9]+)*$`)
-
 // checkRequirement reports what is wrong with a requirement value.
 func checkRequirement(r *Requirement) error {
 	switch {
-	case !reqIDPattern.MatchString(r.ID):
+	case !engine.WellFormedID(r.ID, "DEST"):
 		return fmt.Errorf("requirement ID %q is malformed (want DEST-NAME)", r.ID)
 	case strings.TrimSpace(r.Title) == "", strings.TrimSpace(r.Section) == "":
 		return fmt.Errorf("requirement %s has no Title or Section", r.ID)

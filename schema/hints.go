@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"sync"
 	"unicode/utf8"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -26,7 +27,7 @@ import (
 // libxml2's message is kept at the end, in parentheses; the position is
 // libxml2's.
 func hinted(e Error, w window) string {
-	if m := mismatch.FindStringSubmatch(e.Message); m != nil {
+	if m := mismatch().FindStringSubmatch(e.Message); m != nil {
 		open, line, end := rs.Truncate(m[1], 80), m[2], rs.Truncate(m[3], 80) // libxml2 quotes names of any length
 		at := ""
 		if line != "0" {
@@ -45,7 +46,9 @@ func hinted(e Error, w window) string {
 
 // mismatch is libxml2's message of an end tag that does not close the
 // element open (XML_ERR_TAG_NAME_MISMATCH).
-var mismatch = regexp.MustCompile(`^Opening and ending tag mismatch: (\S+) line (\d+) and (\S+)$`)
+var mismatch = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^Opening and ending tag mismatch: (\S+) line (\d+) and (\S+)$`)
+})
 
 // piece is a slice of the document pushed into libxml2 at once, with the
 // position of its first byte: line and column from 1, the column in

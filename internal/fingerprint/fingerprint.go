@@ -19,6 +19,7 @@ package fingerprint
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/engine"
@@ -35,16 +36,16 @@ type Key struct {
 // Parts of messages that are not part of a finding's key.
 var (
 	// numbersInMessages are the line numbers and counts of a message.
-	numbersInMessages = regexp.MustCompile(`\d+`)
+	numbersInMessages = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d+`) })
 	// urlsInMessages and digestsInMessages are what names one resource
 	// among others in a message about a sampled resource.
-	urlsInMessages    = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>]+`)
-	digestsInMessages = regexp.MustCompile(`\b[A-Za-z0-9+/_=-]{16,}`)
+	urlsInMessages    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>]+`) })
+	digestsInMessages = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[A-Za-z0-9+/_=-]{16,}`) })
 )
 
 // Message is msg with its numbers replaced by "#".
 func Message(msg string) string {
-	return numbersInMessages.ReplaceAllString(msg, "#")
+	return numbersInMessages().ReplaceAllString(msg, "#")
 }
 
 // sampled reports whether a finding is about a sampled resource.
@@ -61,8 +62,8 @@ func Of(r *engine.Result, d engine.Diagnostic) Key {
 	if r.Kind == rs.KindResource {
 		doc = ""
 	}
-	msg := urlsInMessages.ReplaceAllString(d.Message, "URL")
-	msg = digestsInMessages.ReplaceAllString(msg, "DIGEST")
+	msg := urlsInMessages().ReplaceAllString(d.Message, "URL")
+	msg = digestsInMessages().ReplaceAllString(msg, "DIGEST")
 	return Key{Document: doc, Rule: d.Rule, Message: Message(msg), Sampled: true}
 }
 

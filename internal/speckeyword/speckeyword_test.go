@@ -1,6 +1,9 @@
 package speckeyword
 
-import "testing"
+import (
+	"regexp"
+	"testing"
+)
 
 func TestStrongest(t *testing.T) {
 	for quote, want := range map[string]Class{
@@ -48,6 +51,29 @@ func TestCarries(t *testing.T) {
 	for c, want := range map[Class]string{None: "none", May: "may", Should: "should", Must: "must"} {
 		if c.String() != want {
 			t.Errorf("%d.String() = %q, want %q", int(c), c, want)
+		}
+	}
+}
+
+// The words are read as the regular expressions they replace read them.
+func TestAsTheRegularExpressions(t *testing.T) {
+	re := map[Class]*regexp.Regexp{
+		Must:   regexp.MustCompile(`(?i)\b(must|shall|mandatory|is required)\b|なければなりません|なければならない|必須`),
+		Should: regexp.MustCompile(`(?i)\b(should|recommended|recommends|ought to)\b|すべき|べきで|推奨`),
+		May:    regexp.MustCompile(`(?i)\b(may|optional|can)\b|できます|してもよい|任意`),
+	}
+	for _, s := range []string{
+		"", "must", "MUST", "Must.", "(must)", "must_", "_must", "1must", "must1", "mustard", "a must", "amust",
+		"is required", "IS Required", "is  required", "is\trequired", "this required", "is requiredness",
+		"ought to", "ought  to", "oughtto", "Recommended", "recommends", "recommend", "should've",
+		"can", "can't", "cannot", "scan", "May", "mayor", "optional", "optionally", "SHALL NOT",
+		"éshall", "shallé", "必須です", "推奨", "することができます", "してもよい", "任意の", "なければならない",
+		"mandatory\n", "\nmay", "x\x00must", "mu-st", "must\u00a0", "\u00a0must",
+	} {
+		for c, r := range re {
+			if got, want := Carries(s, c), r.MatchString(s); got != want {
+				t.Errorf("Carries(%q, %v) = %v, the regular expression says %v", s, c, got, want)
+			}
 		}
 	}
 }

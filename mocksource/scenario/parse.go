@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -37,11 +38,11 @@ type scParser struct {
 	aliases int
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 func (p *scParser) yamlError(err error) error {
 	msg := err.Error()
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+	if m := yamlLine().FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		if parserProblem(m[2]) {
 			// yaml.v3 reports the parser's errors at the 0-based line of

