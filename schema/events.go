@@ -231,99 +231,131 @@ func (d *decoder) streamed(onEntries func(*rs.Document), window int, pool *rs.En
 	}
 }
 
+// evReader reads the fields of a buffer of events: a read past its end reads
+// nothing and sets bad, which feed tests once per event (not once per
+// field); i stays within buf.
+type evReader struct {
+	buf []byte
+	i   int
+	bad bool
+}
+
+func (r *evReader) u32() uint32 {
+	if len(r.buf)-r.i < 4 {
+		r.bad = true
+		return 0
+	}
+	v := binary.LittleEndian.Uint32(r.buf[r.i:])
+	r.i += 4
+	return v
+}
+
+// raw is the next string, a view of buf.
+func (r *evReader) raw() []byte {
+	n := r.u32()
+	if uint64(n) > uint64(len(r.buf)-r.i) {
+		r.bad = true
+		return nil
+	}
+	b := r.buf[r.i : r.i+int(n)]
+	r.i += int(n)
+	return b
+}
+
+// known is the string table numbers id, if any.
+func known(table []string, id uint32) (string, bool) {
+	if k := int(id) - 1; uint(k) < uint(len(table)) {
+		return table[k], true
+	}
+	return "", false
+}
+
+// ns is the namespace URI that id, just read, stands for when known
+// (d.table) does not have it (see numbered), made rs.SitemapNS or rs.RSNS
+// when it spells one.
+func (d *decoder) ns(r *evReader, id uint32) string {
+	n := len(d.table)
+	s := d.numbered(r, &d.table, id)
+	if len(d.table) != n {
+		s = constant(d.table)
+	}
+	return s
+}
+
+// numbered is the string of a table (namespace URIs, local names) that
+// id, just read, does not number yet: none (0), one written out
+// (0xffffffff), or one numbered from now on (its number with the top bit
+// set, then the string).
+func (d *decoder) numbered(r *evReader, table *[]string, id uint32) string {
+	switch {
+	case id == 0:
+		return ""
+	case id == 0xffffffff:
+		return d.keep(r.raw())
+	case id&0x80000000 != 0:
+		b := r.raw()
+		if int(id&0x7fffffff) != len(*table)+1 {
+			r.bad = true
+			return ""
+		}
+		s := string(b)
+		*table = append(*table, s)
+		return s
+	}
+	r.bad = true
+	return ""
+}
+
 // feed replays the events of buf, which is only read during the call (it
-// may be C memory given back afterwards).
+// may be C memory given back afterwards). Names and namespaces already
+// numbered, nearly all of them, are looked up here (known), the rest in a
+// call.
 func (d *decoder) feed(buf []byte) error {
-	i := 0
-	u32 := func() (uint32, bool) {
-		if i+4 > len(buf) {
-			return 0, false
-		}
-		v := binary.LittleEndian.Uint32(buf[i:])
-		i += 4
-		return v, true
-	}
-	// raw is the next string, a view of buf.
-	raw := func() ([]byte, bool) {
-		n, ok := u32()
-		if !ok || uint64(i)+uint64(n) > uint64(len(buf)) {
-			return nil, false
-		}
-		b := buf[i : i+int(n)]
-		i += int(n)
-		return b, true
-	}
-	str := func() (string, bool) {
-		b, ok := raw()
-		return d.keep(b), ok
-	}
-	// numbered is a string of a table (namespace URIs, local names),
-	// numbered the first time it is written.
-	numbered := func(table *[]string) (string, bool) {
-		id, ok := u32()
-		switch {
-		case !ok:
-			return "", false
-		case id == 0:
-			return "", true
-		case id == 0xffffffff:
-			return str()
-		case id&0x80000000 != 0:
-			b, ok := raw()
-			if !ok || int(id&0x7fffffff) != len(*table)+1 {
-				return "", false
-			}
-			s := string(b)
-			*table = append(*table, s)
-			return s, true
-		case int(id) <= len(*table):
-			return (*table)[id-1], true
-		}
-		return "", false
-	}
-	ns := func() (string, bool) {
-		n := len(d.table)
-		s, ok := numbered(&d.table)
-		if len(d.table) != n {
-			s = constant(d.table)
-		}
-		return s, ok
-	}
-	name := func() (string, bool) { return numbered(&d.names) }
-	for i < len(buf) {
-		op := buf[i]
-		i++
+	r := evReader{buf: buf}
+	for r.i < len(r.buf) {
+		op := r.buf[r.i]
+		r.i++
 		switch op {
 		case 'S':
-			line, ok1 := u32()
-			col, ok2 := u32()
-			space, ok3 := ns()
-			local, ok4 := name()
-			na, ok5 := u32()
-			if !(ok1 && ok2 && ok3 && ok4 && ok5) || int(na) > len(buf) {
+			line, col := r.u32(), r.u32()
+			id := r.u32()
+			space, ok := known(d.table, id)
+			if !ok && id != 0 { // 0: in no namespace
+				space = d.ns(&r, id)
+			}
+			id = r.u32()
+			local, ok := known(d.names, id)
+			if !ok {
+				local = d.numbered(&r, &d.names, id)
+			}
+			na := r.u32()
+			if r.bad || uint64(na) > uint64(len(r.buf)) {
 				return errEvents
 			}
 			d.attrs = d.attrs[:0]
-			for k := uint32(0); k < na; k++ {
-				as, ok1 := ns()
-				al, ok2 := name()
-				av, ok3 := str()
-				if !(ok1 && ok2 && ok3) {
-					return errEvents
+			for k := uint32(0); k < na && !r.bad; k++ {
+				id := r.u32()
+				as, ok := known(d.table, id)
+				if !ok && id != 0 {
+					as = d.ns(&r, id)
 				}
+				id = r.u32()
+				al, ok := known(d.names, id)
+				if !ok {
+					al = d.numbered(&r, &d.names, id)
+				}
+				av := d.keep(r.raw())
 				d.attrs = append(d.attrs, rs.XMLAttr{Space: as, Local: al, Value: av})
 			}
 			// The start tag as written, read during the call only.
-			nt, ok := u32()
-			if !ok || uint64(i)+uint64(nt) > uint64(len(buf)) {
+			tag := r.raw()
+			if r.bad {
 				return errEvents
 			}
-			tag := buf[i : i+int(nt)]
-			i += int(nt)
 			d.b.StartElement(space, local, d.attrs, tag, rs.Pos{Line: int(line), Column: int(col)})
 		case 'T':
-			t, ok := str()
-			if !ok {
+			t := d.keep(r.raw())
+			if r.bad {
 				return errEvents
 			}
 			d.b.Text(t)

@@ -10,6 +10,9 @@
 #include "shim.h"
 
 #include <stdio.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -278,14 +281,12 @@ static inline void rsc_put_u32(rsc_buf *b, uint32_t v) {
 	b->len += 4;
 }
 
-static inline void rsc_put_byte(rsc_buf *b, unsigned char c) {
-	if (b->len + 1 > b->cap) {
-		rsc_grow(b, 1);
-		if (b->oom) {
-			return;
-		}
+// rsc_room makes room for need more bytes in b; 0 when memory ran out.
+static inline int rsc_room(rsc_buf *b, size_t need) {
+	if (b->len + need > b->cap) {
+		rsc_grow(b, need);
 	}
-	b->p[b->len++] = c;
+	return !b->oom;
 }
 
 static inline void rsc_put_bytes(rsc_buf *b, const xmlChar *s, size_t n) {
@@ -402,13 +403,18 @@ typedef struct {
 	rsc_table names;
 	// The ResourceSync namespace URI once seen (a dictionary pointer).
 	const xmlChar *rs_ns;
-	// win holds the input from absolute offset win_off to the end of what
-	// was fed: what rsc_locate still needs (from at on) and the start tag
-	// being read. Bytes before at are dropped as the pass goes.
-	rsc_buf win;
-	long win_off;
+	// prolog holds the input from its start while the root element is not
+	// seen: the prolog, for rsc_prolog_doctype.
+	rsc_buf prolog;
+	// feed is the input rsc_pass_push is parsing (feed_len bytes from the
+	// absolute offset feed_off), NULL between pushes: what rsc_locate
+	// counts newlines in.
+	const unsigned char *feed;
+	long feed_off;
+	size_t feed_len;
 	// Where rsc_locate stopped: offset at, on line at_line, whose first
-	// byte is at at_linestart.
+	// byte is at at_linestart. Between pushes, at is the end of the input
+	// fed so far.
 	long at, at_linestart;
 	int at_line;
 	// rsc_last_tag's last answer, for the parser position tag_cur.
@@ -453,26 +459,9 @@ static void rsc_ev_buffer(rsc_pass *ps, rsc_buf *b) {
 	b->cap = p != NULL ? RSC_EV_CAP : 0; // NULL: rsc_grow tries again
 }
 
-// rsc_win_append adds the next n bytes of input to the window, first
-// dropping what is before at when that is at least as much as what is
-// kept (so each byte is moved at most once, on average), and giving memory
-// back when the window has shrunk a lot.
-static int rsc_win_append(rsc_stream *st, const unsigned char *p, size_t n) {
-	rsc_buf *w = &st->win;
-	size_t drop = (size_t)(st->at - st->win_off);
-	if (drop > 0 && drop >= w->len - drop) {
-		memmove(w->p, w->p + drop, w->len - drop);
-		w->len -= drop;
-		st->win_off += (long)drop;
-		size_t want = 2 * (w->len + n);
-		if (w->cap > (1u << 20) && w->cap > 2 * want) {
-			unsigned char *np = realloc(w->p, want);
-			if (np != NULL) {
-				w->p = np;
-				w->cap = want;
-			}
-		}
-	}
+// rsc_prolog_append adds the next n bytes of input to the prolog copy.
+static int rsc_prolog_append(rsc_stream *st, const unsigned char *p, size_t n) {
+	rsc_buf *w = &st->prolog;
 	rsc_grow(w, n);
 	if (w->oom) {
 		return -1;
@@ -536,6 +525,36 @@ static void rsc_put_numbered(rsc_buf *b, rsc_table *t, const xmlChar *s, int (*n
 	rsc_put_str(b, s);
 }
 
+static void rsc_put_ns(rsc_stream *st, rsc_buf *b, const xmlChar *uri);
+static void rsc_put_name(rsc_stream *st, rsc_buf *b, const xmlChar *name);
+
+// rsc_put_known writes the number of s (a namespace URI when t is st->ns,
+// NULL written 0; else a local name) at w, in b, which has room for need
+// bytes from w on, and returns where the event goes on: at once when s is
+// numbered already; else b's length is set to w, s written by rsc_put_ns
+// or rsc_put_name, and room for need bytes made again (NULL: out of
+// memory).
+static inline unsigned char *rsc_put_known(rsc_stream *st, rsc_buf *b, unsigned char *w, rsc_table *t,
+                                           const xmlChar *s, size_t need) {
+	if (s != NULL) {
+		unsigned i = rsc_table_find(t, s);
+		if (t->key[i] != NULL) {
+			rsc_le32(w, t->id[i]);
+			return w + 4;
+		}
+	} else if (t == &st->ns) {
+		rsc_le32(w, 0);
+		return w + 4;
+	}
+	b->len = (size_t)(w - b->p);
+	if (t == &st->ns) {
+		rsc_put_ns(st, b, s);
+	} else {
+		rsc_put_name(st, b, s);
+	}
+	return rsc_room(b, need) ? b->p + b->len : NULL;
+}
+
 static int rsc_any(rsc_stream *st, const xmlChar *s) {
 	(void)st;
 	(void)s;
@@ -571,31 +590,99 @@ static void rsc_put_name(rsc_stream *st, rsc_buf *b, const xmlChar *name) {
 	rsc_put_numbered(b, &st->names, name, rsc_dict_owned, st);
 }
 
+// rsc_newlines counts the newlines of p[0..n), and sets *after to the
+// index just past the last one (unchanged when there is none). avail >= n
+// bytes may be read at p. With SSE2 (every x86-64), 16 bytes at a time,
+// the last block read whole when avail allows, its bytes from n on left
+// out: the ranges are short (from one tag to the next), where memchr,
+// called once per newline and once more, cost twice as much.
+#if defined(__SSE2__)
+// rsc_tail16 is the k < 16 bytes at p, then zeros: the last block of what
+// may be read (out of line, so that the count's loop keeps no buffer).
+__attribute__((noinline)) static __m128i rsc_tail16(const unsigned char *p, size_t k) {
+	unsigned char tail[16] = {0};
+	memcpy(tail, p, k);
+	return _mm_loadu_si128((const __m128i *)(const void *)tail);
+}
+
+// rsc_bits counts the bits of m, few (one per newline).
+static inline size_t rsc_bits(unsigned m) {
+	size_t n = 0;
+	for (; m != 0; m &= m - 1) {
+		n++;
+	}
+	return n;
+}
+#endif
+
+static inline size_t rsc_newlines(const unsigned char *p, size_t n, size_t avail, size_t *after) {
+	size_t count = 0;
+#if defined(__SSE2__)
+	const __m128i nl = _mm_set1_epi8('\n');
+	size_t i = 0, last = 0;
+	for (; i + 16 <= n; i += 16) {
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + i)), nl));
+		if (m != 0) {
+			last = i + 32 - (size_t)__builtin_clz(m); // past the highest bit set
+			count += rsc_bits(m);
+		}
+	}
+	if (i < n) {
+		__m128i v = avail - i >= 16 ? _mm_loadu_si128((const __m128i *)(const void *)(p + i)) : rsc_tail16(p + i, avail - i);
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)) & ((1u << (n - i)) - 1);
+		if (m != 0) {
+			last = i + 32 - (size_t)__builtin_clz(m);
+			count += rsc_bits(m);
+		}
+	}
+	if (count > 0) {
+		*after = last;
+	}
+#else
+	(void)avail;
+	for (size_t i = 0; i < n;) {
+		const unsigned char *q = memchr(p + i, '\n', n - i);
+		if (q == NULL) {
+			break;
+		}
+		count++;
+		i = (size_t)(q - p) + 1;
+		*after = i;
+	}
+#endif
+	return count;
+}
+
+// rsc_advance moves where rsc_locate stopped to off, in the input being
+// fed. Returns 0 when that part of the input is not there.
+static inline int rsc_advance(rsc_stream *st, long off) {
+	if (st->feed == NULL || st->at < st->feed_off || off > st->feed_off + (long)st->feed_len) {
+		return 0;
+	}
+	size_t i = (size_t)(st->at - st->feed_off), after = 0;
+	size_t n = rsc_newlines(st->feed + i, (size_t)(off - st->at), st->feed_len - i, &after);
+	if (n > 0) {
+		st->at_line += (int)n;
+		st->at_linestart = st->at + (long)after;
+	}
+	st->at = off;
+	return 1;
+}
+
 // rsc_locate gives the line and column (1-based, in bytes, as the Go
-// parser counts them) of the absolute byte offset off of the input, found
-// in the parser's buffer at p. It counts newlines forward from where it
-// last stopped, so that locating the tags of a document in order costs one
-// pass over it whatever its layout (a one-line document included). A step
-// back (rare: tags are located in document order) is answered on the same
+// parser counts them) of the absolute byte offset off of the input. It
+// counts newlines forward from where it last stopped, in the input being
+// fed (rsc_pass_push moves that to the end of each piece it parsed), so
+// that locating the tags of a document in order costs one pass over it
+// whatever its layout (a one-line document included). A step back (a tag
+// begun in an earlier piece, or located again) is answered on the same
 // line from what is known, further back from the parser's own buffer.
 // Returns 0 when the position cannot be known.
 static int rsc_locate(rsc_stream *st, long off, int *line, int *col) {
 	if (off >= st->at) {
-		if (off > st->win_off + (long)st->win.len) {
+		if (!rsc_advance(st, off)) {
 			return 0;
 		}
-		const unsigned char *w = st->win.p;
-		size_t i = (size_t)(st->at - st->win_off), end = (size_t)(off - st->win_off);
-		while (i < end) {
-			const unsigned char *nl = memchr(w + i, '\n', end - i);
-			if (nl == NULL) {
-				break;
-			}
-			st->at_line++;
-			i = (size_t)(nl - w) + 1;
-			st->at_linestart = st->win_off + (long)i;
-		}
-		st->at = off;
 		*line = st->at_line;
 		*col = (int)(off - st->at_linestart) + 1;
 		return 1;
@@ -650,7 +737,7 @@ static int rsc_last_tag(rsc_stream *st, long *offset, int *line, int *col) {
 		return 0;
 	}
 	long off = (long)in->consumed + (long)(p - base);
-	if (off >= st->win_off && off < st->win_off + (long)st->win.len && st->win.p[off - st->win_off] != '<') {
+	if (in->buf != NULL && in->buf->encoder != NULL) {
 		return 0; // the parser's buffer is not the input (never for UTF-8)
 	}
 	if (!rsc_locate(st, off, line, col)) {
@@ -732,32 +819,63 @@ static void rsc_s_start(void *ud, const xmlChar *localname, const xmlChar *prefi
 	if (b == NULL) {
 		return;
 	}
-	rsc_put_byte(b, 'S');
-	rsc_put_u32(b, line < 0 ? 0 : (uint32_t)line);
-	rsc_put_u32(b, col < 0 ? 0 : (uint32_t)col);
-	rsc_put_ns(st, b, URI);
-	rsc_put_name(st, b, localname);
-	rsc_put_u32(b, (uint32_t)nb_attributes);
-	for (int i = 0; i < nb_attributes; i++) {
-		const xmlChar **a = attributes + 5 * i; // localname, prefix, URI, value, end
-		rsc_put_ns(st, b, a[2]);
-		rsc_put_name(st, b, a[0]);
-		rsc_put_bytes(b, a[3], (size_t)(a[4] - a[3]));
-	}
 	// The start tag as written, for the attributes' positions: the parser
-	// stands at its closing '>' or '/>', and the window holds it from its
-	// '<' (just located) on. Only ResourceSync elements (<rs:md>, <rs:ln>)
-	// need it: the model places other attributes at their element.
+	// stands at its closing '>' or '/>', and its buffer holds it from its
+	// '<' (just located) on (it is shrunk only before a tag is parsed).
+	// Only ResourceSync elements (<rs:md>, <rs:ln>) need it: the model
+	// places other attributes at their element.
 	xmlParserInputPtr in = st->ctxt->input;
-	long cur = (long)in->consumed + (long)(in->cur - in->base);
+	long base = (long)in->consumed, cur = base + (long)(in->cur - in->base);
 	if (nb_attributes > 0 && URI != NULL && URI != st->rs_ns && xmlStrEqual(URI, BAD_CAST RSC_RS_NS)) {
 		st->rs_ns = URI;
 	}
-	if (nb_attributes > 0 && URI != NULL && URI == st->rs_ns && off >= st->win_off &&
-	    cur > off && cur <= st->win_off + (long)st->win.len) {
-		rsc_put_bytes(b, st->win.p + (off - st->win_off), (size_t)(cur - off));
-	} else {
-		rsc_put_u32(b, 0);
+	const xmlChar *tag = NULL;
+	size_t taglen = 0;
+	if (nb_attributes > 0 && URI != NULL && URI == st->rs_ns && off >= base && cur > off) {
+		tag = in->base + (off - base);
+		taglen = (size_t)(cur - off);
+	}
+	// Room for the whole event is made once (need bytes, as long as its
+	// names and namespaces are numbered already: rsc_put_known makes it
+	// again after writing one that is not), and it is written without a
+	// test at every field.
+	size_t need = 1 + 4 * 6 + (size_t)nb_attributes * 12 + taglen;
+	for (int i = 0; i < nb_attributes; i++) {
+		need += (size_t)(attributes[5 * i + 4] - attributes[5 * i + 3]);
+	}
+	unsigned char *w = rsc_room(b, need) ? b->p + b->len : NULL;
+	if (w != NULL) {
+		w[0] = 'S';
+		rsc_le32(w + 1, line < 0 ? 0 : (uint32_t)line);
+		rsc_le32(w + 5, col < 0 ? 0 : (uint32_t)col);
+		w = rsc_put_known(st, b, w + 9, &st->ns, URI, need);
+	}
+	if (w != NULL) {
+		w = rsc_put_known(st, b, w, &st->names, localname, need);
+	}
+	if (w != NULL) {
+		rsc_le32(w, (uint32_t)nb_attributes);
+		w += 4;
+	}
+	for (int i = 0; i < nb_attributes && w != NULL; i++) {
+		const xmlChar **a = attributes + 5 * i; // localname, prefix, URI, value, end
+		w = rsc_put_known(st, b, w, &st->ns, a[2], need);
+		if (w != NULL) {
+			w = rsc_put_known(st, b, w, &st->names, a[0], need);
+		}
+		if (w != NULL) {
+			size_t n = (size_t)(a[4] - a[3]);
+			rsc_le32(w, (uint32_t)n);
+			memcpy(w + 4, a[3], n);
+			w += 4 + n;
+		}
+	}
+	if (w != NULL) {
+		rsc_le32(w, (uint32_t)taglen);
+		if (taglen > 0) {
+			memcpy(w + 4, tag, taglen);
+		}
+		b->len = (size_t)(w + 4 + taglen - b->p);
 	}
 	if (b->len >= RSC_CHUNK) { // rsc_flush's test, without its call at every event
 		rsc_flush(st, 0);
@@ -779,12 +897,20 @@ static void rsc_s_end(void *ud, const xmlChar *localname, const xmlChar *prefix,
 	int leaf = st->leaf[--st->depth];
 	st->closed_line = st->line[st->depth];
 	st->closed_col = st->col[st->depth];
-	if (st->events != NULL) {
-		if (leaf && st->text.len > 0) {
-			rsc_put_byte(st->events, 'T');
-			rsc_put_bytes(st->events, st->text.p, st->text.len);
+	rsc_buf *b = st->events;
+	if (b != NULL) {
+		size_t n = leaf ? st->text.len : 0;
+		if (rsc_room(b, 1 + 4 + n + 1)) {
+			unsigned char *w = b->p + b->len;
+			if (n > 0) {
+				w[0] = 'T';
+				rsc_le32(w + 1, (uint32_t)n);
+				memcpy(w + 5, st->text.p, n);
+				w += 5 + n;
+			}
+			*w++ = 'E';
+			b->len = (size_t)(w - b->p);
 		}
-		rsc_put_byte(st->events, 'E');
 		if (st->events->len >= RSC_CHUNK) {
 			rsc_flush(st, 0);
 		}
@@ -964,23 +1090,38 @@ int rsc_pass_push(rsc_pass *ps, const char *buf, size_t len) {
 	if (len == 0) {
 		return 0;
 	}
-	if (len > INT32_MAX || rsc_win_append(st, (const unsigned char *)buf, len) != 0) {
+	if (len > INT32_MAX || (!st->root_seen && rsc_prolog_append(st, (const unsigned char *)buf, len) != 0)) {
 		st->oom = 1;
 		return -1;
 	}
+	st->feed = (const unsigned char *)buf;
+	st->feed_off = ps->fed;
+	st->feed_len = len;
 	ps->fed += (long)len;
+	int rc = 0;
 	for (size_t off = 0; off < len; off += RSC_PUSH) {
 		size_t k = len - off < RSC_PUSH ? len - off : RSC_PUSH;
 		xmlParseChunk(st->ctxt, buf + off, (int)k, 0);
 		if (st->oom) {
-			return -1;
+			rc = -1;
+			break;
 		}
 		if (st->ctxt->disableSAX || st->ctxt->instate == XML_PARSER_EOF) {
 			ps->stopped = 1; // a fatal error, or a DOCTYPE
-			return 1;
+			rc = 1;
+			break;
 		}
 	}
-	return 0;
+	// Where rsc_locate stopped moves to the end of what was fed, as buf is
+	// not kept: a tag begun in it and read with the next piece is located
+	// back from there, in the parser's buffer.
+	rsc_advance(st, ps->fed);
+	st->feed = NULL;
+	if (st->root_seen && st->prolog.p != NULL) {
+		free(st->prolog.p);
+		memset(&st->prolog, 0, sizeof st->prolog);
+	}
+	return rc;
 }
 
 int rsc_pass_take(rsc_pass *ps, unsigned char **chunk, size_t *len, size_t *cap) {
@@ -1060,10 +1201,10 @@ int rsc_pass_finish(rsc_pass *ps, int failed, int *wellformed, int *truncated) {
 		}
 	}
 	int dline = 1, dcol = 0;
-	// The window still starts at the document's start when the root was
-	// never located: then the prolog is there to look for a DOCTYPE in
-	// (one libxml2 stopped at, or one it refused as malformed).
-	int prolog = st->win_off == 0 && rsc_prolog_doctype((const char *)st->win.p, (long)st->win.len, &dline, &dcol);
+	// The input is kept from its start while the root is not seen: then
+	// the prolog is there to look for a DOCTYPE in (one libxml2 stopped
+	// at, or one it refused as malformed).
+	int prolog = !st->root_seen && rsc_prolog_doctype((const char *)st->prolog.p, (long)st->prolog.len, &dline, &dcol);
 	if (prolog || st->doctype || ctxt->intSubName != NULL || ctxt->hasExternalSubset) {
 		rsc_clear(&ps->res);
 		rsc_add(&ps->res, dline, dcol, XML_ERR_FATAL, 1, NULL,
@@ -1139,7 +1280,7 @@ void rsc_pass_free(rsc_pass *ps) {
 		free(ps->spare[i]);
 	}
 	free(ps->evbuf.p);
-	free(ps->st.win.p);
+	free(ps->st.prolog.p);
 	free(ps->st.text.p);
 	free(ps->st.leaf);
 	free(ps->st.line);

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -210,5 +211,22 @@ var _ = Describe("rsconform validate", func() {
 			_, out, _ := cli("validate", "--format", "json", write(dir, "x.xml", []byte(`<?xml version="1.0"?>`+"\n"+`<!DOCTYPE urlset [<!ENTITY x SYSTEM "file:///etc/passwd">]>`+"\n<urlset>&x;</urlset>")))
 			Expect(out).NotTo(ContainSubstring("root:"))
 		})
+	})
+})
+
+var _ = Describe("Documents read at a time (readerProcs)", func() {
+	It("doubles GOMAXPROCS for fewer documents than CPUs, and leaves it at their number otherwise", func() {
+		if os.Getenv("GOMAXPROCS") != "" {
+			Skip("GOMAXPROCS is set: readerProcs leaves it alone")
+		}
+		was := runtime.GOMAXPROCS(0)
+		DeferCleanup(func() { runtime.GOMAXPROCS(was) })
+		n := startProcs()
+		Expect(readerProcs(n - 1)).To(Equal(n))
+		Expect(runtime.GOMAXPROCS(0)).To(Equal(2 * n))
+		Expect(readerProcs(n)).To(Equal(n))
+		Expect(runtime.GOMAXPROCS(0)).To(Equal(n))
+		Expect(readerProcs(8 * n)).To(Equal(n))
+		Expect(runtime.GOMAXPROCS(0)).To(Equal(n))
 	})
 })
