@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	_ "github.com/rsconform/rsconform/internal/raceexit" // no second of sleep at exit under -race: see its doc
 )
 
 // A child test binary prints the folder os.TempDir gives it.
@@ -24,7 +26,7 @@ func tempDirOfChild(t *testing.T, env ...string) string {
 	t.Helper()
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }),
-		append(env, "RSCONFORM_TESTTMP_CHILD=1")...)
+		append(env, "RSCONFORM_TESTTMP_CHILD=1", "GORACE=atexit_sleep_ms=0")...) // no second's wait at exit under -race
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("child: %v", err)
