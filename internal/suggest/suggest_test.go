@@ -1,6 +1,11 @@
 package suggest
 
-import "testing"
+import (
+	"testing"
+
+	_ "github.com/rsconform/rsconform/internal/raceexit" // no second of sleep at exit under -race: see its doc
+	_ "github.com/rsconform/rsconform/internal/testtmp"  // temporary files on tmpfs: see its doc
+)
 
 func TestClosest(t *testing.T) {
 	names := []string{"validate", "crawl", "version", "strict", "RS-CL-ORDER", "RS-CLI-ORDER"}

@@ -14,8 +14,10 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	_ "github.com/rsconform/rsconform/internal/raceexit" // no second of sleep at exit under -race: see its doc
 	"github.com/rsconform/rsconform/internal/testbin"
-	_ "github.com/rsconform/rsconform/internal/testgc" // collects at 400 %: see its doc
+	_ "github.com/rsconform/rsconform/internal/testgc"  // collects at 400 %: see its doc
+	_ "github.com/rsconform/rsconform/internal/testtmp" // temporary files on tmpfs: see its doc
 	"github.com/rsconform/rsconform/mocksource/scenario"
 	"github.com/rsconform/rsconform/suite/destination"
 )
@@ -33,12 +35,10 @@ var (
 	refdestErr  error
 )
 
-// TestMain: TestBrokenDestination starts this test binary again, built
-// with -race: it would wait a second before exiting 0 (the race runtime's
-// atexit_sleep_ms, default 1000) for goroutines still running to report a
-// race; GORACE tells it not to wait.
+// TestMain closes what the self-test's plays leave. TestBrokenDestination
+// starts this test binary again: it inherits GORACE with atexit_sleep_ms=0
+// from raceexit's exec, so under -race it does not wait a second to exit.
 func TestMain(m *testing.M) {
-	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	code := m.Run()
 	if player != nil {
 		player.close()
