@@ -45,7 +45,7 @@ import (
 // sourcehttp.Response.Unanswered): it did not complete, and a resumed
 // crawl makes it again. An answer of any status (a 404, a 500) and a
 // refusal of the client's own (the origin policy, too many redirects) are
-// recorded.
+// recorded, and so is a server certificate the client does not trust.
 //
 // Lines are written whole, one write each, and synced to disk every
 // stateSyncEvery records or stateSyncPeriod of the crawl's clock, and when
