@@ -21,12 +21,14 @@ func TestMain(m *testing.M) {
 }
 
 // tempDirOfChild runs the test binary again with env (TMPDIR removed
-// first) and returns its os.TempDir.
+// first) and returns its os.TempDir. The child inherits GORACE, which
+// raceexit has made name atexit_sleep_ms under -race (no second's wait at
+// its exit, no exec), and keeps whatever else the user's GORACE says.
 func tempDirOfChild(t *testing.T, env ...string) string {
 	t.Helper()
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }),
-		append(env, "RSCONFORM_TESTTMP_CHILD=1", "GORACE=atexit_sleep_ms=0")...) // no second's wait at exit under -race
+		append(env, "RSCONFORM_TESTTMP_CHILD=1")...)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("child: %v", err)
