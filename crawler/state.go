@@ -45,7 +45,7 @@ import (
 // sourcehttp.Response.Unanswered): it did not complete, and a resumed
 // crawl makes it again. An answer of any status (a 404, a 500) and a
 // refusal of the client's own (the origin policy, too many redirects) are
-// recorded.
+// recorded, and so is a server certificate the client does not trust.
 //
 // Lines are written whole, one write each, and synced to disk every
 // stateSyncEvery records or stateSyncPeriod of the crawl's clock, and when
@@ -505,8 +505,8 @@ func (j *journal) lookup(op, u string) *record {
 	return &r
 }
 
-// add appends a record, unless its fetch got no answer, syncing the file every stateSyncEvery records or
-// stateSyncPeriod.
+// add appends a record, unless its fetch got no answer (then counted),
+// syncing the file every stateSyncEvery records or stateSyncPeriod.
 func (j *journal) add(r *record) {
 	if j == nil {
 		return
@@ -544,8 +544,7 @@ func (j *journal) sync(now time.Time) {
 }
 
 // close records that the crawl finished, when it did with every fetch
-// answered, syncs and closes
-// the file, and says what was done with it.
+// answered, syncs and closes the file, and says what was done with it.
 func (j *journal) close(finished bool) *StateInfo {
 	j.mu.Lock()
 	defer j.mu.Unlock()

@@ -331,6 +331,7 @@ var _ = Describe("A crawl with a state file (--state)", func() {
 		rep, err = crawler.Crawl(context.Background(), stateEntry, stateOpts(tr, state, new(int)))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.State.Unanswered).To(BeZero())
+		Expect(rep.State.Finished).To(BeFalse(), "the first run ended with fetches unanswered: not finished")
 		Expect(tr.counts).To(HaveKey(resource))
 		Expect(tr.counts).To(HaveKey(document))
 		Expect(tr.counts).NotTo(HaveKey(missing))

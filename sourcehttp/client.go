@@ -3,6 +3,7 @@ package sourcehttp
 import (
 	"compress/gzip"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -281,9 +282,12 @@ func (r *Response) Close() {
 // Unanswered reports a request left without an answer by the transport:
 // the connection failed (refused, reset, no such host), no answer came
 // within the time-out, or the context ended. A refusal of ours (refused,
-// below) and an answer of any status are outcomes a new request would
-// meet again; this is not.
-func (r *Response) Unanswered() bool { return r.Err != nil && !refused(r.Err) }
+// below), a server certificate the client does not trust and an answer
+// of any status are outcomes a new request would meet again; this is not.
+func (r *Response) Unanswered() bool {
+	var cert *tls.CertificateVerificationError
+	return r.Err != nil && !refused(r.Err) && !errors.As(r.Err, &cert)
+}
 
 // refused reports the client's own refusals of a request: an origin the
 // policy does not allow, too many redirects, not an http(s) URL.

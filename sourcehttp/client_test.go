@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -174,6 +175,13 @@ var _ = Describe("Unanswered", func() {
 		Expect(unanswered("http://elsewhere.example/")).To(BeFalse(), "an origin not allowed")
 		Expect(unanswered("ftp://a.example/")).To(BeFalse(), "not http(s)")
 		Expect(unanswered(down.URL+"/")).To(BeTrue(), "connection refused")
+
+		untrusted := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+		untrusted.Config.ErrorLog = log.New(io.Discard, "", 0) // its handshake errors are the point
+		untrusted.StartTLS()
+		defer untrusted.Close()
+		c = sourcehttp.New(sourcehttp.Config{Origins: origins(untrusted.URL), Clock: newFakeClock()})
+		Expect(unanswered(untrusted.URL+"/")).To(BeFalse(), "a certificate not trusted")
 	})
 })
 

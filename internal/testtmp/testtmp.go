@@ -13,7 +13,10 @@
 //
 // TMPDIR, when set, still decides (TMPDIR=/tmp keeps the tests on disk).
 // Without /dev/shm, or with less than MinFree free there (a container's
-// 64 MB default), nothing changes.
+// 64 MB default), nothing changes. What the tests leave there stays in
+// memory until removed or the machine restarts: t.TempDir's folders go
+// with their test, but the programs testbin keeps (a folder per work tree,
+// some 80 MB, rebuilt in place) and a killed run's files do not.
 package testtmp
 
 import (

@@ -21,12 +21,14 @@ func TestMain(m *testing.M) {
 }
 
 // tempDirOfChild runs the test binary again with env (TMPDIR removed
-// first) and returns its os.TempDir.
+// first) and returns its os.TempDir. The child inherits GORACE, which
+// raceexit has made name atexit_sleep_ms under -race (no second's wait at
+// its exit, no exec), and keeps whatever else the user's GORACE says.
 func tempDirOfChild(t *testing.T, env ...string) string {
 	t.Helper()
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }),
-		append(env, "RSCONFORM_TESTTMP_CHILD=1", "GORACE=atexit_sleep_ms=0")...) // no second's wait at exit under -race
+		append(env, "RSCONFORM_TESTTMP_CHILD=1")...)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("child: %v", err)
@@ -35,11 +37,12 @@ func tempDirOfChild(t *testing.T, env ...string) string {
 }
 
 // Without TMPDIR, the temporary folder is ours on /dev/shm when it is a
-// tmpfs with room, the system's otherwise; a TMPDIR given is kept.
+// tmpfs with room, the system's otherwise (also when another user made a
+// folder of that name first); a TMPDIR given is kept.
 func TestTempDir(t *testing.T) {
 	want := "/tmp"
-	if free("/dev/shm") >= MinFree {
-		want = fmt.Sprintf("/dev/shm/rsconform-tests-%d", os.Getuid())
+	if ours := fmt.Sprintf("/dev/shm/rsconform-tests-%d", os.Getuid()); usable(ours) {
+		want = ours
 	}
 	if got := tempDirOfChild(t); got != want {
 		t.Errorf("without TMPDIR: os.TempDir() = %s, want %s", got, want)
