@@ -407,7 +407,9 @@ func tagAttrs(data []byte, pos Pos, out []tagAttr, until string) []tagAttr {
 	}
 	// line is the current line; lineStart the offset of its first byte,
 	// whose column is col0 (the tag's own column on its first line).
-	// Plain loops: this runs on every <rs:md> and <rs:ln> of a document.
+	// Plain loops: this runs for every attribute position asked for
+	// (attrInfo.position) and on every tag with an attribute beyond
+	// ResourceSync's (otherAttrs).
 	line, lineStart, col0 := pos.Line, 0, pos.Column
 	// A tag on one line (most are) needs no look for newlines in its
 	// values: one look in the whole tag instead of one in each value.
@@ -488,8 +490,8 @@ func trimSpace(s string) string {
 var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // tagByte classes the bytes of a start tag for tagAttrs, one lookup a byte
-// of every <rs:md> and <rs:ln>: XML white space, the end of the element
-// name ('>' and '/'), '='.
+// of a tag it reads: XML white space, the end of the element name ('>' and
+// '/'), '='.
 var tagByte = func() (t [256]uint8) {
 	for _, c := range " \t\n\r" {
 		t[c] = tbSpace

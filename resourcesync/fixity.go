@@ -230,7 +230,15 @@ func nextHash(v string, i int) (t hashSpan, ok bool) {
 // one word (a digest is 32 to 128 of them).
 func allHex(s string) bool {
 	_ = s[7]
-	return hexHighs(binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))) == highs
+	w := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	// For a byte x below 0x80, x+(0x80-lo) has its high bit set when
+	// x >= lo, and x+(0x7f-hi) when x > hi; no sum carries into the next
+	// byte. lower maps 'A'-'F' to 'a'-'f'.
+	lower := w | ones*0x20
+	digit := (w + ones*(0x80-'0')) &^ (w + ones*(0x7f-'9'))
+	letter := (lower + ones*(0x80-'a')) &^ (lower + ones*(0x7f-'f'))
+	return (digit|letter)&^w&highs == highs
 }
 
 // allHexWords is allHex on each 8 bytes of s, whose length is a multiple of
@@ -245,21 +253,6 @@ func allHexWords(s string) bool {
 	}
 	return acc&hbHex != 0 && len(s) == 0
 }
-
-// hexHighs has the high bit of each byte of w set when that byte is a hex
-// digit, and no other bit.
-func hexHighs(w uint64) uint64 {
-	const ones = 0x0101010101010101
-	// For a byte x below 0x80, x+(0x80-lo) has its high bit set when
-	// x >= lo, and x+(0x7f-hi) when x > hi; no sum carries into the next
-	// byte. lower maps 'A'-'F' to 'a'-'f'.
-	lower := w | ones*0x20
-	digit := (w + ones*(0x80-'0')) &^ (w + ones*(0x7f-'9'))
-	letter := (lower + ones*(0x80-'a')) &^ (lower + ones*(0x7f-'f'))
-	return (digit | letter) &^ w & highs
-}
-
-const highs = 0x8080808080808080
 
 // hashByte classes the bytes of a hash attribute for nextHash: the ASCII
 // white space characters of unicode.IsSpace, bytes beyond ASCII (which

@@ -104,8 +104,7 @@ var EntryTimes = NewEntryValue("the datetimes of the entry's <rs:md> and <lastmo
 		}
 		// No datetime attribute here, none in the storage: nothing to do
 		// for them (most entries of most lists).
-		if has&mdTimeSet == 0 && !t.Md[0].Present && !t.Md[1].Present && !t.Md[2].Present &&
-			!t.Md[3].Present && !t.Md[4].Present {
+		if has&mdTimeSet == 0 && !anyPresent(t.Md[:]) {
 			t.Lastmod.set(e.Lastmod, e.Lastmod != "" || e.LastmodPos.IsValid())
 			return t
 		}
@@ -120,6 +119,17 @@ var EntryTimes = NewEntryValue("the datetimes of the entry's <rs:md> and <lastmo
 		t.Lastmod.set(e.Lastmod, e.Lastmod != "" || e.LastmodPos.IsValid())
 		return t
 	})
+
+// anyPresent reports whether one of ts is present (each of MdTimeAttrs,
+// whatever their number).
+func anyPresent(ts []ParsedTime) bool {
+	for i := range ts {
+		if ts[i].Present {
+			return true
+		}
+	}
+	return false
+}
 
 // set makes t ParseTime(v, present), writing t only when that changes it:
 // most datetimes an entry could have are absent, entry after entry, and a
