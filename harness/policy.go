@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/rsconform/rsconform/internal/words"
 )
 
 // Requirements no standard states: politeness, efficiency, telling the
@@ -131,7 +133,7 @@ func checkRefetch(st *Step) Outcome {
 	}
 	return Outcome{Status: Pass, Expected: want, Actual: "none",
 		Evidence: []string{fmt.Sprintf("%s held unchanged before the run; %s in the run (%s), none of them",
-			plural(held, "resource"), plural(downloads, "resource download"), plural(len(st.Requests), "request"))}}
+			words.Count(held, "resource"), words.Count(downloads, "resource download"), words.Count(len(st.Requests), "request"))}}
 }
 
 // NoDeletedFetch: resources the Source deleted are not requested.
@@ -163,7 +165,7 @@ func checkDeletedFetch(st *Step) Outcome {
 		return Outcome{Status: Fail, Expected: want, Actual: fmt.Sprintf("%d: %s", len(gets), list(gets)), Evidence: gets}
 	}
 	return Outcome{Status: Pass, Expected: want, Actual: "none",
-		Evidence: []string{fmt.Sprintf("%s in the run, none for the %s", plural(len(st.Requests), "request"), plural(len(st.Deleted), "deleted resource"))}}
+		Evidence: []string{fmt.Sprintf("%s in the run, none for the %s", words.Count(len(st.Requests), "request"), words.Count(len(st.Deleted), "deleted resource"))}}
 }
 
 // RateLimit: the Destination does not flood the Source.
@@ -200,7 +202,7 @@ func checkRate(st *Step) Outcome {
 			peak, at = n, times[lo]
 		}
 	}
-	evidence := []string{fmt.Sprintf("%s in the run; the busiest second, from %s, had %d", plural(len(times), "request"), at.Format("15:04:05.000"), peak)}
+	evidence := []string{fmt.Sprintf("%s in the run; the busiest second, from %s, had %d", words.Count(len(times), "request"), at.Format("15:04:05.000"), peak)}
 	if float64(peak) > st.MaxRate {
 		return Outcome{Status: Fail, Expected: want, Actual: fmt.Sprintf("%d requests in the second from %s", peak, at.Format("15:04:05.000")), Evidence: evidence}
 	}

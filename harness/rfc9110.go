@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/rsconform/rsconform/internal/words"
 )
 
 // RFC 9110 (HTTP Semantics), section 10.2.3, Retry-After.
@@ -64,7 +66,7 @@ func checkRetryAfter(st *Step) Outcome {
 	case len(early) > 0:
 		return Outcome{Status: Fail, Expected: want, Actual: fmt.Sprintf("%d asked again too early: %s", len(early), list(early)), Evidence: append(early, honoured...)}
 	case len(honoured) == 0:
-		return Outcome{Status: NotObserved, Expected: want, Actual: fmt.Sprintf("%s served, no follow-up request", plural(served, "Retry-After")), Evidence: unfollowed}
+		return Outcome{Status: NotObserved, Expected: want, Actual: fmt.Sprintf("%s served, no follow-up request", words.Count(served, "Retry-After")), Evidence: unfollowed}
 	}
 	return Outcome{Status: Pass, Expected: want, Actual: fmt.Sprintf("%d honoured", len(honoured)), Evidence: append(honoured, unfollowed...)}
 }

@@ -3,6 +3,8 @@ package harness
 import (
 	"fmt"
 	"strings"
+
+	"github.com/rsconform/rsconform/internal/words"
 )
 
 // Section 5.2, Destination Perspective: what "synchronized" means for a
@@ -57,7 +59,7 @@ func checkRun(st *Step) Outcome {
 			Evidence: append([]string{"DIR missing after the run"}, outputEvidence(info.Output)...)}
 	case info.ExitCode != 0:
 		return Outcome{Status: Pass, Expected: want,
-			Actual:   fmt.Sprintf("exit %d after %.1fs, %d requests, after the Source served %s", info.ExitCode, info.Seconds, info.Requests, plural(len(st.Broken), "broken response")),
+			Actual:   fmt.Sprintf("exit %d after %.1fs, %d requests, after the Source served %s", info.ExitCode, info.Seconds, info.Requests, words.Count(len(st.Broken), "broken response")),
 			Evidence: st.Broken}
 	}
 	return Outcome{Status: Pass, Expected: want, Actual: fmt.Sprintf("exit 0 after %.1fs, %d requests", info.Seconds, info.Requests),
@@ -113,7 +115,7 @@ func checkPresent(st *Step) Outcome {
 		evidence = append(evidence, p+": "+st.wire(p))
 	}
 	live := len(st.Expected) - len(st.WrongHash)
-	want := plural(live, "resource") + " present"
+	want := words.Count(live, "resource") + " present"
 	if st.Run.DirMissing {
 		want += " (DIR does not exist after the run)"
 	}
@@ -224,7 +226,7 @@ func checkDeleted(st *Step) Outcome {
 		return Outcome{Status: Fail, Expected: fmt.Sprintf("%d deleted resources absent", len(st.Deleted)),
 			Actual: fmt.Sprintf("%d present: %s", len(still), list(still)), Evidence: stillEvidence}
 	}
-	return Outcome{Status: Pass, Expected: fmt.Sprintf("%s absent", plural(len(st.Deleted), "deleted resource")), Actual: "absent", Evidence: evidence}
+	return Outcome{Status: Pass, Expected: fmt.Sprintf("%s absent", words.Count(len(st.Deleted), "deleted resource")), Actual: "absent", Evidence: evidence}
 }
 
 // NoExtraFiles: DIR holds nothing the Source never had.

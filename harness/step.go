@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rsconform/rsconform/internal/digits"
+	"github.com/rsconform/rsconform/internal/words"
 	"github.com/rsconform/rsconform/mocksource"
 	"github.com/rsconform/rsconform/mocksource/scenario"
 )
@@ -124,7 +125,7 @@ func (j *judge) newStep(step int, info *RunInfo, expected map[string]mocksource.
 	case info.ExitCode != 0 && len(st.Broken) == 0:
 		st.RunFailed = fmt.Sprintf("exit %d with nothing broken served", info.ExitCode)
 	case info.ExitCode != 0:
-		st.Stopped = fmt.Sprintf("exit %d after the Source served %s", info.ExitCode, plural(len(st.Broken), "broken response"))
+		st.Stopped = fmt.Sprintf("exit %d after the Source served %s", info.ExitCode, words.Count(len(st.Broken), "broken response"))
 	}
 	return st
 }
@@ -199,14 +200,6 @@ func list(items []string) string {
 		return strings.Join(s[:5], ", ") + fmt.Sprintf(" and %d more", len(s)-5)
 	}
 	return strings.Join(s, ", ")
-}
-
-// plural is "1 resource", "2 resources".
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // wire says what the request log shows of the resource at DIR name p in

@@ -1,6 +1,10 @@
 package harness
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/rsconform/rsconform/internal/words"
+)
 
 // Requirements of the scenarios of "Mistakes seen in the wild"
 // (docs/wild.md).
@@ -35,9 +39,9 @@ func checkToken(st *Step) Outcome {
 	}
 	if len(refused) > 0 {
 		return Outcome{Status: Fail, Expected: want,
-			Actual:   fmt.Sprintf("%s of %d without it (answered 401): %s", plural(len(refused), "request"), len(st.Requests), list(refused)),
+			Actual:   fmt.Sprintf("%s of %d without it (answered 401): %s", words.Count(len(refused), "request"), len(st.Requests), list(refused)),
 			Evidence: refused}
 	}
 	return Outcome{Status: Pass, Expected: want, Actual: "all of them",
-		Evidence: []string{fmt.Sprintf("%s in the run, none answered 401", plural(len(st.Requests), "request"))}}
+		Evidence: []string{fmt.Sprintf("%s in the run, none answered 401", words.Count(len(st.Requests), "request"))}}
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rsconform/rsconform/internal/words"
 	"github.com/rsconform/rsconform/reporter"
 )
 
@@ -101,16 +102,9 @@ func verdict(last *Run) (string, string) {
 	case last.Status == StatusOK && last.Errors == 0:
 		return "conforms", "pass"
 	case last.Status == StatusOK:
-		return strconv.Itoa(last.Errors) + " " + plural(last.Errors, "error"), "fail"
+		return strconv.Itoa(last.Errors) + " " + words.Noun(last.Errors, "error"), "fail"
 	}
 	return last.Status, "skip"
-}
-
-func plural(n int, w string) string {
-	if n == 1 {
-		return w
-	}
-	return w + "s"
 }
 
 func (d *dashboard) sources(w http.ResponseWriter, r *http.Request) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rsconform/rsconform/harness"
+	"github.com/rsconform/rsconform/internal/words"
 	"github.com/rsconform/rsconform/rules/engine"
 )
 
@@ -138,7 +139,7 @@ func writeDestinationText(w io.Writer, results []*harness.Result, o Options) err
 	}
 	s := harness.Summarize(results, o.Strict)
 	fmt.Fprintf(&b, "%s, %s: %s, %d passed, %d failed (%d failing the run), %d not observed, %d skipped\n",
-		plural(s.Scenarios, "scenario"), plural(s.Steps, "run"), plural(s.Verdicts, "verdict"), s.Passed, s.Failed, s.Failing, s.NotObserved, s.Skipped)
+		words.Count(s.Scenarios, "scenario"), words.Count(s.Steps, "run"), words.Count(s.Verdicts, "verdict"), s.Passed, s.Failed, s.Failing, s.NotObserved, s.Skipped)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

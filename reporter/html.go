@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/rsconform/rsconform/internal/digits"
+	"github.com/rsconform/rsconform/internal/words"
 	"github.com/rsconform/rsconform/rules"
 	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/rules/graph"
@@ -73,10 +74,8 @@ func HTMLTemplates() *template.Template {
 }
 
 var htmlFuncs = template.FuncMap{
-	"lower": strings.ToLower,
-	"plural": func(n int, word string) string {
-		return plural(n, word)
-	},
+	"lower":  strings.ToLower,
+	"plural": words.Count,
 }
 
 // DefaultRuleURL is where a rule links when Options.RuleURL is not set:

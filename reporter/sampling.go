@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rsconform/rsconform/internal/words"
 	"github.com/rsconform/rsconform/rules/graph"
 )
 
@@ -80,7 +81,7 @@ func samplingText(s *graph.Sampling) string {
 			from++
 		}
 	}
-	line := fmt.Sprintf("sampled %s from %s of %s", plural(s.Resources, "resource"), plural(from, "list"), plural(len(s.Lists), "list"))
+	line := fmt.Sprintf("sampled %s from %s of %s", words.Count(s.Resources, "resource"), words.Count(from, "list"), words.Count(len(s.Lists), "list"))
 	total, reasons := graph.SkipTotal(s.Skipped)
 	if total > 0 {
 		var parts []string

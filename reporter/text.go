@@ -13,6 +13,7 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"github.com/rsconform/rsconform/internal/digits"
+	"github.com/rsconform/rsconform/internal/words"
 	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/rules/graph"
 )
@@ -300,15 +301,7 @@ func (t *textReporter) findings(b *strings.Builder, r engine.Result) {
 // a rule than it lists (engine.Result.Omitted).
 func omittedNote(o engine.Omitted) string {
 	return fmt.Sprintf("and %s more %s %s in this document, not listed (beyond --max-findings-per-rule)",
-		digits.Grouped(int64(o.Count)), o.Rule, plural0(o.Count, string(severityOf(o.Severity))+" finding"))
-}
-
-// plural0 is word, with an s unless n is 1.
-func plural0(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
+		digits.Grouped(int64(o.Count)), o.Rule, words.Noun(o.Count, string(severityOf(o.Severity))+" finding"))
 }
 
 // groupAbove is how many findings of one rule a document shows in full
@@ -377,17 +370,17 @@ func (t *textReporter) summary() string {
 		docs = append(docs, fmt.Sprintf("%d skipped", s.Skipped))
 	}
 	count := func(n int, word string, c *color.Color) string {
-		str := plural(n, word)
+		str := words.Count(n, word)
 		if n > 0 {
 			return c.Sprint(str)
 		}
 		return str
 	}
-	line := fmt.Sprintf("%s: %s; %s, %s, %s", plural(s.Documents, "document"), strings.Join(docs, ", "),
+	line := fmt.Sprintf("%s: %s; %s, %s, %s", words.Count(s.Documents, "document"), strings.Join(docs, ", "),
 		count(s.ErrorFindings, "error", st.sevError), count(s.Warnings, "warning", st.sevWarning),
 		count(s.Infos, "info", st.sevInfo))
 	if s.Resources > 0 {
-		line += fmt.Sprintf(" (%s with findings of their own)", plural(s.Resources, "sampled resource"))
+		line += fmt.Sprintf(" (%s with findings of their own)", words.Count(s.Resources, "sampled resource"))
 	}
 	switch {
 	case t.o.FailLevel == engine.SeverityInfo:
@@ -396,8 +389,4 @@ func (t *textReporter) summary() string {
 		line += " (strict: warnings fail)"
 	}
 	return line
-}
-
-func plural(n int, word string) string {
-	return strconv.Itoa(n) + " " + plural0(n, word)
 }

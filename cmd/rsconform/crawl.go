@@ -15,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/rsconform/rsconform/crawler"
+	"github.com/rsconform/rsconform/internal/words"
 	"github.com/rsconform/rsconform/reporter"
 	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/rules/frontend"
@@ -332,11 +333,15 @@ func stateOutcome(st *crawler.StateInfo, stderr io.Writer) {
 		if st.Dropped {
 			how = " (its last line, cut by an interrupted write, was dropped)"
 		}
-		fmt.Fprintf(stderr, "rsconform crawl: resumed from %s%s: %d fetches read from it, %d made now\n", st.File, how, st.Replayed, st.Recorded+st.Unanswered)
+		fmt.Fprintf(stderr, "rsconform crawl: resumed from %s%s: %s read from it, %d made now\n", st.File, how, words.Count(st.Replayed, "fetch"), st.Recorded+st.Unanswered)
 	}
 	if st.Unanswered > 0 {
-		fmt.Fprintf(stderr, "rsconform crawl: %d fetches got no answer (a transport failure): %s does not record them, "+
-			"the same command run again makes them again\n", st.Unanswered, st.File)
+		them := "them"
+		if st.Unanswered == 1 {
+			them = "it"
+		}
+		fmt.Fprintf(stderr, "rsconform crawl: %s got no answer (a transport failure): %s does not record %s, "+
+			"the same command run again makes %s again\n", words.Count(st.Unanswered, "fetch"), st.File, them, them)
 	}
 	if st.Err != nil {
 		fmt.Fprintf(stderr, "rsconform crawl: the state file %s may be incomplete: %v\n", st.File, st.Err)

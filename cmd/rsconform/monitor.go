@@ -12,6 +12,7 @@ import (
 
 	"github.com/rsconform/rsconform/crawler"
 	"github.com/rsconform/rsconform/internal/safefile"
+	"github.com/rsconform/rsconform/internal/words"
 	"github.com/rsconform/rsconform/monitor"
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/engine"
@@ -279,7 +280,7 @@ func monitorOnce(ctx context.Context, m *monitor.Monitor, stdout, stderr io.Writ
 			}
 		}
 		run := r.Run
-		status := fmt.Sprintf("%d %s, %d %s", run.Errors, pluralWord(run.Errors, "error"), run.Warnings, pluralWord(run.Warnings, "warning"))
+		status := fmt.Sprintf("%d %s, %d %s", run.Errors, words.Noun(run.Errors, "error"), run.Warnings, words.Noun(run.Warnings, "warning"))
 		switch run.Status {
 		case monitor.StatusUnreachable:
 			status = "unreachable: " + run.Error
@@ -294,7 +295,7 @@ func monitorOnce(ctx context.Context, m *monitor.Monitor, stdout, stderr io.Writ
 		if r.FirstRun {
 			n := run.Errors + run.Warnings + run.Infos
 			fmt.Fprintf(stdout, "%s: run %d (%s): first run: %d %s recorded as the baseline\n",
-				r.Source, run.ID, status, n, pluralWord(n, "finding"))
+				r.Source, run.ID, status, n, words.Noun(n, "finding"))
 		} else {
 			fmt.Fprintf(stdout, "%s: run %d (%s): new: %s, fixed: %s\n", r.Source, run.ID, status,
 				describeFindings(r.Changes.New, r.NewlyUnreachable), describeFindings(r.Changes.Fixed, false))
@@ -335,13 +336,6 @@ func describeFindings(fs []monitor.Finding, unreachable bool) string {
 		return "0"
 	}
 	return fmt.Sprintf("%d (%s)", n, strings.Join(parts, "; "))
-}
-
-func pluralWord(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }
 
 // readSourcesFile reads the monitor's Sources file at path

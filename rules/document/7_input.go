@@ -1,7 +1,6 @@
 package document
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/rsconform/rsconform/internal/digits"
@@ -165,11 +164,3 @@ var LimitAttributes = &engine.Rule{
 }
 
 func init() { engine.Register(XMLWellFormed, SchemaValid, LimitSize, LimitEntries, LimitAttributes) }
-
-// plural is a small helper for messages.
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
