@@ -40,6 +40,30 @@ func positions(doc *rs.Document) []string {
 	return out
 }
 
+// layouts is a document body of entries entries in the layouts the
+// position spec reads (see there).
+func layouts(entries int) string {
+	var b strings.Builder
+	for i := 0; i < entries; i++ {
+		pad := strings.Repeat(" ", i%37)
+		switch i % 6 {
+		case 0:
+			fmt.Fprintf(&b, "%s<url><loc>http://example.com/%d</loc></url>\n", pad, i)
+		case 1:
+			fmt.Fprintf(&b, "<url>\n\n\n%s<loc>http://example.com/%d</loc>\n\n<lastmod>2013-01-02T13:00:00Z</lastmod></url>", pad, i)
+		case 2:
+			fmt.Fprintf(&b, "<!--\na\nb\n\nc\n%s\nd-->\r\n<url><loc>http://example.com/%d</loc><rs:md\nhash=\"md5:1584abdf8ebdc9802ac0c6a7402c03b6\"\n%s length=\"%d\"\r\n x:y=\"1\" xmlns:x=\"urn:x\"/></url>", pad, i, pad, i)
+		case 3:
+			fmt.Fprintf(&b, "<url><loc>http://example.com/%d</loc><rs:ln rel=\"alternate\"%s href=\"http://example.com/m%d\"/></url>", i, pad, i)
+		case 4:
+			fmt.Fprintf(&b, "\n%s\n<url>%s<loc>\nhttp://example.com/%d\n</loc>\t\n</url>\n", strings.Repeat("\n ", i%9), pad, i)
+		case 5:
+			fmt.Fprintf(&b, "<url><loc>http://example.com/%d</loc><rs:md type=\"text/plain\"%s length=\"1\"/></url>%s", i, pad, strings.Repeat("<!--"+pad+"-->", i%5))
+		}
+	}
+	return b.String()
+}
+
 var _ = Describe("The events of a pass (shim.c) against the Go parser", func() {
 	It("places every element and attribute where the Go parser does, whatever the layout and the pieces", func() {
 		v, err := schema.New()
@@ -47,25 +71,7 @@ var _ = Describe("The events of a pass (shim.c) against the Go parser", func() {
 		// Layouts whose newlines fall anywhere in the 16-byte blocks the
 		// newline count reads, several to a block, none for long runs,
 		// inside start tags, and around the 4 KiB and 64 KiB pieces pushed.
-		var b strings.Builder
-		for i := 0; i < 1300; i++ {
-			pad := strings.Repeat(" ", i%37)
-			switch i % 6 {
-			case 0:
-				fmt.Fprintf(&b, "%s<url><loc>http://example.com/%d</loc></url>\n", pad, i)
-			case 1:
-				fmt.Fprintf(&b, "<url>\n\n\n%s<loc>http://example.com/%d</loc>\n\n<lastmod>2013-01-02T13:00:00Z</lastmod></url>", pad, i)
-			case 2:
-				fmt.Fprintf(&b, "<!--\na\nb\n\nc\n%s\nd-->\r\n<url><loc>http://example.com/%d</loc><rs:md\nhash=\"md5:1584abdf8ebdc9802ac0c6a7402c03b6\"\n%s length=\"%d\"\r\n x:y=\"1\" xmlns:x=\"urn:x\"/></url>", pad, i, pad, i)
-			case 3:
-				fmt.Fprintf(&b, "<url><loc>http://example.com/%d</loc><rs:ln rel=\"alternate\"%s href=\"http://example.com/m%d\"/></url>", i, pad, i)
-			case 4:
-				fmt.Fprintf(&b, "\n%s\n<url>%s<loc>\nhttp://example.com/%d\n</loc>\t\n</url>\n", strings.Repeat("\n ", i%9), pad, i)
-			case 5:
-				fmt.Fprintf(&b, "<url><loc>http://example.com/%d</loc><rs:md type=\"text/plain\"%s length=\"1\"/></url>%s", i, pad, strings.Repeat("<!--"+pad+"-->", i%5))
-			}
-		}
-		data := doc(b.String())
+		data := doc(layouts(1300))
 		Expect(len(data)).To(BeNumerically(">", 2*64*1024))
 		want, err := rs.ParseBytes(data)
 		Expect(err).NotTo(HaveOccurred())
@@ -78,6 +84,17 @@ var _ = Describe("The events of a pass (shim.c) against the Go parser", func() {
 		for _, n := range []int{4093} {
 			streamedDoc, _, err := v.ReadFrom(context.Background(), iotest.HalfReader(&pieceReader{data: data, n: n}),
 				schema.ReadOptions{})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(positions(streamedDoc)).To(Equal(wantPos), "read %d bytes at a time", n)
+		}
+		// Pieces smaller than a tag, a line and a 16-byte block, on a
+		// shorter document in the same layouts (every layout 25 times).
+		small := doc(layouts(150))
+		want, err = rs.ParseBytes(small)
+		Expect(err).NotTo(HaveOccurred())
+		wantPos = positions(want)
+		for _, n := range []int{1, 2, 3, 7, 15, 17, 81, 200} {
+			streamedDoc, _, err := v.ReadFrom(context.Background(), &pieceReader{data: small, n: n}, schema.ReadOptions{})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(positions(streamedDoc)).To(Equal(wantPos), "read %d bytes at a time", n)
 		}
