@@ -92,16 +92,9 @@ func samplingText(s *graph.Sampling) string {
 			}
 			parts = append(parts, fmt.Sprintf("%d %s", s.Skipped[r], w))
 		}
-		line += fmt.Sprintf("; %s not sampled: %s", entries(total), strings.Join(parts, ", "))
+		line += fmt.Sprintf("; %s not sampled: %s", words.Count(total, "entry"), strings.Join(parts, ", "))
 	}
 	return line
-}
-
-func entries(n int) string {
-	if n == 1 {
-		return "1 entry"
-	}
-	return fmt.Sprintf("%d entries", n)
 }
 
 // samplingProperties are the sampling counts as name/value pairs, for the

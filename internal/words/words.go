@@ -23,12 +23,16 @@ func Count(n int, word string) string {
 }
 
 // Plural is the English plural of a regular noun: -es after s, x, z, ch
-// and sh ("fetches", "indexes"), -s otherwise.
+// and sh ("fetches", "indexes"), -ies for a y after a consonant
+// ("entries"), -s otherwise.
 func Plural(word string) string {
 	for _, end := range []string{"s", "x", "z", "ch", "sh"} {
 		if strings.HasSuffix(word, end) {
 			return word + "es"
 		}
+	}
+	if n := len(word); n >= 2 && word[n-1] == 'y' && !strings.ContainsRune("aeiou", rune(word[n-2])) {
+		return word[:n-1] + "ies"
 	}
 	return word + "s"
 }

@@ -22,6 +22,9 @@ func TestCount(t *testing.T) {
 		{2, "index", "2 indexes"},
 		{2, "pass", "2 passes"},
 		{2, "wish", "2 wishes"},
+		{1, "entry", "1 entry"},
+		{2, "entry", "2 entries"},
+		{2, "key", "2 keys"},
 	} {
 		if got := words.Count(c.n, c.word); got != c.want {
 			t.Errorf("Count(%d, %q) = %q, want %q", c.n, c.word, got, c.want)
