@@ -102,7 +102,7 @@ func verdict(last *Run) (string, string) {
 	case last.Status == StatusOK && last.Errors == 0:
 		return "conforms", "pass"
 	case last.Status == StatusOK:
-		return strconv.Itoa(last.Errors) + " " + words.Noun(last.Errors, "error"), "fail"
+		return words.Count(last.Errors, "error"), "fail"
 	}
 	return last.Status, "skip"
 }

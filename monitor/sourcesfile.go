@@ -87,7 +87,7 @@ func ParseSourcesFile(path string, data []byte) ([]Listed, error) {
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		k, v := top.Content[i], top.Content[i+1]
 		if k.Value != "sources" {
-			return nil, at(k, "unknown key %q%s; valid keys: sources", k.Value, suggest.DidYouMean(k.Value, []string{"sources"}))
+			return nil, at(k, "unknown key %q%s; valid keys: sources", k.Value, suggest.DidYouMeanQuoted(k.Value, []string{"sources"}))
 		}
 		list = v
 	}

@@ -280,7 +280,7 @@ func monitorOnce(ctx context.Context, m *monitor.Monitor, stdout, stderr io.Writ
 			}
 		}
 		run := r.Run
-		status := fmt.Sprintf("%d %s, %d %s", run.Errors, words.Noun(run.Errors, "error"), run.Warnings, words.Noun(run.Warnings, "warning"))
+		status := words.Count(run.Errors, "error") + ", " + words.Count(run.Warnings, "warning")
 		switch run.Status {
 		case monitor.StatusUnreachable:
 			status = "unreachable: " + run.Error
@@ -294,8 +294,8 @@ func monitorOnce(ctx context.Context, m *monitor.Monitor, stdout, stderr io.Writ
 		}
 		if r.FirstRun {
 			n := run.Errors + run.Warnings + run.Infos
-			fmt.Fprintf(stdout, "%s: run %d (%s): first run: %d %s recorded as the baseline\n",
-				r.Source, run.ID, status, n, words.Noun(n, "finding"))
+			fmt.Fprintf(stdout, "%s: run %d (%s): first run: %s recorded as the baseline\n",
+				r.Source, run.ID, status, words.Count(n, "finding"))
 		} else {
 			fmt.Fprintf(stdout, "%s: run %d (%s): new: %s, fixed: %s\n", r.Source, run.ID, status,
 				describeFindings(r.Changes.New, r.NewlyUnreachable), describeFindings(r.Changes.Fixed, false))

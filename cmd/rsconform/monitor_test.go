@@ -322,7 +322,7 @@ var _ = Describe("monitor", func() {
 		Entry("a name that is no path segment", "sources:\n  - name: a/b\n    url: http://127.0.0.1:1/\n", `name: "a/b": want letters`),
 		Entry("two Sources of one name", "sources:\n  - name: a\n    url: http://127.0.0.1:1/\n  - name: a\n    url: http://127.0.0.1:2/\n", `sources[1]: name: "a" is already the name of the Source at line 2`),
 		Entry("a missing header file", "sources:\n  - name: a\n    url: http://127.0.0.1:1/\n    header_file: nothere.txt\n", `header_file:`),
-		Entry("an unknown top-level key", "source:\n  - name: a\n", `sources.yaml:1: unknown key "source"`),
+		Entry("an unknown top-level key", "source:\n  - name: a\n", `sources.yaml:1: unknown key "source" (did you mean "sources"?)`),
 		Entry("no Sources", "sources: []\n", `sources: want a list of Sources`),
 	)
 
