@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"strings"
 	"sync"
-	"unicode/utf8"
 	"unsafe"
 )
 
@@ -476,18 +475,16 @@ func isSpace(c byte) bool { return tagByte[c]&tbSpace != 0 }
 
 // trimSpace is strings.TrimSpace, which it calls only when the first or
 // the last byte of s may be white space (an ASCII space, or a byte beyond
-// ASCII, which may begin or end a Unicode one): most texts (a <loc>, a
-// <lastmod>) have none to trim.
+// ASCII, which may begin or end a Unicode one: hashByte classes both as
+// unicode.IsSpace does): most texts (a <loc>, a <lastmod>) have none to
+// trim.
 func trimSpace(s string) string {
-	if len(s) > 0 && s[0] < utf8.RuneSelf && s[len(s)-1] < utf8.RuneSelf && !asciiSpace[s[0]] && !asciiSpace[s[len(s)-1]] {
+	const maybe = hbSpace | hbBeyondASCII
+	if len(s) > 0 && hashByte[s[0]]&maybe == 0 && hashByte[s[len(s)-1]]&maybe == 0 {
 		return s
 	}
 	return strings.TrimSpace(s)
 }
-
-// asciiSpace are the ASCII bytes unicode.IsSpace (strings.TrimSpace) takes
-// for white space.
-var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // tagByte classes the bytes of a start tag for tagAttrs, one lookup a byte
 // of a tag it reads: XML white space, the end of the element name ('>' and

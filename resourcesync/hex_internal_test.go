@@ -5,25 +5,27 @@ import (
 	"testing"
 )
 
-// TestAllHexIsByteByByte holds allHex, which reads 8 bytes as one word, to
-// the byte-by-byte table (hashByte's hbHex): every byte value at every
-// place of a word of hex digits, and random words.
-func TestAllHexIsByteByByte(t *testing.T) {
-	byByte := func(w []byte) bool {
-		for _, c := range w {
-			if hashByte[c]&hbHex == 0 {
-				return false
-			}
+// byByte is the byte-by-byte test of hex digits (hashByte's hbHex).
+func byByte(w []byte) bool {
+	for _, c := range w {
+		if hashByte[c]&hbHex == 0 {
+			return false
 		}
-		return true
 	}
+	return true
+}
+
+// TestAllHexIsByteByByte holds allHexWords on one word of 8 bytes (as
+// nextHash reads a digest) to the byte-by-byte test: every byte value at
+// every place of a word of hex digits, and random words.
+func TestAllHexIsByteByByte(t *testing.T) {
 	w := []byte("09afAF3c")
 	for at := range w {
 		for c := range 256 {
 			x := append([]byte(nil), w...)
 			x[at] = byte(c)
-			if got, want := allHex(string(x)), byByte(x); got != want {
-				t.Fatalf("allHex(%q) = %v, want %v", x, got, want)
+			if got, want := allHexWords(string(x)), byByte(x); got != want {
+				t.Fatalf("allHexWords(%q) = %v, want %v", x, got, want)
 			}
 		}
 	}
@@ -38,14 +40,14 @@ func TestAllHexIsByteByByte(t *testing.T) {
 				x[i] = byte(rnd.IntN(256))
 			}
 		}
-		if got, want := allHex(string(x)), byByte(x); got != want {
-			t.Fatalf("allHex(%q) = %v, want %v", x, got, want)
+		if got, want := allHexWords(string(x)), byByte(x); got != want {
+			t.Fatalf("allHexWords(%q) = %v, want %v", x, got, want)
 		}
 	}
 }
 
 // TestAllHexWordsIsAllHex holds allHexWords, which decides on a digest's
-// words at once, to allHex on each word: digests of 8 to 128 digits with a
+// words at once, to the byte-by-byte test of each word: digests of 8 to 128 digits with a
 // byte of any value at any place.
 func TestAllHexWordsIsAllHex(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(23, 8))
@@ -61,7 +63,7 @@ func TestAllHexWordsIsAllHex(t *testing.T) {
 			}
 			want := true
 			for i := 0; i < n; i += 8 {
-				want = want && allHex(string(x[i:i+8]))
+				want = want && byByte(x[i:i+8])
 			}
 			if got := allHexWords(string(x)); got != want {
 				t.Fatalf("allHexWords(%q) = %v, want %v", x, got, want)

@@ -61,21 +61,21 @@ var TimeUTC = &engine.Rule{
 func forEachDatetime(p *engine.Pass, fn func(name, value string, at attrAt, t *engine.ParsedTime)) {
 	times := new(engine.EntryDatetimes) // the current entry's
 	var own engine.ParsedTime           // one not in times
-	for x := range p.WalkWith(mdTimeSet, lnModified.Set()) {
+	for x := range p.WalkWith(engine.MdTimeSet, lnModified.Set()) {
 		switch {
 		case x.Md != nil:
 			if x.Entry != nil && x.Md == x.Entry.Md { // read once, in times
 				for i, a := range engine.MdTimeAttrs {
 					if t := &times.Md[i]; t.Present {
-						fn(a, t.Value(), attrAt{md: x.Md, mdKey: rs.MdAttrOf(a)}, t)
+						fn(a, t.Value(), attrAt{md: x.Md, mdKey: engine.MdTimeKeys[i]}, t)
 					}
 				}
 				break
 			}
-			for _, a := range engine.MdTimeAttrs {
-				if v, ok := x.Md.Get(a); ok {
+			for i, a := range engine.MdTimeAttrs {
+				if v, ok := x.Md.Attr(engine.MdTimeKeys[i]); ok {
 					own = engine.ParseTime(v, true)
-					fn(a, v, attrAt{md: x.Md, mdKey: rs.MdAttrOf(a)}, &own)
+					fn(a, v, attrAt{md: x.Md, mdKey: engine.MdTimeKeys[i]}, &own)
 				}
 			}
 		case x.Ln != nil:
@@ -91,12 +91,9 @@ func forEachDatetime(p *engine.Pass, fn func(name, value string, at attrAt, t *e
 	}
 }
 
-// mdTimeSet is the set of engine.MdTimeAttrs, and lnModified the
-// datetime attribute of <rs:ln>: what forEachDatetime reads.
-var (
-	mdTimeSet  = mdAttrSet(engine.MdTimeAttrs[:]...)
-	lnModified = rs.LnAttrOf("modified")
-)
+// lnModified is the datetime attribute of <rs:ln>, which forEachDatetime
+// reads with engine.MdTimeKeys.
+var lnModified = rs.LnAttrOf("modified")
 
 // mdAttrSet is the set of the <rs:md> attributes named.
 func mdAttrSet(names ...string) rs.MdAttrSet {

@@ -12,18 +12,18 @@ import (
 // EntryDatetimes holds them.
 var MdTimeAttrs = [...]string{"at", "completed", "from", "until", "datetime"}
 
-// mdTimeKeys are MdTimeAttrs named once (EntryTimes reads them on every
-// entry).
-var mdTimeKeys = func() (k [len(MdTimeAttrs)]rs.MdAttr) {
+// MdTimeKeys are MdTimeAttrs named once (EntryTimes and the datetime
+// rules of rules/document read them on every entry).
+var MdTimeKeys = func() (k [len(MdTimeAttrs)]rs.MdAttr) {
 	for i, a := range MdTimeAttrs {
 		k[i] = rs.MdAttrOf(a)
 	}
 	return
 }()
 
-// mdTimeSet is the set of mdTimeKeys.
-var mdTimeSet = func() (s rs.MdAttrSet) {
-	for _, a := range mdTimeKeys {
+// MdTimeSet is the set of MdTimeKeys (what the datetime rules walk).
+var MdTimeSet = func() (s rs.MdAttrSet) {
+	for _, a := range MdTimeKeys {
 		s |= a.Set()
 	}
 	return
@@ -104,11 +104,11 @@ var EntryTimes = NewEntryValue("the datetimes of the entry's <rs:md> and <lastmo
 		}
 		// No datetime attribute here, none in the storage: nothing to do
 		// for them (most entries of most lists).
-		if has&mdTimeSet == 0 && !anyPresent(t.Md[:]) {
+		if has&MdTimeSet == 0 && !anyPresent(t.Md[:]) {
 			t.Lastmod.set(e.Lastmod, e.Lastmod != "" || e.LastmodPos.IsValid())
 			return t
 		}
-		for i, a := range mdTimeKeys {
+		for i, a := range MdTimeKeys {
 			if has&a.Set() == 0 {
 				t.Md[i].set("", false)
 				continue
