@@ -264,6 +264,10 @@ type crawl struct {
 // alone.
 const validatingBytes = 8 << 20
 
+// budgetSpent is why a fetch was not made once the crawl's byte budget is
+// spent, for a target met while crawling and for one held for later.
+const budgetSpent = "not fetched: the crawl's byte budget (--max-bytes) is spent"
+
 // budgetWeight is what a document of n bytes takes of the validation
 // budget (n < 0: unknown length).
 func budgetWeight(n int64) int64 {
@@ -374,7 +378,7 @@ func (c *crawl) enqueue(t task) bool {
 		}
 	}
 	if !c.f.BudgetLeft() {
-		n.Skipped = "not fetched: the crawl's byte budget (--max-bytes) is spent"
+		n.Skipped = budgetSpent
 		c.stats.Skipped++
 		if t.role == graph.RoleDocument && !t.probe {
 			c.setResult(skippedResult(t.url, n.Skipped))
@@ -474,7 +478,7 @@ func (c *crawl) run() {
 		c.mu.Lock()
 		n := c.graph.Node(t.url)
 		if !c.f.BudgetLeft() {
-			n.Skipped = "not fetched: the crawl's byte budget (--max-bytes) is spent"
+			n.Skipped = budgetSpent
 			c.stats.Skipped++
 			c.mu.Unlock()
 			continue
