@@ -34,9 +34,19 @@ func streamed() []byte {
 	return doc(b.String())
 }
 
-// readFrom is ReadFrom with a reader of data that returns one byte a call.
+// readFrom is ReadFrom validating, and readInline the same inline.
 func readFrom(ctx context.Context, v *schema.Validator, r io.Reader) (*rs.Document, []schema.Error, error) {
 	return v.ReadFrom(ctx, r, schema.ReadOptions{Validate: true})
+}
+
+func readInline(ctx context.Context, v *schema.Validator, r io.Reader) (*rs.Document, []schema.Error, error) {
+	return v.ReadFrom(ctx, r, schema.ReadOptions{Validate: true, Inline: true})
+}
+
+// readers are the two ways ReadFrom reads: with the front end's goroutines
+// working at once, and inline (ReadOptions.Inline).
+var readers = map[string]func(context.Context, *schema.Validator, io.Reader) (*rs.Document, []schema.Error, error){
+	"at once": readFrom, "inline": readInline,
 }
 
 // blockingReader returns data, then blocks until release is closed, then
@@ -77,10 +87,12 @@ var _ = Describe("Streaming a document (ReadFrom)", func() {
 			Expect(md.Extra).To(HaveLen(2)) // x:y and bogus, at their own positions
 			Expect(md.Extra[1].Pos).NotTo(Equal(md.Pos))
 
-			gotDoc, gotErrs, err := readFrom(context.Background(), v, iotest.OneByteReader(bytes.NewReader(data)))
-			Expect(err).NotTo(HaveOccurred())
-			Expect(gotErrs).To(Equal(wantErrs))
-			Expect(gotDoc).To(Equal(wantDoc))
+			for how, read := range readers {
+				gotDoc, gotErrs, err := read(context.Background(), v, iotest.OneByteReader(bytes.NewReader(data)))
+				Expect(err).NotTo(HaveOccurred(), how)
+				Expect(gotErrs).To(Equal(wantErrs), how)
+				Expect(gotDoc).To(Equal(wantDoc), how)
+			}
 		}
 	})
 
@@ -142,20 +154,23 @@ var _ = Describe("Streaming a document (ReadFrom)", func() {
 					got = append(got, c)
 				}
 			}
-			doc, _, err := v.ReadWith(data, schema.ReadOptions{Window: 2, Pool: pool, OnEntries: func(d *rs.Document) {
-				keep(d)
-				pool.Put(d.Entries)
-				d.Entries = nil
-			}})
-			Expect(err).NotTo(HaveOccurred())
-			keep(doc)
-			want := []rs.Entry{}
-			for _, e := range wantDoc.Entries {
-				want = append(want, *e)
-			}
-			Expect(got).To(HaveLen(len(want)))
-			for i := range want {
-				Expect(got[i]).To(Equal(want[i]), "entry %d", i)
+			for _, inline := range []bool{false, true} {
+				got = nil
+				doc, _, err := v.ReadWith(data, schema.ReadOptions{Window: 2, Pool: pool, Inline: inline, OnEntries: func(d *rs.Document) {
+					keep(d)
+					pool.Put(d.Entries)
+					d.Entries = nil
+				}})
+				Expect(err).NotTo(HaveOccurred())
+				keep(doc)
+				want := []rs.Entry{}
+				for _, e := range wantDoc.Entries {
+					want = append(want, *e)
+				}
+				Expect(got).To(HaveLen(len(want)), "inline: %v", inline)
+				for i := range want {
+					Expect(got[i]).To(Equal(want[i]), "entry %d, inline: %v", i, inline)
+				}
 			}
 		}
 		Expect(reused).To(BeNumerically(">", 1000)) // the pool was used
@@ -164,14 +179,16 @@ var _ = Describe("Streaming a document (ReadFrom)", func() {
 	It("gives a located read error, not a hang, when the reader fails midway", func() {
 		data := streamed()
 		broken := errors.New("disk on fire")
-		r := io.MultiReader(bytes.NewReader(data[:70_000]), iotest.ErrReader(broken))
-		_, _, err := readFrom(context.Background(), v, r)
-		var re *schema.ReadError
-		Expect(errors.As(err, &re)).To(BeTrue(), "%v", err)
-		Expect(errors.Is(err, broken)).To(BeTrue())
-		Expect(re.Offset).To(BeEquivalentTo(70_000))
-		Expect(re.Line).To(Equal(bytes.Count(data[:70_000], []byte("\n")) + 1))
-		Expect(schema.LivePasses()).To(BeZero())
+		for how, read := range readers {
+			r := io.MultiReader(bytes.NewReader(data[:70_000]), iotest.ErrReader(broken))
+			_, _, err := read(context.Background(), v, r)
+			var re *schema.ReadError
+			Expect(errors.As(err, &re)).To(BeTrue(), "%s: %v", how, err)
+			Expect(errors.Is(err, broken)).To(BeTrue())
+			Expect(re.Offset).To(BeEquivalentTo(70_000))
+			Expect(re.Line).To(Equal(bytes.Count(data[:70_000], []byte("\n")) + 1))
+			Expect(schema.LivePasses()).To(BeZero())
+		}
 	})
 
 	It("reads to the end of a document it refuses early, so that a read error comes first", func() {
@@ -312,16 +329,27 @@ var _ = Describe("Streaming a document (ReadFrom)", func() {
 		Eventually(runtime.NumGoroutine).Should(BeNumerically("<=", goroutines))
 	}, Entry("before 64 KiB", 100), Entry("beyond", 70_000))
 
+	// Inline, the cancel is seen between two reads (a Read that blocks
+	// holds it back: ReadOptions.Inline).
 	It("stops on a cancel while libxml2 is busy, and frees the pass", func() {
 		data := benchdata.ResourceList(20000)
-		ctx, cancel := context.WithCancel(context.Background())
-		r := io.MultiReader(bytes.NewReader(data[:len(data)/2]), readerFunc(func([]byte) (int, error) {
-			cancel()
-			return 0, nil
-		}), bytes.NewReader(data[len(data)/2:]))
-		_, _, err := readFrom(ctx, v, r)
-		Expect(errors.Is(err, context.Canceled)).To(BeTrue(), "%v", err)
-		Eventually(schema.LivePasses).Should(BeZero())
+		for how, read := range readers {
+			ctx, cancel := context.WithCancel(context.Background())
+			pushed := 0
+			r := io.MultiReader(bytes.NewReader(data[:len(data)/2]), readerFunc(func([]byte) (int, error) {
+				cancel()
+				return 0, nil
+			}), readerFunc(func(p []byte) (int, error) {
+				pushed += len(p)
+				return 0, io.EOF
+			}))
+			_, _, err := read(ctx, v, r)
+			Expect(errors.Is(err, context.Canceled)).To(BeTrue(), "%s: %v", how, err)
+			Eventually(schema.LivePasses).Should(BeZero())
+			if how == "inline" {
+				Expect(pushed).To(BeZero(), "read on after the cancel")
+			}
+		}
 	})
 })
 

@@ -312,6 +312,15 @@ type ReadOptions struct {
 	// is done with, for the next ones to be built in (see
 	// resourcesync.Builder.Pool).
 	Pool *rs.EntryPool
+	// Inline reads the document on the calling goroutine: it reads a
+	// piece, has libxml2 parse it, then builds the model from what it
+	// completed, in turn, instead of on three goroutines working at once
+	// (see pass). It is for a caller that keeps every CPU busy with
+	// documents of its own, where those goroutines only wake one another
+	// (see yieldEvery). ctx is checked between reads, but a Read that
+	// blocks holds a cancel back until it returns: set it only for an r
+	// that does not block (a file, memory).
+	Inline bool
 }
 
 // ReadError reports that reading a document failed after Offset bytes, on
@@ -367,10 +376,11 @@ func (c *lineCounter) Write(p []byte) (int, error) {
 // the sense of XML or of Namespaces in XML (an unbound prefix), gives a
 // *rs.SyntaxError with libxml2's message at libxml2's position (a DOCTYPE,
 // rs.DoctypeError's): every document is worded by the one parser that
-// reads it, whatever its size or where it comes from. When ctx is done, ReadFrom
-// stops the pass and returns ctx's error without waiting for a Read in
-// progress (which the caller ends by closing r). Any other error means
-// the pass could not run. Safe for concurrent use.
+// reads it, whatever its size or where it comes from. When ctx is done,
+// ReadFrom stops the pass and returns ctx's error without waiting for a
+// Read in progress (which the caller ends by closing r), unless
+// opts.Inline. Any other error means the pass could not run. Safe for
+// concurrent use.
 func (v *Validator) ReadFrom(ctx context.Context, r io.Reader, opts ReadOptions) (*rs.Document, []Error, error) {
 	if v == nil || v.schema == nil {
 		return nil, nil, errors.New("schema: validator not initialised")
@@ -502,12 +512,13 @@ type events struct {
 // opts (nil: only the findings are wanted) builds the model from the
 // element events it hands over, calling opts.OnEntries on the way.
 //
-// Two goroutines work at once: a reader reads the input and pushes it into
-// the pass, which parses (and validates) each chunk in that call, then
-// sends the events the chunk completed over a channel; this goroutine
-// builds the model from them and gives the buffers back. The channel is
-// bounded, so each waits for the slower one (in Go: no thread waits in C)
-// and memory stays flat. C never calls into Go.
+// Unless opts.Inline, three goroutines work at once: a scanner reads the
+// input ahead (see scan); a reader pushes it into the pass, which parses
+// (and validates) each chunk in that call, then sends the events the chunk
+// completed over a channel; this goroutine builds the model from them and
+// gives the buffers back. The channels are bounded, so each waits for the
+// slower one (in Go: no thread waits in C) and memory stays flat. Inline,
+// this goroutine does the three in turn. C never calls into Go.
 func (v *Validator) pass(ctx context.Context, head []byte, rest io.Reader, schema uintptr, opts *ReadOptions) passOut {
 	wanted := opts != nil
 	var ev C.int
@@ -528,43 +539,69 @@ func (v *Validator) pass(ctx context.Context, head []byte, rest io.Reader, schem
 		}
 	}
 	defer release()
-	chunks := make(chan events, chunkQueue)
-	fed := make(chan feedOut, 1)
-	go func() {
-		// The reader keeps its thread: libxml2 then parses the whole
-		// document on one thread (one malloc arena, rather than one per
-		// thread the cgo calls hop between). A 50,000-entry list took 0.29
-		// s instead of 0.31 (medians of 25 alternating runs; 0.32 against
-		// 0.34 in 41 others) and 12.63 MB of peak anonymous memory instead
-		// of 13.58 (medians of 9); a directory of 8, 2.30 s instead of 2.41.
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		defer release()
-		fed <- feed(ctx, ps, head, rest, chunks)
-	}()
 	dec := newDecoder()
 	if wanted {
 		dec.streamed(opts.OnEntries, opts.Window, opts.Pool)
 	}
 	var ferr error
-	for done := false; !done; {
-		select {
-		case c, ok := <-chunks:
-			if !ok {
-				done = true
-				break
-			}
-			if ferr == nil && c.n > 0 {
-				ferr = dec.feed(unsafe.Slice((*byte)(unsafe.Pointer(c.p)), int(c.n)))
-			}
-			C.rsc_pass_recycle(ps, c.p, c.limit)
-		case <-ctx.Done():
-			// Without waiting for a Read in progress: the reader frees
-			// the pass, and what is left in chunks with it.
-			return passOut{err: ctx.Err()}
+	// decode builds the model from a buffer of events and gives it back.
+	decode := func(c events) {
+		if ferr == nil && c.n > 0 {
+			ferr = dec.feed(unsafe.Slice((*byte)(unsafe.Pointer(c.p)), int(c.n)))
 		}
+		C.rsc_pass_recycle(ps, c.p, c.limit)
 	}
-	f := <-fed // the reader is done with the pass
+	var f feedOut
+	if opts != nil && opts.Inline {
+		// Not locked to its thread (see below): the rules run in
+		// coroutines (iter.Pull) the caller made, which resume only on a
+		// goroutine locked as it was then; one that never waits stays on
+		// its thread anyway.
+		release()
+		f = feed(ctx, ps, head, rest, false, func(c events) bool {
+			decode(c)
+			return ctx.Err() == nil
+		})
+	} else {
+		chunks := make(chan events, chunkQueue)
+		fed := make(chan feedOut, 1)
+		go func() {
+			// The reader keeps its thread: libxml2 then parses the whole
+			// document on one thread (one malloc arena, rather than one per
+			// thread the cgo calls hop between). A 50,000-entry list took 0.29
+			// s instead of 0.31 (medians of 25 alternating runs; 0.32 against
+			// 0.34 in 41 others) and 12.63 MB of peak anonymous memory instead
+			// of 13.58 (medians of 9); a directory of 8, 2.30 s instead of 2.41.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			defer release()
+			defer close(chunks)
+			fed <- feed(ctx, ps, head, rest, true, func(c events) bool {
+				select {
+				case chunks <- c:
+					return true
+				case <-ctx.Done():
+					C.rsc_pass_recycle(ps, c.p, c.limit)
+					return false
+				}
+			})
+		}()
+		for done := false; !done; {
+			select {
+			case c, ok := <-chunks:
+				if !ok {
+					done = true
+					break
+				}
+				decode(c)
+			case <-ctx.Done():
+				// Without waiting for a Read in progress: the reader frees
+				// the pass, and what is left in chunks with it.
+				return passOut{err: ctx.Err()}
+			}
+		}
+		f = <-fed // the reader is done with the pass
+	}
 	var res C.rsc_result
 	C.rsc_pass_result(ps, &res)
 	errs := convert(&res)
@@ -608,8 +645,7 @@ func (v *Validator) pass(ctx context.Context, head []byte, rest io.Reader, schem
 // Once the pass reads no more (it stopped early), rest is still read to
 // its end, for a read error or the size limit, as when a document is read
 // whole. Reading stops when ctx is done.
-func feed(ctx context.Context, ps *C.rsc_pass, head []byte, rest io.Reader, chunks chan<- events) (out feedOut) {
-	defer close(chunks)
+func feed(ctx context.Context, ps *C.rsc_pass, head []byte, rest io.Reader, ahead bool, deliver func(events) bool) (out feedOut) {
 	feeding := true
 	// send hands over the events completed so far; false when ctx is done.
 	send := func() bool {
@@ -618,24 +654,17 @@ func feed(ctx context.Context, ps *C.rsc_pass, head []byte, rest io.Reader, chun
 			if C.rsc_pass_take(ps, &c.p, &c.n, &c.limit) == 0 {
 				return true
 			}
-			select {
-			case chunks <- c:
-			case <-ctx.Done():
-				C.rsc_pass_recycle(ps, c.p, c.limit)
+			if !deliver(c) {
 				return false
 			}
 		}
 	}
-	// The scanner reads the input and looks at every piece before libxml2
-	// parses it, on its own goroutine, ahead of this one (see scan).
-	pieces := make(chan scanned, scanBuffers-3)
 	free := make(chan int, scanBuffers)
 	for i := range scanBuffers {
 		free <- i
 	}
 	var stopped atomic.Bool
 	var sc scanOut
-	go scan(ctx, head, rest, pieces, free, &stopped, &sc)
 	giveBack := func(p scanned) {
 		if p.buf >= 0 {
 			free <- p.buf
@@ -643,16 +672,16 @@ func feed(ctx context.Context, ps *C.rsc_pass, head []byte, rest io.Reader, chun
 	}
 	var last [2]scanned // the pieces of out.last, held
 	last[0].buf, last[1].buf = -1, -1
-	for p := range pieces {
+	push := func(p scanned) {
 		if !feeding {
 			giveBack(p)
-			continue
+			return
 		}
 		if p.refused != nil {
 			out.refused, feeding = p.refused, false
 			stopped.Store(true)
 			giveBack(p)
-			continue
+			return
 		}
 		giveBack(last[0])
 		last = [2]scanned{last[1], p}
@@ -668,6 +697,27 @@ func feed(ctx context.Context, ps *C.rsc_pass, head []byte, rest io.Reader, chun
 			stopped.Store(true)
 		}
 	}
+	if ahead {
+		// The scanner reads the input and looks at every piece before
+		// libxml2 parses it, on its own goroutine, ahead of this one (see
+		// scan).
+		pieces := make(chan scanned, scanBuffers-3)
+		go func() {
+			defer close(pieces)
+			scan(ctx, head, rest, func(p scanned) { pieces <- p }, free, &stopped, &sc)
+		}()
+		for p := range pieces {
+			push(p)
+		}
+	} else {
+		n := 0
+		scan(ctx, head, rest, func(p scanned) {
+			push(p)
+			if n++; n%yieldEvery == 0 {
+				runtime.Gosched()
+			}
+		}, free, &stopped, &sc)
+	}
 	out.n, out.lines, out.err = sc.n, sc.lines, sc.err
 	if out.err == nil {
 		out.err = ctx.Err()
@@ -680,6 +730,19 @@ func feed(ctx context.Context, ps *C.rsc_pass, head []byte, rest io.Reader, chun
 	send()
 	return out
 }
+
+// yieldEvery is how many pieces an inline pass (ReadOptions.Inline) pushes
+// between two yields of its goroutine (runtime.Gosched, a few
+// microseconds). Such a goroutine never waits, and the runtime's monitor
+// takes a goroutine that has run 10 ms without a pause for a hog: it sends
+// it a signal, and when the goroutine is in libxml2 at the time (most of
+// it), hands its processor to another thread and goes back to watching
+// every 20 µs. Yielding first, every 4 pieces (256 KiB, 2-3 ms of work),
+// the directory of 8 lists made 1,400-1,550 context switches instead of
+// 3,300-4,000 (nanosleep calls of the monitor: 3,247 without it, strace),
+// and took 1.43 s of wall (median of 6 alternating runs) against 1.48 s
+// without yielding and 1.55 s every 16 pieces.
+const yieldEvery = 4
 
 // scanBuffers is how many buffers of chunkSize the scanner reads into:
 // two held by the pusher for its window (out.last), one being read, the
@@ -722,8 +785,7 @@ type scanOut struct {
 // and only its lines are counted, as when a document is read whole. It
 // stops reading when ctx is done. It closes pieces when done, after
 // writing out.
-func scan(ctx context.Context, head []byte, rest io.Reader, pieces chan<- scanned, free chan int, stopped *atomic.Bool, out *scanOut) {
-	defer close(pieces)
+func scan(ctx context.Context, head []byte, rest io.Reader, emit func(scanned), free chan int, stopped *atomic.Bool, out *scanOut) {
 	attrs := rs.AttrCounter{Limit: rs.MaxAttributes}
 	sending := true
 	line, col := 1, 1 // where the next piece starts
@@ -737,13 +799,13 @@ func scan(ctx context.Context, head []byte, rest io.Reader, pieces chan<- scanne
 			sent = true
 			if err := attrs.Scan(p.data); err != nil {
 				p.refused, sending = err, false
-				pieces <- p
+				emit(p)
 				break
 			}
 			was := line
 			line, col = next(line, col, p.data)
 			out.lines += line - was
-			pieces <- p
+			emit(p)
 			b = b[k:]
 			buf = -1 // the rest of the buffer goes with the first piece
 		}

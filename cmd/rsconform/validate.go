@@ -315,7 +315,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, "rsconform validate:", err)
 		return 2
 	}
-	results := inputs.ValidateAll(ctx, v, c.client, c.inputs, readerProcs(len(c.inputs)))
+	results := inputs.ValidateAll(ctx, v, c.client, c.inputs, readerProcs())
 	if err := c.report.applyBaseline(results, stderr, "validate"); err != nil {
 		fmt.Fprintln(stderr, "rsconform validate:", err)
 		return 2
@@ -402,33 +402,25 @@ func sourceRoot() string {
 }
 
 // readerProcs is the number of documents read at a time, n: GOMAXPROCS as
-// it was at start. With fewer than n documents to read, it doubles
-// GOMAXPROCS (unless the user set GOMAXPROCS), and otherwise leaves it at n.
-// Each document being read has a goroutine that spends most of its time in
-// libxml2, in cgo calls of 64 KiB each, during which its processor (P)
-// stays taken until the runtime's monitor hands it over, 20 µs to 10 ms
-// later, and that goroutine then waits for one to come back to Go; the
-// model and the rules wait meanwhile. With one P more per document read at
-// a time, neither waits: the 14 MB list took 0.59-0.64 s instead of
+// it was at start. It doubles GOMAXPROCS (unless the user set GOMAXPROCS).
+// A document being read spends most of its time in libxml2, in cgo calls
+// of 64 KiB each, during which its processor (P) stays taken until the
+// runtime's monitor hands it over, 20 µs to 10 ms later, when no P is idle;
+// and the goroutine then waits for one to come back to Go. With one P more
+// per document read at a time, nothing waits: the 14 MB list, read by the
+// front end's goroutines working at once, took 0.59-0.64 s instead of
 // 0.80-0.82 s wall (paired runs at load 6-7), with a third fewer context
-// switches. With as many documents as CPUs, the CPUs are busy with them
-// anyway, and the Ps more only make threads wake to look for work: a
-// directory of 8 lists, 2 at a time on 2 CPUs, took 12 % less CPU and wall
-// without them (2,438 ms of task-clock against 2,792, 1.29 s against 1.51:
-// medians of 8 alternating runs at SCHED_FIFO priority, which keeps the
-// other users of a shared machine off its CPUs), and 5 % less CPU with a
-// fifth fewer context switches at load 9-12 (3,277 ms against 3,449,
-// 19,954 switches against 25,636: medians of 10).
+// switches. With as many documents as CPUs, each is read on its worker's
+// goroutine (see inputs.ValidateAll), and the idle Ps keep the monitor
+// from handing the busy ones over: a directory of 8 lists, 2 at a time on
+// 2 CPUs, took 1.43 s of wall with 4 Ps (1,400-1,550 context switches)
+// against 1.50-1.78 s with 2 (1,350-8,500), median of 6 alternating runs.
 // GOMAXPROCS is the process's: the command sets it and hands the count to
 // inputs.ValidateAll, a library that leaves it alone.
-func readerProcs(docs int) int {
+func readerProcs() int {
 	n := startProcs()
 	if os.Getenv("GOMAXPROCS") == "" {
-		procs := n
-		if docs < n {
-			procs = 2 * n
-		}
-		runtime.GOMAXPROCS(procs)
+		runtime.GOMAXPROCS(2 * n)
 	}
 	return n
 }

@@ -173,18 +173,28 @@ func CheckGlobs(globs []string) error {
 // ValidateAll checks the inputs with v, workers documents at a time (at
 // least one; the command chooses, cmd/rsconform's readerProcs), client
 // fetching the URLs (nil when there is none), and returns the results in
-// input order.
+// input order. A file started while there are at least workers documents
+// left, so that every worker has one, is read on its worker's goroutine
+// (engine.Validator.Inline); the last ones, and a single document, are
+// read by the front end's goroutines working at once, on the CPUs the
+// other workers leave.
 func ValidateAll(ctx context.Context, v *engine.Validator, client *sourcehttp.Client, inputs []Input, workers int) []engine.Result {
 	results := make([]engine.Result, len(inputs))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
-	workers = min(max(workers, 1), len(inputs))
-	for w := 0; w < workers; w++ {
+	workers = max(workers, 1)
+	inline := *v
+	inline.Inline = true
+	for w := 0; w < min(workers, len(inputs)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				results[i] = validateOne(ctx, v, client, inputs[i])
+				file := v
+				if inlineAt(i, len(inputs), workers) {
+					file = &inline
+				}
+				results[i] = validateOne(ctx, v, file, client, inputs[i])
 			}
 		}()
 	}
@@ -196,9 +206,13 @@ func ValidateAll(ctx context.Context, v *engine.Validator, client *sourcehttp.Cl
 	return results
 }
 
+// inlineAt says whether the i-th of n documents, read by workers at a time
+// in order, is read inline: when it starts, every worker has one.
+func inlineAt(i, n, workers int) bool { return n-i >= workers }
+
 // validateOne checks one input: standard input, a URL, a file named or
-// found in a directory.
-func validateOne(ctx context.Context, v *engine.Validator, client *sourcehttp.Client, in Input) engine.Result {
+// found in a directory (with file, which may read it inline).
+func validateOne(ctx context.Context, v, file *engine.Validator, client *sourcehttp.Client, in Input) engine.Result {
 	switch {
 	case in.Name == "-":
 		return v.ValidateReader(ctx, "<stdin>", os.Stdin)
@@ -217,14 +231,18 @@ func validateOne(ctx context.Context, v *engine.Validator, client *sourcehttp.Cl
 			return engine.ErrorResult(in.Name, fmt.Sprintf("cannot read: %v", safefile.WithoutPath(err)))
 		}
 		defer f.Close()
-		if st, err := f.Stat(); err == nil && st.IsDir() {
+		st, err := f.Stat()
+		if err == nil && st.IsDir() {
 			return engine.ErrorResult(in.Name, "is a directory")
+		}
+		if err != nil || !st.Mode().IsRegular() {
+			file = v // a pipe (<(command)) may block: read as standard input is
 		}
 		// Streamed from the file.
 		if !in.Walked {
-			return v.ValidateReader(ctx, in.Name, f)
+			return file.ValidateReader(ctx, in.Name, f)
 		}
 		// A walked document may not be ResourceSync at all.
-		return v.ValidateFound(ctx, in.Name, f)
+		return file.ValidateFound(ctx, in.Name, f)
 	}
 }

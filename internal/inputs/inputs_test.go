@@ -113,3 +113,29 @@ func TestValidateAllLeavesGOMAXPROCS(t *testing.T) {
 		t.Errorf("the skipped input: %v", results[3].Status)
 	}
 }
+
+func TestInlineAt(t *testing.T) {
+	for _, tc := range []struct {
+		n, workers int
+		want       string // one letter a document: i(nline) or a(t once)
+	}{
+		{1, 2, "a"},        // a single document: the front end's goroutines use the CPUs
+		{1, 1, "i"},        // one CPU
+		{2, 2, "ia"},       // the second's worker is the last busy one
+		{8, 2, "iiiiiiia"}, // the last one gets the CPU the others leave
+		{3, 1, "iii"},      // one CPU: always inline
+		{4, 4, "iaaa"},
+	} {
+		got := ""
+		for i := 0; i < tc.n; i++ {
+			if inlineAt(i, tc.n, tc.workers) {
+				got += "i"
+			} else {
+				got += "a"
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%d documents, %d workers: %s, want %s", tc.n, tc.workers, got, tc.want)
+		}
+	}
+}

@@ -38,6 +38,11 @@ type ReadOptions struct {
 	// is done with, for the next ones to be built in (see
 	// resourcesync.Builder.Pool).
 	Pool *rs.EntryPool
+	// Inline reads the document on the calling goroutine, without
+	// goroutines of the front end's own working at once (see
+	// Validator.Inline). A Read that blocks then holds a cancel back until
+	// it returns.
+	Inline bool
 }
 
 // SchemaError is one problem the front end found in a document: an XML

@@ -208,6 +208,13 @@ type Validator struct {
 	// ValidateStreamDoc read documents whole into memory; without it, they
 	// stream them.
 	Source func(location string, data []byte)
+	// Inline has the front end read each document on the goroutine that
+	// validates it (ReadOptions.Inline), for a caller that validates as
+	// many documents at a time as there are CPUs: the front end's own
+	// goroutines would then only wait on one another. A Read that blocks
+	// holds a cancel back until it returns: set it only to read files or
+	// memory.
+	Inline bool
 }
 
 // ValidateReader validates the document r holds (gzip decompressed
@@ -315,7 +322,7 @@ func (v *Validator) validate(ctx context.Context, location string, keep bool, re
 	if err != nil {
 		return ErrorResult(location, err.Error()), nil
 	}
-	opts := ReadOptions{Validate: v.Config.Select.Selects(SchemaRuleID)}
+	opts := ReadOptions{Validate: v.Config.Select.Selects(SchemaRuleID), Inline: v.Inline}
 	var st *stream
 	if !keep {
 		st = newStream(location, v.Config)

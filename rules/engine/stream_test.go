@@ -39,23 +39,33 @@ var _ = Describe("Streaming", func() {
 		}
 		return wholes[i]
 	}
-	for _, window := range []int{1, 3} {
-		It("gives the whole model's result on every fixture, in windows of "+strconv.Itoa(window)+" entries", func() {
-			defer engine.SetStreamWindow(window)()
-			// The front end writes the strings of later entries over
-			// those of windows given back: slabs of 64 bytes, poisoned as
-			// soon as they are free, show a rule that keeps a string of
-			// an entry (or a value computed from it) beyond its window.
-			defer schema.SetSlabsForTest(64)()
-			for i, f := range all {
-				streamed := validatorFor(f).ValidateBytes(context.Background(), f.Path, f.Data)
-				whole := whole(i)
-				if !reflect.DeepEqual(streamed, whole) {
-					Expect(describe(streamed)).To(Equal(describe(whole)), "%s, streamed (actual) and whole (expected)", f.Path)
-					Expect(streamed).To(Equal(whole), f.Path)
-				}
+	// Read inline too (Validator.Inline: the front end reads, parses and
+	// builds on the caller's goroutine, in turn).
+	for _, inline := range []bool{false, true} {
+		for _, window := range []int{1, 3} {
+			how := ""
+			if inline {
+				how = ", read inline"
 			}
-		})
+			It("gives the whole model's result on every fixture, in windows of "+strconv.Itoa(window)+" entries"+how, func() {
+				defer engine.SetStreamWindow(window)()
+				// The front end writes the strings of later entries over
+				// those of windows given back: slabs of 64 bytes, poisoned as
+				// soon as they are free, show a rule that keeps a string of
+				// an entry (or a value computed from it) beyond its window.
+				defer schema.SetSlabsForTest(64)()
+				for i, f := range all {
+					v := validatorFor(f)
+					v.Inline = inline
+					streamed := v.ValidateBytes(context.Background(), f.Path, f.Data)
+					whole := whole(i)
+					if !reflect.DeepEqual(streamed, whole) {
+						Expect(describe(streamed)).To(Equal(describe(whole)), "%s, streamed (actual) and whole (expected)", f.Path)
+						Expect(streamed).To(Equal(whole), f.Path)
+					}
+				}
+			})
+		}
 	}
 
 	It("gives the whole model's result when header elements come after the entries", func() {

@@ -58,7 +58,7 @@ func (f LibXML2) ReadWith(data []byte, opts engine.ReadOptions) (*rs.Document, [
 }
 
 func options(o engine.ReadOptions) schema.ReadOptions {
-	return schema.ReadOptions{Validate: o.Validate, OnEntries: o.OnEntries, Window: o.Window, Pool: o.Pool}
+	return schema.ReadOptions{Validate: o.Validate, OnEntries: o.OnEntries, Window: o.Window, Pool: o.Pool, Inline: o.Inline}
 }
 
 func schemaErrors(errs []schema.Error) []engine.SchemaError {
