@@ -640,11 +640,13 @@ func (v *Validator) pass(ctx context.Context, head []byte, rest io.Reader, schem
 }
 
 // feed pushes head, then what rest holds, into the pass in the pieces a
-// scanner (scan) reads and looks at ahead of it, and sends the events each
-// push completed to chunks, which it closes once the pass has finished.
-// Once the pass reads no more (it stopped early), rest is still read to
-// its end, for a read error or the size limit, as when a document is read
-// whole. Reading stops when ctx is done.
+// scanner (scan) reads and looks at, and hands the events each push
+// completed to deliver (false: ctx is done), the last ones once the pass
+// has finished. With ahead, the scanner runs on its own goroutine, ahead
+// of this one; otherwise this goroutine scans, pushes and delivers in turn
+// (ReadOptions.Inline). Once the pass reads no more (it stopped early),
+// rest is still read to its end, for a read error or the size limit, as
+// when a document is read whole. Reading stops when ctx is done.
 func feed(ctx context.Context, ps *C.rsc_pass, head []byte, rest io.Reader, ahead bool, deliver func(events) bool) (out feedOut) {
 	feeding := true
 	// send hands over the events completed so far; false when ctx is done.
@@ -773,18 +775,18 @@ type scanOut struct {
 }
 
 // scan reads head, then what rest holds, into the buffers free gives it,
-// and sends it to pieces in pieces of at most chunkSize, each looked at by
+// and hands it to emit in pieces of at most chunkSize, each looked at by
 // the attribute count first: an element with too many attributes would
-// take libxml2 quadratic time. It runs on its own goroutine, ahead of the
-// pusher, which parses each piece in libxml2 and gives its buffer back
-// once out of its window: the reading (its system calls), the count and
-// the lines are done on the other core while libxml2 runs; the pusher of a
-// 50,000-entry Resource List ran 2.1 % more instructions with them
-// (callgrind). Once the count refuses an element, or stopped says the pass reads
-// no more, the rest is read to its end for a read error or the size limit
-// and only its lines are counted, as when a document is read whole. It
-// stops reading when ctx is done. It closes pieces when done, after
-// writing out.
+// take libxml2 quadratic time. The pusher parses each piece in libxml2 and
+// gives its buffer back once out of its window. Unless the pass is inline,
+// scan runs on its own goroutine, ahead of the pusher (emit sends to a
+// channel): the reading (its system calls), the count and the lines are
+// done on the other core while libxml2 runs; the pusher of a 50,000-entry
+// Resource List ran 2.1 % more instructions with them (callgrind). Once
+// the count refuses an element, or stopped says the pass reads no more,
+// the rest is read to its end for a read error or the size limit and only
+// its lines are counted, as when a document is read whole. It stops
+// reading when ctx is done, and has written out when it returns.
 func scan(ctx context.Context, head []byte, rest io.Reader, emit func(scanned), free chan int, stopped *atomic.Bool, out *scanOut) {
 	attrs := rs.AttrCounter{Limit: rs.MaxAttributes}
 	sending := true

@@ -175,9 +175,9 @@ func CheckGlobs(globs []string) error {
 // fetching the URLs (nil when there is none), and returns the results in
 // input order. A file started while there are at least workers documents
 // left, so that every worker has one, is read on its worker's goroutine
-// (engine.Validator.Inline); the last ones, and a single document, are
-// read by the front end's goroutines working at once, on the CPUs the
-// other workers leave.
+// (engine.Validator.Inline); with more than one worker, the last ones,
+// and a single document, are read by the front end's goroutines working
+// at once, on the CPUs the other workers leave.
 func ValidateAll(ctx context.Context, v *engine.Validator, client *sourcehttp.Client, inputs []Input, workers int) []engine.Result {
 	results := make([]engine.Result, len(inputs))
 	jobs := make(chan int)
@@ -185,13 +185,14 @@ func ValidateAll(ctx context.Context, v *engine.Validator, client *sourcehttp.Cl
 	workers = max(workers, 1)
 	inline := *v
 	inline.Inline = true
+	inlines := inlineFrom(inputs, workers)
 	for w := 0; w < min(workers, len(inputs)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
 				file := v
-				if inlineAt(i, len(inputs), workers) {
+				if inlines[i] {
 					file = &inline
 				}
 				results[i] = validateOne(ctx, v, file, client, inputs[i])
@@ -206,9 +207,20 @@ func ValidateAll(ctx context.Context, v *engine.Validator, client *sourcehttp.Cl
 	return results
 }
 
-// inlineAt says whether the i-th of n documents, read by workers at a time
-// in order, is read inline: when it starts, every worker has one.
-func inlineAt(i, n, workers int) bool { return n-i >= workers }
+// inlineFrom says, for each of the inputs read by workers at a time in
+// order, whether it is read inline: when it starts, every worker has a
+// document (a skipped input takes no time: it is not counted).
+func inlineFrom(inputs []Input, workers int) []bool {
+	out := make([]bool, len(inputs))
+	left := 0
+	for i := len(inputs) - 1; i >= 0; i-- {
+		if inputs[i].Skip == "" {
+			left++
+		}
+		out[i] = left >= workers
+	}
+	return out
+}
 
 // validateOne checks one input: standard input, a URL, a file named or
 // found in a directory (with file, which may read it inline).

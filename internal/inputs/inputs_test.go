@@ -114,28 +114,39 @@ func TestValidateAllLeavesGOMAXPROCS(t *testing.T) {
 	}
 }
 
-func TestInlineAt(t *testing.T) {
+func TestInlineFrom(t *testing.T) {
 	for _, tc := range []struct {
-		n, workers int
-		want       string // one letter a document: i(nline) or a(t once)
+		inputs  string // one letter an input: d(ocument) or s(kipped)
+		workers int
+		want    string // one letter an input: i(nline) or a(t once)
 	}{
-		{1, 2, "a"},        // a single document: the front end's goroutines use the CPUs
-		{1, 1, "i"},        // one CPU
-		{2, 2, "ia"},       // the second's worker is the last busy one
-		{8, 2, "iiiiiiia"}, // the last one gets the CPU the others leave
-		{3, 1, "iii"},      // one CPU: always inline
-		{4, 4, "iaaa"},
+		{"d", 2, "a"},               // a single document: the front end's goroutines use the CPUs
+		{"d", 1, "i"},               // one CPU
+		{"dd", 2, "ia"},             // the second's worker is the last busy one
+		{"dddddddd", 2, "iiiiiiia"}, // the last one gets the CPU the others leave
+		{"ddd", 1, "iii"},           // one CPU: always inline
+		{"dddd", 4, "iaaa"},
+		{"ddsss", 2, "iaaaa"}, // skipped inputs take no time
+		{"dsdsd", 2, "iiiaa"},
 	} {
+		var ins []Input
+		for _, c := range tc.inputs {
+			in := Input{Name: "x.xml"}
+			if c == 's' {
+				in.Skip = "not XML"
+			}
+			ins = append(ins, in)
+		}
 		got := ""
-		for i := 0; i < tc.n; i++ {
-			if inlineAt(i, tc.n, tc.workers) {
+		for _, in := range inlineFrom(ins, tc.workers) {
+			if in {
 				got += "i"
 			} else {
 				got += "a"
 			}
 		}
 		if got != tc.want {
-			t.Errorf("%d documents, %d workers: %s, want %s", tc.n, tc.workers, got, tc.want)
+			t.Errorf("%s, %d workers: %s, want %s", tc.inputs, tc.workers, got, tc.want)
 		}
 	}
 }
