@@ -173,11 +173,12 @@ func CheckGlobs(globs []string) error {
 // ValidateAll checks the inputs with v, workers documents at a time (at
 // least one; the command chooses, cmd/rsconform's readerProcs), client
 // fetching the URLs (nil when there is none), and returns the results in
-// input order. A file started while there are at least workers documents
-// left, so that every worker has one, is read on its worker's goroutine
-// (engine.Validator.Inline); with more than one worker, the last ones,
-// and a single document, are read by the front end's goroutines working
-// at once, on the CPUs the other workers leave.
+// input order. A file whose reading the files after it can keep the other
+// workers busy through is read on its worker's goroutine
+// (engine.Validator.Inline, see inlineFrom); the others (with more than
+// one worker, the last ones, a single document, a large one among small
+// ones) are read by the front end's goroutines working at once, on the
+// CPUs the other workers leave.
 func ValidateAll(ctx context.Context, v *engine.Validator, client *sourcehttp.Client, inputs []Input, workers int) []engine.Result {
 	results := make([]engine.Result, len(inputs))
 	jobs := make(chan int)
@@ -185,7 +186,7 @@ func ValidateAll(ctx context.Context, v *engine.Validator, client *sourcehttp.Cl
 	workers = max(workers, 1)
 	inline := *v
 	inline.Inline = true
-	inlines := inlineFrom(inputs, workers)
+	inlines := inlineFrom(fileSizes(inputs), workers)
 	for w := 0; w < min(workers, len(inputs)); w++ {
 		wg.Add(1)
 		go func() {
@@ -207,19 +208,37 @@ func ValidateAll(ctx context.Context, v *engine.Validator, client *sourcehttp.Cl
 	return results
 }
 
-// inlineFrom says, for each of the inputs read by workers at a time in
-// order, whether it is read inline: when it starts, every worker has a
-// document (a skipped input takes no time: it is not counted).
-func inlineFrom(inputs []Input, workers int) []bool {
-	out := make([]bool, len(inputs))
-	left := 0
-	for i := len(inputs) - 1; i >= 0; i-- {
-		if inputs[i].Skip == "" {
-			left++
-		}
-		out[i] = left >= workers
+// inlineFrom says, for each input of size bytes (0: not a file, or of
+// unknown size) read by workers at a time in order, whether it is read
+// inline: when the files after it hold at least workers-1 times its bytes,
+// the other workers have work for as long as it is read. Otherwise its
+// reading would leave CPUs idle (a 14 MB list before a small file, read
+// inline, took 0.32 s instead of 0.28, medians of 6). A gzipped file
+// counts its compressed bytes.
+func inlineFrom(size []int64, workers int) []bool {
+	out := make([]bool, len(size))
+	var after int64
+	for i := len(size) - 1; i >= 0; i-- {
+		out[i] = size[i] > 0 && after >= int64(workers-1)*size[i]
+		after += size[i]
 	}
 	return out
+}
+
+// fileSizes are the sizes of the inputs that are regular files to read (0
+// for the others: standard input, URLs, skipped inputs, what cannot be
+// read, which validateOne reports).
+func fileSizes(inputs []Input) []int64 {
+	size := make([]int64, len(inputs))
+	for i, in := range inputs {
+		if in.Name == "-" || in.Skip != "" || engine.IsURL(in.Name) {
+			continue
+		}
+		if st, err := os.Stat(in.Name); err == nil && st.Mode().IsRegular() {
+			size[i] = st.Size()
+		}
+	}
+	return size
 }
 
 // validateOne checks one input: standard input, a URL, a file named or

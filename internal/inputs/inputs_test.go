@@ -116,29 +116,25 @@ func TestValidateAllLeavesGOMAXPROCS(t *testing.T) {
 
 func TestInlineFrom(t *testing.T) {
 	for _, tc := range []struct {
-		inputs  string // one letter an input: d(ocument) or s(kipped)
+		size    []int64 // 0: not a file (standard input, a URL, skipped)
 		workers int
 		want    string // one letter an input: i(nline) or a(t once)
 	}{
-		{"d", 2, "a"},               // a single document: the front end's goroutines use the CPUs
-		{"d", 1, "i"},               // one CPU
-		{"dd", 2, "ia"},             // the second's worker is the last busy one
-		{"dddddddd", 2, "iiiiiiia"}, // the last one gets the CPU the others leave
-		{"ddd", 1, "iii"},           // one CPU: always inline
-		{"dddd", 4, "iaaa"},
-		{"ddsss", 2, "iaaaa"}, // skipped inputs take no time
-		{"dsdsd", 2, "iiiaa"},
+		{[]int64{10}, 2, "a"}, // a single document: the front end's goroutines use the CPUs
+		{[]int64{10}, 1, "i"}, // one CPU: always inline
+		{[]int64{10, 10}, 2, "ia"},
+		{[]int64{10, 10, 10, 10, 10, 10, 10, 10}, 2, "iiiiiiia"}, // the last one gets the CPU the others leave
+		{[]int64{10, 10, 10}, 1, "iii"},
+		{[]int64{10, 10, 10, 10}, 4, "iaaa"}, // the three after the first hold three times it
+		{[]int64{10, 10, 10, 10, 10, 10}, 4, "iiiaaa"},
+		{[]int64{1000, 10}, 2, "aa"}, // a large list before a small file
+		{[]int64{10, 1000}, 2, "ia"},
+		{[]int64{1000, 400, 400, 400}, 2, "iiia"},
+		{[]int64{10, 0, 0, 0}, 2, "aaaa"}, // standard input and URLs are never inline, nor counted
+		{[]int64{10, 0, 10}, 2, "iaa"},
 	} {
-		var ins []Input
-		for _, c := range tc.inputs {
-			in := Input{Name: "x.xml"}
-			if c == 's' {
-				in.Skip = "not XML"
-			}
-			ins = append(ins, in)
-		}
 		got := ""
-		for _, in := range inlineFrom(ins, tc.workers) {
+		for _, in := range inlineFrom(tc.size, tc.workers) {
 			if in {
 				got += "i"
 			} else {
@@ -146,7 +142,20 @@ func TestInlineFrom(t *testing.T) {
 			}
 		}
 		if got != tc.want {
-			t.Errorf("%s, %d workers: %s, want %s", tc.inputs, tc.workers, got, tc.want)
+			t.Errorf("%v, %d workers: %s, want %s", tc.size, tc.workers, got, tc.want)
 		}
+	}
+}
+
+// fileSizes gives regular files their size, and 0 to what is not one.
+func TestFileSizes(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.xml")
+	if err := os.WriteFile(p, []byte("<urlset/>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := fileSizes([]Input{{Name: p}, {Name: "-"}, {Name: "https://example.com/a.xml"}, {Name: p, Skip: "not XML"}, {Name: dir}, {Name: filepath.Join(dir, "gone.xml")}})
+	if want := []int64{9, 0, 0, 0, 0, 0}; !reflect.DeepEqual(got, want) {
+		t.Errorf("sizes %v, want %v", got, want)
 	}
 }
