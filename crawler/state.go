@@ -47,6 +47,20 @@ import (
 // refusal of the client's own (the origin policy, too many redirects) are
 // recorded, and so is a server certificate the client does not trust.
 //
+// An older rsconform (the same format, version 2) recorded a fetch without
+// an answer too, as it records a refusal: its error's text, no status.
+// Nothing else in such a record tells the two apart (the error's kind,
+// which Unanswered judges, is not kept), so a record with an error is
+// replayed only when it bears the answered mark every record with an error
+// has been written with since (add); one without it is stale: load does
+// not index it, and its fetch is made again, counted as one the file does
+// not hold (a refusal in an older file, or a package's failure status,
+// which its record keeps as an error, is thus fetched once more, then
+// recorded with the mark). The finished line of a run that left a stale
+// record does not count, nor does any while a stale record stands that
+// no later record of its fetch replaces. The format is unchanged: an
+// older rsconform reading a newer file ignores the mark.
+//
 // Lines are written whole, one write each, and synced to disk every
 // stateSyncEvery records or stateSyncPeriod of the crawl's clock, and when
 // the crawl ends. A crawl killed while writing leaves its last line cut: the
@@ -55,7 +69,9 @@ import (
 
 // StateVersion is the version of the state file's format. Version 2: a
 // --map crawl records its files without Last-Modified (version 1 recorded
-// the files' modification times, which no rule may read).
+// the files' modification times, which no rule may read). The answered
+// mark of a record with an error came later within version 2: a file
+// without it is read, its records with an error made again (stale).
 const StateVersion = 2
 
 const stateFormat = "rsconform crawl state"
@@ -150,6 +166,11 @@ type record struct {
 	Package     *graph.PackageFacts `json:"package,omitempty"`
 	Manifest    *manifestInput      `json:"manifest,omitempty"`
 	MembersRead int                 `json:"membersRead,omitempty"`
+	// Answered marks a record with Err as one of a fetch that got an
+	// answer, or a refusal of the client's own: add sets it on every
+	// record with Err it writes. A record with Err without it is stale
+	// (an older rsconform's, maybe of a fetch without an answer).
+	Answered bool `json:"answered,omitempty"`
 	// unanswered marks a fetch the transport left without an answer: it
 	// is not recorded (add).
 	unanswered bool
@@ -158,12 +179,19 @@ type record struct {
 func (r *record) key() string { return stateKey(r.Op, r.URL) }
 
 // recordKey is what load decodes of a record: what the index files it
-// under. The whole record (its body, base64, and headers) is decoded
-// once, by lookup, when the crawl replays it.
+// under, and whether it is stale. The whole record (its body, base64, and
+// headers) is decoded once, by lookup, when the crawl replays it.
 type recordKey struct {
-	Op  string `json:"op"`
-	URL string `json:"url,omitempty"`
+	Op       string `json:"op"`
+	URL      string `json:"url,omitempty"`
+	Err      string `json:"err,omitempty"`
+	Answered bool   `json:"answered,omitempty"`
 }
+
+// stale reports a record of a fetch an older rsconform recorded with an
+// error, without the answered mark: it may have got no answer, and is
+// never replayed.
+func (r *recordKey) stale() bool { return r.Err != "" && !r.Answered }
 
 // stateKey is what the journal's index files the record of op on u under.
 func stateKey(op, u string) string { return op + " " + u }
@@ -353,6 +381,8 @@ func (j *journal) load(want stateHeader) error {
 	// The file is read within its bound even should it grow meanwhile.
 	br := bufio.NewReaderSize(safefile.LimitReader(j.f, j.maxFile, j.tooLarge()), 1<<20)
 	var off int64
+	// stale holds the keys of stale records no later record replaces.
+	stale := map[string]bool{}
 	for line := 1; ; line++ {
 		data, err := readLine(br, j.maxLine)
 		if errors.Is(err, errLongLine) {
@@ -395,16 +425,28 @@ func (j *journal) load(want stateHeader) error {
 				if r.URL == "" && r.Op != opPause {
 					return bad(line, "a %s record without a URL", r.Op)
 				}
-				j.index[stateKey(r.Op, r.URL)] = span{off, int64(len(data)), line}
+				key := stateKey(r.Op, r.URL)
+				if r.stale() {
+					stale[key] = true
+					break
+				}
+				delete(stale, key)
+				j.index[key] = span{off, int64(len(data)), line}
 				j.info.Resumed = true
 			case opFinished:
-				j.info.Finished, j.info.Resumed = true, true
+				// A run that left stale records (an older rsconform's) did
+				// not finish with every fetch answered.
+				j.info.Finished = j.info.Finished || len(stale) == 0
+				j.info.Resumed = true
 			default:
 				return bad(line, "a record of unknown kind %q", r.Op)
 			}
 		}
 		off += int64(len(data))
 		j.lines = line
+	}
+	if len(stale) > 0 {
+		j.info.Finished = false
 	}
 	j.end = off
 	_, err = j.f.Seek(off, io.SeekStart)
@@ -523,6 +565,9 @@ func (j *journal) add(r *record) {
 	if _, done := j.index[r.key()]; done {
 		return
 	}
+	// What is written is not unanswered: an error it holds is an
+	// answer's or a refusal's, replayed by the next run (recordKey.stale).
+	r.Answered = r.Err != ""
 	off := j.end
 	if err := j.append(r); err != nil {
 		j.info.Err = err

@@ -100,6 +100,16 @@ func TestStateBoundsOfMaxSize(t *testing.T) {
 	}
 }
 
+// headerLine is the header a crawl of entry with opts writes.
+func headerLine(t *testing.T, entry string, opts Options) string {
+	t.Helper()
+	data, err := json.Marshal(stateHeader{Format: stateFormat, Version: StateVersion, Entry: entry, Options: stateOptions(opts)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
 // A state file's records are decoded once, when replayed: load indexes
 // them by their key (refusing a line that is not JSON), and a record
 // whose fields are not a record's is fetched again and said, with its
@@ -107,17 +117,14 @@ func TestStateBoundsOfMaxSize(t *testing.T) {
 func TestJournalDecodesRecordsWhenReplayed(t *testing.T) {
 	const entry = "http://source.test/"
 	opts := Options{Validator: &engine.Validator{}}.withDefaults()
-	header, err := json.Marshal(stateHeader{Format: stateFormat, Version: StateVersion, Entry: entry, Options: stateOptions(opts)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	header := headerLine(t, entry, opts)
 	good, err := json.Marshal(&record{Op: opGet, URL: entry, Status: 200, Body: []byte("<urlset/>")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	wrongType := `{"op":"get","url":"http://source.test/x","status":"two hundred"}`
 	path := filepath.Join(t.TempDir(), "state.json")
-	if err := os.WriteFile(path, []byte(string(header)+"\n"+string(good)+"\n"+wrongType+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(path, []byte(header+"\n"+string(good)+"\n"+wrongType+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	j, err := openJournal(path, entry, opts)
@@ -146,5 +153,93 @@ func TestJournalDecodesRecordsWhenReplayed(t *testing.T) {
 	j.add(&record{Op: opResource, URL: entry + "r"})
 	if sp := j.index[stateKey(opResource, entry+"r")]; sp.line != 4 {
 		t.Fatalf("the added record's line: %d, want 4", sp.line)
+	}
+}
+
+// A record with an error is replayed only with the answered mark, which
+// add writes on every record with an error it keeps: one without it (an
+// older rsconform's, maybe of a fetch without an answer) is not indexed,
+// nor counted, and the finished line of the run that left it does not
+// count.
+func TestJournalStaleRecords(t *testing.T) {
+	const entry = "http://source.test/"
+	opts := Options{Validator: &engine.Validator{}}.withDefaults()
+	header := headerLine(t, entry, opts)
+	const refused = `"err":"dial tcp 127.0.0.1:1: connect: connection refused"`
+	lines := []string{header,
+		`{"op":"get","url":"http://source.test/a",` + refused + `}`,
+		`{"op":"resource","url":"http://source.test/b",` + refused + `}`,
+		`{"op":"resource","url":"http://source.test/c","status":404}`,
+		`{"op":"finished"}`}
+	path := filepath.Join(t.TempDir(), "state.json")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	open := func() *journal {
+		t.Helper()
+		j, err := openJournal(path, entry, opts)
+		if err != nil {
+			t.Fatalf("load: %v", err)
+		}
+		return j
+	}
+	j := open()
+	if j.info.Finished || !j.info.Resumed {
+		t.Fatalf("Finished %v, Resumed %v: want not finished (stale records), resumed (the 404)", j.info.Finished, j.info.Resumed)
+	}
+	for _, u := range []string{"a", "b"} {
+		if j.has(opGet, entry+u) || j.has(opResource, entry+u) {
+			t.Fatalf("the stale record of %s is indexed", u)
+		}
+	}
+	if r := j.lookup(opResource, entry+"c"); r == nil || r.Status != 404 {
+		t.Fatalf("the 404: %+v", r)
+	}
+	// This run: a gets an answer, b a refusal of the client's own, d
+	// none (not written).
+	j.add(&record{Op: opGet, URL: entry + "a", Status: 200})
+	j.add(&record{Op: opResource, URL: entry + "b", Err: "too many redirects: more than 10"})
+	j.add(&record{Op: opResource, URL: entry + "d", Err: "dial tcp: connection reset", unanswered: true})
+	info := j.close(true)
+	if info.Replayed != 1 || info.Recorded != 2 || info.Unanswered != 1 {
+		t.Fatalf("Replayed %d, Recorded %d, Unanswered %d; want 1, 2, 1", info.Replayed, info.Recorded, info.Unanswered)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"err":"too many redirects: more than 10","answered":true}`) {
+		t.Fatalf("the refusal is written without the answered mark:\n%s", data)
+	}
+	// The stale records are replaced, but the older run's finished line
+	// does not count (this run left d without an answer, so it wrote
+	// none); the refusal is replayed, the fetch without an answer not.
+	j = open()
+	if j.info.Finished {
+		t.Fatalf("finished, from the finished line of a run that left stale records:\n%s", data)
+	}
+	if r := j.lookup(opResource, entry+"b"); r == nil || r.Err != "too many redirects: more than 10" {
+		t.Fatalf("the refusal: %+v, want it replayed", r)
+	}
+	if j.has(opResource, entry+"d") {
+		t.Fatal("the fetch without an answer is recorded")
+	}
+	// d answered, the crawl is finished.
+	j.add(&record{Op: opResource, URL: entry + "d", Status: 200})
+	j.close(true)
+	j = open()
+	j.close(false)
+	if !j.info.Finished {
+		t.Fatal("not finished after a run with every fetch answered")
+	}
+	// A stale record after a finished line: an older run resumed the
+	// finished crawl and recorded a fetch without an answer.
+	if err := os.WriteFile(path, []byte(lines[0]+"\n"+lines[4]+"\n"+lines[1]+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	k := open()
+	defer k.close(false)
+	if k.info.Finished {
+		t.Fatal("finished, with a stale record after the finished line")
 	}
 }

@@ -90,6 +90,33 @@ func (a *answering) RoundTrip(req *http.Request) (*http.Response, error) {
 	return a.rt.RoundTrip(req)
 }
 
+// pathCounts counts the requests a server got, per URL path.
+type pathCounts struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// servePathCounts serves h on 127.0.0.1, counting its requests.
+func servePathCounts(h http.Handler) (*httptest.Server, *pathCounts) {
+	c := &pathCounts{n: map[string]int{}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.mu.Lock()
+		c.n[r.URL.Path]++
+		c.mu.Unlock()
+		h.ServeHTTP(w, r)
+	}))
+	return srv, c
+}
+
+// take returns the counts since the last take.
+func (c *pathCounts) take() map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := c.n
+	c.n = map[string]int{}
+	return n
+}
+
 const stateEntry = "http://source.test/"
 
 // stateSource is the mock Source's showcase, played to its end: every
@@ -540,14 +567,7 @@ var _ = Describe("A crawl with --revisit resumed from its state file", func() {
 		Expect(findingsOf(want, "RS-REVISIT-LASTMOD")).NotTo(BeEmpty())
 
 		s := site()
-		var mu sync.Mutex
-		gets := map[string]int{}
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			mu.Lock()
-			gets[r.URL.Path]++
-			mu.Unlock()
-			s.Handler().ServeHTTP(w, r)
-		}))
+		srv, gets := servePathCounts(s.Handler())
 		defer srv.Close()
 		opts := testOptions()
 		opts.Sample, opts.SampleSet = s.Sample, true
@@ -564,22 +584,19 @@ var _ = Describe("A crawl with --revisit resumed from its state file", func() {
 		Expect(findingsOf(rep, "RS-REVISIT-LASTMOD")).To(BeEmpty())
 		// Resumed: the first visits come from the file, the second from
 		// the Source, which has moved its <lastmod>s meanwhile.
-		Expect(gets["/dataset1/resourcelist2.xml"]).To(Equal(1))
+		Expect(gets.take()["/dataset1/resourcelist2.xml"]).To(Equal(1))
 		opts.Pause = func(context.Context, time.Duration) error { return nil }
 		rep, err = crawler.Crawl(context.Background(), srv.URL+s.Entry, opts)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.State.Resumed).To(BeTrue())
-		Expect(gets["/dataset1/resourcelist2.xml"]).To(Equal(2), "the first visit read from the file, the second fetched")
+		Expect(gets.take()["/dataset1/resourcelist2.xml"]).To(Equal(1), "the first visit read from the file, the second fetched")
 		Expect(rep.Stats.Revisited).To(BeNumerically(">", 0))
 		Expect(findingsOf(rep, "RS-REVISIT-LASTMOD")).To(HaveLen(len(findingsOf(want, "RS-REVISIT-LASTMOD"))))
 		// Run again once finished: both visits from the file, nothing
 		// fetched, the same findings.
-		mu.Lock()
-		clear(gets)
-		mu.Unlock()
 		again, err := crawler.Crawl(context.Background(), srv.URL+s.Entry, opts)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(gets).To(BeEmpty())
+		Expect(gets.take()).To(BeEmpty())
 		Expect(findingsOf(again, "RS-REVISIT-LASTMOD")).To(Equal(findingsOf(rep, "RS-REVISIT-LASTMOD")))
 	})
 })
@@ -609,5 +626,78 @@ var _ = Describe("An interrupted crawl", func() {
 			}
 		}
 		Expect(rep.Notes).To(ContainElement(ContainSubstring("the cross-document rules were stopped: context canceled")))
+	})
+})
+
+var _ = Describe("A crawl resumed from a state file an older rsconform wrote (--state, version 2)", func() {
+	It("makes again a fetch it recorded without an answer, and replays an answer of any status and a marked refusal", func() {
+		s, err := fixtures.LoadSite("RS-CRAWL-REACH", "pass-good")
+		Expect(err).NotTo(HaveOccurred())
+		srv, gets := servePathCounts(s.Handler())
+		defer srv.Close()
+		entry := srv.URL + s.Entry
+		refused, missing, marked := srv.URL+"/res/res1.txt", srv.URL+"/res/res2.txt", srv.URL+"/res/res3.txt"
+		dir := GinkgoT().TempDir()
+		crawl := func(state string) *crawler.Report {
+			opts := testOptions()
+			opts.Sample, opts.SampleSet = crawler.SampleAll, true
+			opts.State = state
+			rep, err := crawler.Crawl(context.Background(), entry, opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(rep.State.Err).NotTo(HaveOccurred())
+			return rep
+		}
+		// A crawl of today gives the header, and shows the fetches the
+		// records below stand for are made, one each.
+		first := filepath.Join(dir, "first.json")
+		crawl(first)
+		data, err := os.ReadFile(first)
+		Expect(err).NotTo(HaveOccurred())
+		header, _, _ := strings.Cut(string(data), "\n")
+		for _, key := range []string{`"op":"get","url":"` + entry + `"`, `"op":"resource","url":"` + refused + `"`,
+			`"op":"resource","url":"` + missing + `"`, `"op":"resource","url":"` + marked + `"`} {
+			Expect(string(data)).To(ContainSubstring(key))
+		}
+		made := gets.take()
+		Expect(made).To(HaveKeyWithValue("/", 1))
+		Expect(made).To(HaveKeyWithValue("/res/res2.txt", 1))
+
+		// What an rsconform before 903b9f3 wrote of a crawl that found
+		// the Source down at first (the entry point and a resource
+		// refused), then a resource missing: a record of a refused
+		// connection is one of an error, without a status; and it
+		// recorded the crawl finished. A refusal of today's bears the
+		// answered mark.
+		dial := "dial tcp " + strings.TrimPrefix(srv.URL, "http://") + ": connect: connection refused"
+		old := strings.Join([]string{header,
+			`{"op":"get","url":"` + entry + `","err":"` + dial + `","requests":1}`,
+			`{"op":"resource","url":"` + refused + `","err":"` + dial + `","requests":1}`,
+			`{"op":"resource","url":"` + missing + `","status":404,"header":{"Content-Type":["text/plain"]},"requests":1}`,
+			`{"op":"resource","url":"` + marked + `","err":"not the entry point's origin","requests":1,"answered":true}`,
+			`{"op":"finished"}`, ""}, "\n")
+		state := filepath.Join(dir, "state.json")
+		Expect(os.WriteFile(state, []byte(old), 0o600)).To(Succeed())
+		rep := crawl(state)
+		Expect(rep.EntryError).NotTo(HaveOccurred(), "the entry point fetched again, not its old failure replayed")
+		made = gets.take()
+		Expect(made).To(HaveKeyWithValue("/", 1))
+		Expect(made).To(HaveKeyWithValue("/res/res1.txt", 1))
+		Expect(made).NotTo(HaveKey("/res/res2.txt"), "the 404 is replayed")
+		Expect(made).NotTo(HaveKey("/res/res3.txt"), "the marked refusal is replayed")
+		Expect(rep.Graph.Node(refused).FetchError).To(BeEmpty())
+		Expect(rep.Graph.Node(refused).StatusCode).To(Equal(http.StatusOK))
+		Expect(rep.Graph.Node(missing).StatusCode).To(Equal(http.StatusNotFound))
+		Expect(rep.Graph.Node(marked).FetchError).To(Equal("not the entry point's origin"))
+		Expect(rep.State.Replayed).To(Equal(2), "the 404 and the marked refusal, not the fetches without an answer")
+		Expect(rep.State.Recorded).To(Equal(len(strings.Split(strings.TrimSpace(string(data)), "\n"))-1-1-2),
+			"every fetch of the first crawl (its records, less its finished line) but the two replayed")
+		Expect(rep.State.Resumed).To(BeTrue())
+		Expect(rep.State.Finished).To(BeFalse(), "the older run left fetches without an answer")
+
+		// Now finished: everything replayed, nothing fetched.
+		rep = crawl(state)
+		Expect(gets.take()).To(BeEmpty())
+		Expect(rep.State.Finished).To(BeTrue())
+		Expect(rep.EntryError).NotTo(HaveOccurred())
 	})
 })
