@@ -67,8 +67,7 @@ func init() {
 func main() {
 	// Documents are parsed into short-lived garbage of several times their
 	// size; collecting at 50% growth instead of 100% keeps a crawl's memory
-	// bounded by its largest document. GOGC, when set, still decides. A
-	// validate run that only streams goes back to 100 (streamingGC).
+	// bounded by its largest document. GOGC, when set, still decides.
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(50)
 	}

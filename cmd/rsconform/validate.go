@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"sync"
 
@@ -316,9 +315,6 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, "rsconform validate:", err)
 		return 2
 	}
-	if v.Source == nil {
-		streamingGC()
-	}
 	results := inputs.ValidateAll(ctx, v, c.client, c.inputs, readerProcs())
 	if err := c.report.applyBaseline(results, stderr, "validate"); err != nil {
 		fmt.Fprintln(stderr, "rsconform validate:", err)
@@ -427,22 +423,6 @@ func readerProcs() int {
 		runtime.GOMAXPROCS(2 * n)
 	}
 	return n
-}
-
-// streamingGC sets the collector's pace back to Go's default (GOGC 100,
-// unless the user set GOGC) for a validate run whose documents all stream
-// (no --format html, which keeps their text): main's 50 is for documents
-// read whole, whose garbage grows with them (a crawl's), where a streamed
-// document's memory stays flat whatever its size, and collecting twice as
-// often only costs CPU. Paired runs on an idle machine (5-6 alternating
-// each): the 50,000-entry Resource List 0.235 s of wall (median) against
-// 0.29, CPU 0.355 s against 0.41, peak anonymous memory 12.1-12.3 MB
-// against 12.3-12.5 (bench/rss.py); the Change List 0.26 s against 0.30,
-// 10.4 MB both; the directory of 8 lists 1.35 s against 1.47.
-func streamingGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(100)
-	}
 }
 
 // startProcs is GOMAXPROCS as it was when the process started.

@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -212,19 +211,6 @@ var _ = Describe("rsconform validate", func() {
 			_, out, _ := cli("validate", "--format", "json", write(dir, "x.xml", []byte(`<?xml version="1.0"?>`+"\n"+`<!DOCTYPE urlset [<!ENTITY x SYSTEM "file:///etc/passwd">]>`+"\n<urlset>&x;</urlset>")))
 			Expect(out).NotTo(ContainSubstring("root:"))
 		})
-	})
-})
-
-var _ = Describe("The collector's pace of a streaming validate run (streamingGC)", func() {
-	It("is Go's default 100, not main's 50, unless the user set GOGC", func() {
-		was := debug.SetGCPercent(50)
-		DeferCleanup(func() { debug.SetGCPercent(was) })
-		GinkgoT().Setenv("GOGC", "")
-		streamingGC()
-		Expect(debug.SetGCPercent(50)).To(Equal(100))
-		GinkgoT().Setenv("GOGC", "30")
-		streamingGC()
-		Expect(debug.SetGCPercent(50)).To(Equal(50))
 	})
 })
 
