@@ -71,7 +71,7 @@ func (c *crawl) fetchPackage(t task) *record {
 		return rec
 	}
 	found := func(body *graph.BodyFacts, facts *graph.PackageFacts) *record {
-		rec.Facts, rec.Package, rec.Bytes = body, facts, r.Received()
+		rec.Facts, rec.Package, rec.Bytes, rec.incomplete = body, facts, r.Received(), r.Incomplete()
 		return rec
 	}
 	tmp, err := os.CreateTemp(c.opts.TempDir, "rsconform-package-*.zip")

@@ -41,11 +41,16 @@ import (
 // the body; for a package the same, what was found in it, and its
 // manifest's bytes. A fetch in flight when the crawl stopped has no record
 // and is made again by the next run: no result of it was kept. Nor has a
-// fetch the transport left without an answer (refused, reset, a time-out:
-// sourcehttp.Response.Unanswered): it did not complete, and a resumed
-// crawl makes it again. An answer of any status (a 404, a 500) and a
-// refusal of the client's own (the origin policy, too many redirects) are
-// recorded, and so is a server certificate the client does not trust.
+// fetch the transport left incomplete (sourcehttp.Response.Incomplete):
+// without an answer (refused, reset, a time-out), or with its body cut
+// (the connection reset or closed, or the time-out, before the body's
+// end): a resumed crawl makes it again, and the server may serve it whole.
+// The live crawl reports it all the same (a fetch failure, a body error
+// on a document, a resource not measured); the next run's fetch stands
+// instead. An answer of any status (a 404, a 500), read to its end or as
+// far as the crawl wanted (--max-size, --max-bytes, a package limit), and
+// a refusal of the client's own (the origin policy, too many redirects)
+// are recorded, and so is a server certificate the client does not trust.
 //
 // An older rsconform (the same format, version 2) recorded a fetch without
 // an answer too, as it records a refusal: its error's text, no status.
@@ -59,7 +64,9 @@ import (
 // recorded with the mark). The finished line of a run that left a stale
 // record does not count, nor does any while a stale record stands that
 // no later record of its fetch replaces. The format is unchanged: an
-// older rsconform reading a newer file ignores the mark.
+// older rsconform reading a newer file ignores the mark. An older
+// rsconform recorded a body cut short too (a document's body error, a
+// resource or package truncated); such a record is replayed as it stands.
 //
 // Lines are written whole, one write each, and synced to disk every
 // stateSyncEvery records or stateSyncPeriod of the crawl's clock, and when
@@ -113,12 +120,12 @@ func (e *StateError) Error() string {
 type StateInfo struct {
 	File string
 	// Replayed counts the fetches served from the state file; Recorded
-	// those made by this run and added to it; Unanswered those made by
-	// this run that got no answer (a transport failure), not added: the
-	// next run makes them again.
-	Replayed, Recorded, Unanswered int
+	// those made by this run and added to it; Incomplete those made by
+	// this run that the transport left incomplete (no answer, or a body
+	// cut short), not added: the next run makes them again.
+	Replayed, Recorded, Incomplete int
 	// Resumed is set when the file held an earlier run's fetches;
-	// Finished when that run had ended with every fetch answered (this
+	// Finished when that run had ended with every fetch complete (this
 	// one then fetched nothing new, unless the earlier run's budget ran
 	// out in another order).
 	Resumed, Finished bool
@@ -171,9 +178,10 @@ type record struct {
 	// record with Err it writes. A record with Err without it is stale
 	// (an older rsconform's, maybe of a fetch without an answer).
 	Answered bool `json:"answered,omitempty"`
-	// unanswered marks a fetch the transport left without an answer: it
-	// is not recorded (add).
-	unanswered bool
+	// incomplete marks a fetch the transport left incomplete (without an
+	// answer, or its body cut: sourcehttp.Response.Incomplete): it is not
+	// recorded (add).
+	incomplete bool
 }
 
 func (r *record) key() string { return stateKey(r.Op, r.URL) }
@@ -547,7 +555,7 @@ func (j *journal) lookup(op, u string) *record {
 	return &r
 }
 
-// add appends a record, unless its fetch got no answer (then counted),
+// add appends a record, unless its fetch did not complete (then counted),
 // syncing the file every stateSyncEvery records or stateSyncPeriod.
 func (j *journal) add(r *record) {
 	if j == nil {
@@ -555,8 +563,8 @@ func (j *journal) add(r *record) {
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if r.unanswered {
-		j.info.Unanswered++
+	if r.incomplete {
+		j.info.Incomplete++
 		return
 	}
 	if j.info.Err != nil {
@@ -565,7 +573,7 @@ func (j *journal) add(r *record) {
 	if _, done := j.index[r.key()]; done {
 		return
 	}
-	// What is written is not unanswered: an error it holds is an
+	// What is written is complete: an error it holds is an
 	// answer's or a refusal's, replayed by the next run (recordKey.stale).
 	r.Answered = r.Err != ""
 	off := j.end
@@ -589,11 +597,11 @@ func (j *journal) sync(now time.Time) {
 }
 
 // close records that the crawl finished, when it did with every fetch
-// answered, syncs and closes the file, and says what was done with it.
+// complete, syncs and closes the file, and says what was done with it.
 func (j *journal) close(finished bool) *StateInfo {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if finished && !j.info.Finished && j.info.Err == nil && j.info.Unanswered == 0 {
+	if finished && !j.info.Finished && j.info.Err == nil && j.info.Incomplete == 0 {
 		if err := j.append(&record{Op: opFinished}); err != nil {
 			j.info.Err = err
 		}
@@ -665,8 +673,9 @@ func (c *crawl) get(op, u string, req sourcehttp.Request) *sourcehttp.Response {
 		}
 		return r
 	}
-	// The bytes received are the wire body's (Response.Received knows
-	// only it, not the recordingBody that wraps it below).
+	// The bytes received, and whether the transport cut them, are the
+	// wire body's (Response.Received and Incomplete know only it, not the
+	// recordingBody that wraps it below).
 	wire := &sourcehttp.Response{Body: r.Body}
 	r.Body = &recordingBody{rc: r.Body, done: func(b *recordingBody) {
 		// A body the crawl did not read to its end was either not wanted
@@ -674,7 +683,7 @@ func (c *crawl) get(op, u string, req sourcehttp.Request) *sourcehttp.Response {
 		if c.interrupted(!b.ended || b.err != nil) {
 			return
 		}
-		rec.Body, rec.Bytes = b.buf.Bytes(), wire.Received()
+		rec.Body, rec.Bytes, rec.incomplete = b.buf.Bytes(), wire.Received(), wire.Incomplete()
 		if b.err != nil {
 			rec.BodyErr = b.err.Error()
 		}
@@ -683,10 +692,11 @@ func (c *crawl) get(op, u string, req sourcehttp.Request) *sourcehttp.Response {
 	return r
 }
 
-// recordOf is the record of a response's HTTP facts.
+// recordOf is the record of a response's HTTP facts, and of whether the
+// transport left it incomplete so far (ask once its body is read).
 func recordOf(op, u string, r *sourcehttp.Response) *record {
 	rec := &record{Op: op, URL: u, Final: r.Final, Status: r.Status, Header: r.Header, Redirects: r.Redirects,
-		RetryAfter: r.RetryAfter, MaxWait: r.MaxWait, Requests: r.Requests, Bytes: r.Received(), unanswered: r.Unanswered()}
+		RetryAfter: r.RetryAfter, MaxWait: r.MaxWait, Requests: r.Requests, Bytes: r.Received(), incomplete: r.Incomplete()}
 	if r.Err != nil {
 		rec.Err = r.Err.Error()
 	}

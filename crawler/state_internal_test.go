@@ -199,10 +199,10 @@ func TestJournalStaleRecords(t *testing.T) {
 	// none (not written).
 	j.add(&record{Op: opGet, URL: entry + "a", Status: 200})
 	j.add(&record{Op: opResource, URL: entry + "b", Err: "too many redirects: more than 10"})
-	j.add(&record{Op: opResource, URL: entry + "d", Err: "dial tcp: connection reset", unanswered: true})
+	j.add(&record{Op: opResource, URL: entry + "d", Err: "dial tcp: connection reset", incomplete: true})
 	info := j.close(true)
-	if info.Replayed != 1 || info.Recorded != 2 || info.Unanswered != 1 {
-		t.Fatalf("Replayed %d, Recorded %d, Unanswered %d; want 1, 2, 1", info.Replayed, info.Recorded, info.Unanswered)
+	if info.Replayed != 1 || info.Recorded != 2 || info.Incomplete != 1 {
+		t.Fatalf("Replayed %d, Recorded %d, Incomplete %d; want 1, 2, 1", info.Replayed, info.Recorded, info.Incomplete)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {

@@ -12,8 +12,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -350,14 +352,14 @@ var _ = Describe("A crawl with a state file (--state)", func() {
 		Expect(rep.State.Err).NotTo(HaveOccurred())
 		// The resource, and the Change List (read, and read again by
 		// --revisit), got no answer.
-		Expect(rep.State.Unanswered).To(BeNumerically(">=", 2))
+		Expect(rep.State.Incomplete).To(BeNumerically(">=", 2))
 
 		// The Source answers now: the two fetches without an answer are
 		// made, nothing else (the 404 and the 500 are replayed).
 		tr = newCounting(h)
 		rep, err = crawler.Crawl(context.Background(), stateEntry, stateOpts(tr, state, new(int)))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(rep.State.Unanswered).To(BeZero())
+		Expect(rep.State.Incomplete).To(BeZero())
 		Expect(rep.State.Finished).To(BeFalse(), "the first run ended with fetches unanswered: not finished")
 		Expect(tr.counts).To(HaveKey(resource))
 		Expect(tr.counts).To(HaveKey(document))
@@ -699,5 +701,101 @@ var _ = Describe("A crawl resumed from a state file an older rsconform wrote (--
 		Expect(gets.take()).To(BeEmpty())
 		Expect(rep.State.Finished).To(BeTrue())
 		Expect(rep.EntryError).NotTo(HaveOccurred())
+	})
+})
+
+var _ = Describe("A crawl with a state file whose Source cut a body (--state)", func() {
+	It("does not record a document, a resource or a package whose body the transport cut: the next run fetches them, whole; a refusal over --max-size is replayed", func() {
+		s, err := fixtures.LoadSite("RS-CRAWL-REACH", "pass-good")
+		Expect(err).NotTo(HaveOccurred())
+		site := s.Handler()
+		const document, resource, pkg = "/dataset1/resourcelist2.xml", "/res/res1.txt", "/dataset1/part1.zip"
+		const tooLarge = "/dataset1/resourcelist1.xml"
+		// While cutting, the server sends the headers of the whole body
+		// (its Content-Length) and half of it, then closes the
+		// connection: the client reads io.ErrUnexpectedEOF.
+		var cutting atomic.Bool
+		cutting.Store(true)
+		srv, gets := servePathCounts(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !cutting.Load() || (r.URL.Path != document && r.URL.Path != resource && r.URL.Path != pkg) {
+				site.ServeHTTP(w, r)
+				return
+			}
+			whole := httptest.NewRecorder()
+			site.ServeHTTP(whole, r)
+			maps.Copy(w.Header(), whole.Header())
+			body := whole.Body.Bytes()
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+			w.WriteHeader(whole.Code)
+			w.Write(body[:len(body)/2])
+		}))
+		defer srv.Close()
+		opts := testOptions()
+		opts.Sample, opts.SampleSet = crawler.SampleAll, true
+		opts.Packages = true
+		opts.State = filepath.Join(GinkgoT().TempDir(), "crawl.state")
+		v := *opts.Validator
+		v.Config.Limits.MaxBytes = 1000 // resourcelist1.xml is 1037 bytes
+		opts.Validator = &v
+		crawl := func() *crawler.Report {
+			rep, err := crawler.Crawl(context.Background(), srv.URL+"/", opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(rep.EntryError).NotTo(HaveOccurred())
+			Expect(rep.State.Err).NotTo(HaveOccurred())
+			return rep
+		}
+		result := func(rep *crawler.Report, path string) engine.Result {
+			for _, res := range rep.Results {
+				if res.Location == srv.URL+path {
+					return res
+				}
+			}
+			Fail("no result for " + path)
+			return engine.Result{}
+		}
+		tooLargeFindings := func(rep *crawler.Report) []engine.Diagnostic {
+			return slices.DeleteFunc(slices.Clone(result(rep, tooLarge).Diagnostics), func(d engine.Diagnostic) bool {
+				return d.Rule != "RS-LIMIT-SIZE"
+			})
+		}
+
+		// Run 1: the live findings of the cuts are reported as before,
+		// and none of the three fetches is recorded.
+		rep := crawl()
+		made := gets.take()
+		Expect(made).To(HaveKeyWithValue(document, 1))
+		Expect(made).To(HaveKeyWithValue(resource, 1))
+		Expect(made).To(HaveKeyWithValue(pkg, 1))
+		Expect(made).To(HaveKeyWithValue(tooLarge, 1))
+		Expect(result(rep, document).Status).To(Equal(engine.StatusError))
+		Expect(result(rep, document).Error).To(ContainSubstring("reading the body: unexpected EOF"))
+		Expect(rep.Graph.Node(srv.URL + resource).Body.Truncated).To(BeTrue())
+		Expect(result(rep, pkg).Error).To(ContainSubstring("not checked: the download failed: unexpected EOF"))
+		Expect(rep.UncheckedPackages).To(ContainElement(srv.URL + pkg))
+		Expect(tooLargeFindings(rep)).NotTo(BeEmpty(), "resourcelist1.xml is refused over --max-size: %v", result(rep, tooLarge))
+		Expect(rep.State.Incomplete).To(Equal(3), "the document, the resource and the package whose bodies were cut")
+
+		// Run 2, the Source serving whole: the three fetched again, their
+		// findings gone; the refusal over --max-size replayed.
+		cutting.Store(false)
+		rep = crawl()
+		made = gets.take()
+		Expect(made).To(HaveKeyWithValue(document, 1))
+		Expect(made).To(HaveKeyWithValue(resource, 1))
+		Expect(made).To(HaveKeyWithValue(pkg, 1))
+		Expect(made).NotTo(HaveKey(tooLarge), "a body the crawl stopped reading over --max-size is recorded")
+		Expect(made).NotTo(HaveKey("/"), "what was whole is replayed")
+		Expect(result(rep, document).Status).To(Equal(engine.StatusValid))
+		Expect(rep.Graph.Node(srv.URL + resource).Body.Truncated).To(BeFalse())
+		Expect(result(rep, pkg).Error).To(BeEmpty())
+		Expect(rep.UncheckedPackages).To(BeEmpty())
+		Expect(tooLargeFindings(rep)).NotTo(BeEmpty(), "the refusal over --max-size, replayed")
+		Expect(rep.State.Incomplete).To(BeZero())
+		Expect(rep.State.Finished).To(BeFalse(), "run 1 left fetches incomplete")
+
+		// Run 3: finished, nothing fetched.
+		rep = crawl()
+		Expect(gets.take()).To(BeEmpty())
+		Expect(rep.State.Finished).To(BeTrue())
 	})
 })

@@ -289,6 +289,24 @@ func (r *Response) Unanswered() bool {
 	return r.Err != nil && !refused(r.Err) && !errors.As(r.Err, &cert)
 }
 
+// Incomplete reports a fetch the transport left incomplete: Unanswered,
+// or an answer whose body it cut (the connection reset or closed before
+// the body's end: io.ErrUnexpectedEOF short of Content-Length or of the
+// last chunk; the time-out or the context's end partway through). It
+// judges the body as read so far: ask once it is read. An answer read to
+// its end, or as far as the client wanted (a size limit of the caller's,
+// the byte budget: ErrBudget), is complete, whatever its status; so is
+// one whose body the server framed wrongly (a malformed chunk) or
+// encoded wrongly (a gzip cut short inside a whole body). A new request
+// may complete what this did not; the others it would meet again.
+func (r *Response) Incomplete() bool {
+	if r.Unanswered() {
+		return true
+	}
+	b, ok := r.Body.(*body)
+	return ok && b.cut
+}
+
 // refused reports the client's own refusals of a request: an origin the
 // policy does not allow, too many redirects, not an http(s) URL.
 func refused(err error) bool {
@@ -390,11 +408,15 @@ func Retry(err error) error { return retryError{err} }
 // transient reports whether a body error may go away with a new request.
 func transient(err error) bool {
 	var re retryError
-	if errors.As(err, &re) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, context.DeadlineExceeded) {
-		return true
-	}
+	return errors.As(err, &re) || cutShort(err)
+}
+
+// cutShort reports an error of the transport that ends a body before its
+// end: the connection failed (a net.Error: reset, a read time-out) or was
+// closed early (io.ErrUnexpectedEOF), or the attempt's time ran out.
+func cutShort(err error) bool {
 	var ne net.Error
-	return errors.As(err, &ne)
+	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne)
 }
 
 // retryableErr reports whether a failed attempt is worth another.
@@ -667,6 +689,9 @@ type body struct {
 	gunzip bool
 	zr     *gzip.Reader
 	n      int64 // raw bytes read
+	// cut is set when the transport ended the body before its end
+	// (Response.Incomplete).
+	cut bool
 }
 
 func (b *body) readRaw(p []byte) (int, error) {
@@ -676,8 +701,13 @@ func (b *body) readRaw(p []byte) (int, error) {
 	n, err := b.raw.Read(p)
 	b.c.bytes.Add(int64(n))
 	b.n += int64(n)
-	if err != nil && err != io.EOF && b.ctx.Err() == context.DeadlineExceeded {
-		err = &timeoutError{what: "the body did not arrive", d: b.c.cfg.Timeout}
+	if err != nil && err != io.EOF {
+		if b.ctx.Err() == context.DeadlineExceeded {
+			err = &timeoutError{what: "the body did not arrive", d: b.c.cfg.Timeout}
+		}
+		// The raw body is the wire's (before gzip): its errors are the
+		// transport's, or the server's framing (a malformed chunk).
+		b.cut = b.cut || cutShort(err) || b.ctx.Err() != nil
 	}
 	return n, err
 }

@@ -185,6 +185,86 @@ var _ = Describe("Unanswered", func() {
 	})
 })
 
+// gzipped is s in gzip.
+func gzipped(s string) []byte {
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write([]byte(s))
+	zw.Close()
+	return z.Bytes()
+}
+
+var _ = Describe("Incomplete", func() {
+	It("is a fetch without an answer, or whose body the transport cut, not a body the client stopped reading", func() {
+		gz := gzipped(strings.Repeat("x", 1000))
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch r.URL.Path {
+			case "/cut":
+				// The server closes the connection 95 bytes short.
+				w.Header().Set("Content-Length", "100")
+				w.Write([]byte("short"))
+			case "/stalled":
+				w.Header().Set("Content-Length", "100")
+				w.Write([]byte("short"))
+				w.(http.Flusher).Flush()
+				<-r.Context().Done()
+			case "/gzip-cut":
+				// A whole body whose gzip is cut: the server's, not the
+				// transport's.
+				w.Header().Set("Content-Encoding", "gzip")
+				w.Write(gz[:len(gz)/2])
+			case "/500":
+				w.WriteHeader(http.StatusInternalServerError)
+				w.Write([]byte("oops"))
+			default:
+				w.Write(bytes.Repeat([]byte("x"), 4<<10))
+			}
+		}))
+		defer srv.Close()
+		down := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+		down.Close()
+		c := sourcehttp.New(sourcehttp.Config{Timeout: 200 * time.Millisecond, Retries: sourcehttp.NoRetries, Clock: newFakeClock()})
+		// fetch reads at most limit bytes of the body (all: -1).
+		fetch := func(c *sourcehttp.Client, u string, req sourcehttp.Request, limit int64) (*sourcehttp.Response, error) {
+			r := c.Get(context.Background(), u, req)
+			var err error
+			if r.Body != nil {
+				var body io.Reader = r.Body
+				if limit >= 0 {
+					body = io.LimitReader(r.Body, limit)
+				}
+				_, err = io.ReadAll(body)
+			}
+			r.Close()
+			return r, err
+		}
+		r, err := fetch(c, srv.URL+"/cut", sourcehttp.Request{}, -1)
+		Expect(err).To(MatchError(io.ErrUnexpectedEOF))
+		Expect(r.Incomplete()).To(BeTrue(), "a body cut short of its Content-Length")
+		Expect(r.Unanswered()).To(BeFalse(), "it was answered")
+		r, err = fetch(c, srv.URL+"/stalled", sourcehttp.Request{}, -1)
+		Expect(err).To(MatchError(ContainSubstring("the body did not arrive within 200ms")))
+		Expect(r.Incomplete()).To(BeTrue(), "a body the time-out cut")
+		r, _ = fetch(c, down.URL+"/", sourcehttp.Request{}, -1)
+		Expect(r.Incomplete()).To(BeTrue(), "connection refused")
+
+		r, err = fetch(c, srv.URL+"/whole", sourcehttp.Request{}, -1)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(r.Incomplete()).To(BeFalse(), "a whole body")
+		r, _ = fetch(c, srv.URL+"/whole", sourcehttp.Request{}, 10)
+		Expect(r.Incomplete()).To(BeFalse(), "a body the client stopped reading (a size limit)")
+		r, err = fetch(c, srv.URL+"/gzip-cut", sourcehttp.Request{Decode: true}, -1)
+		Expect(err).To(MatchError(io.ErrUnexpectedEOF))
+		Expect(r.Incomplete()).To(BeFalse(), "a whole body whose gzip is cut")
+		r, _ = fetch(c, srv.URL+"/500", sourcehttp.Request{}, -1)
+		Expect(r.Incomplete()).To(BeFalse(), "an HTTP 500")
+		budget := sourcehttp.New(sourcehttp.Config{MaxBytes: 1000, Clock: newFakeClock()})
+		r, err = fetch(budget, srv.URL+"/whole", sourcehttp.Request{}, -1)
+		Expect(err).To(MatchError(sourcehttp.ErrBudget))
+		Expect(r.Incomplete()).To(BeFalse(), "a body beyond the byte budget")
+	})
+})
+
 var _ = Describe("The rate per host", func() {
 	It("spaces the requests to one host on the injected clock", func() {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
@@ -328,17 +408,14 @@ var _ = Describe("The user's headers", func() {
 
 var _ = Describe("Bodies", func() {
 	It("are decoded from gzip when asked, and counted against the budget", func() {
-		var z bytes.Buffer
-		zw := gzip.NewWriter(&z)
-		zw.Write([]byte(strings.Repeat("x", 1000)))
-		zw.Close()
+		z := gzipped(strings.Repeat("x", 1000))
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Header.Get("Accept-Encoding") != "gzip" {
 				w.Write([]byte("plain"))
 				return
 			}
 			w.Header().Set("Content-Encoding", "gzip")
-			w.Write(z.Bytes())
+			w.Write(z)
 		}))
 		defer srv.Close()
 		c := sourcehttp.New(sourcehttp.Config{Clock: newFakeClock(), MaxBytes: 1 << 20})
@@ -348,7 +425,7 @@ var _ = Describe("Bodies", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(b).To(HaveLen(1000))
 		Expect(r.Header.Get("Content-Encoding")).To(Equal("gzip"))
-		Expect(c.Bytes()).To(Equal(int64(z.Len())))
+		Expect(c.Bytes()).To(Equal(int64(len(z))))
 
 		r = c.Get(context.Background(), srv.URL, sourcehttp.Request{AcceptEncoding: "identity"})
 		b, _ = io.ReadAll(r.Body)

@@ -53,7 +53,9 @@ Long crawls (--state FILE): every completed fetch is recorded in FILE as it
 completes (a document's bytes and HTTP facts; of a resource or package what
 was measured, never its body). An answer of any status (a 404, a 500) is a
 completed fetch; one that got no answer (connection refused or reset, a
-time-out) is not: it is not recorded, and the next run makes it again.
+time-out), or whose body was cut (the connection reset or closed, or the
+time-out, before its end: not a body stopped at --max-size or --max-bytes),
+is not: it is not recorded, and the next run makes it again.
 Interrupted (Ctrl-C, SIGTERM, a kill, a crash), the same command run again
 resumes: what FILE records is read from it, not fetched again (only requests
 in flight at the interruption are made again, and, should FILE reach its
@@ -144,8 +146,8 @@ func crawlConfigFromFlags(args []string, stderr io.Writer) (*crawlConfig, error)
 	registerPackageLimits(fset, &opts.PackageLimits)
 	fset.Var(&maps, "map", "serve the URLs under `URL=DIR` from a local folder (repeatable; the longest URL prefix of the URL's origin wins)")
 	fset.StringVar(&opts.State, "state", "", "record each fetch in `FILE` and resume from it: the same command run again after an "+
-		"interruption fetches again only what FILE did not record (in flight, unanswered (refused, a time-out), "+
-		"or past its bound: see README)")
+		"interruption fetches again only what FILE did not record (in flight, unanswered (refused, a time-out) "+
+		"or with its body cut short, or past its bound: see README)")
 	fset.StringVar(&c.progress, "progress", "auto", "progress on standard error: auto (when it is a terminal), always, never")
 	fset.BoolVar(&c.mock, "mock", false, "crawl rsconform's own mock Source, started in-process on 127.0.0.1 (no URL needed)")
 	fset.StringVar(&c.scenario, "scenario", "showcase", "with --mock: the scenario `NAME|FILE` to play to its end before the crawl (see 'rsconform mock --list')")
@@ -333,15 +335,15 @@ func stateOutcome(st *crawler.StateInfo, stderr io.Writer) {
 		if st.Dropped {
 			how = " (its last line, cut by an interrupted write, was dropped)"
 		}
-		fmt.Fprintf(stderr, "rsconform crawl: resumed from %s%s: %s read from it, %d made now\n", st.File, how, words.Count(st.Replayed, "fetch"), st.Recorded+st.Unanswered)
+		fmt.Fprintf(stderr, "rsconform crawl: resumed from %s%s: %s read from it, %d made now\n", st.File, how, words.Count(st.Replayed, "fetch"), st.Recorded+st.Incomplete)
 	}
-	if st.Unanswered > 0 {
+	if st.Incomplete > 0 {
 		them := "them"
-		if st.Unanswered == 1 {
+		if st.Incomplete == 1 {
 			them = "it"
 		}
-		fmt.Fprintf(stderr, "rsconform crawl: %s got no answer (a transport failure): %s does not record %s, "+
-			"the same command run again makes %s again\n", words.Count(st.Unanswered, "fetch"), st.File, them, them)
+		fmt.Fprintf(stderr, "rsconform crawl: %s did not complete (no answer, or a body cut short: a transport failure): "+
+			"%s does not record %s, the same command run again makes %s again\n", words.Count(st.Incomplete, "fetch"), st.File, them, them)
 	}
 	if st.Err != nil {
 		fmt.Fprintf(stderr, "rsconform crawl: the state file %s may be incomplete: %v\n", st.File, st.Err)

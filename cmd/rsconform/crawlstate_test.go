@@ -208,7 +208,7 @@ var _ = Describe("rsconform crawl --state, a Source that did not answer", func()
 		code, _, errs := crawl()
 		Expect(code).To(Equal(2), errs)
 		Expect(errs).To(ContainSubstring("the entry point is unusable"))
-		Expect(errs).To(ContainSubstring("1 fetch got no answer (a transport failure): " + state + " does not record it, the same command run again makes it again"))
+		Expect(errs).To(ContainSubstring("1 fetch did not complete (no answer, or a body cut short: a transport failure): " + state + " does not record it, the same command run again makes it again"))
 
 		// The Source is up, on the same port.
 		sc, err := scenario.Load("showcase")
