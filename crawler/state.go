@@ -435,7 +435,11 @@ func (j *journal) load(want stateHeader) error {
 				}
 				key := stateKey(r.Op, r.URL)
 				if r.stale() {
-					stale[key] = true
+					// Stale unless a good record of the fetch came first
+					// (it is replayed; no later record replaces it).
+					if _, good := j.index[key]; !good {
+						stale[key] = true
+					}
 					break
 				}
 				delete(stale, key)

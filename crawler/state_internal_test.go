@@ -243,3 +243,30 @@ func TestJournalStaleRecords(t *testing.T) {
 		t.Fatal("finished, with a stale record after the finished line")
 	}
 }
+
+// A stale record after a good one of the same fetch does not keep a crawl
+// from finishing: the good one is replayed, and nothing would replace the
+// stale one.
+func TestJournalStaleAfterGood(t *testing.T) {
+	const entry = "http://source.test/"
+	opts := Options{Validator: &engine.Validator{}}.withDefaults()
+	lines := []string{headerLine(t, entry, opts),
+		`{"op":"get","url":"http://source.test/","status":200}`,
+		`{"op":"get","url":"http://source.test/","err":"dial tcp 127.0.0.1:1: connect: connection refused"}`,
+		`{"op":"finished"}`}
+	path := filepath.Join(t.TempDir(), "state.json")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	j, err := openJournal(path, entry, opts)
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	if r := j.lookup(opGet, entry); r == nil || r.Status != 200 {
+		t.Fatalf("the good record: %+v, want it replayed", r)
+	}
+	if !j.info.Finished {
+		t.Fatal("not finished: the stale record after the good one counted")
+	}
+	j.close(true)
+}

@@ -290,15 +290,18 @@ func (r *Response) Unanswered() bool {
 }
 
 // Incomplete reports a fetch the transport left incomplete: Unanswered,
-// or an answer whose body it cut (the connection reset or closed before
-// the body's end: io.ErrUnexpectedEOF short of Content-Length or of the
-// last chunk; the time-out or the context's end partway through). It
-// judges the body as read so far: ask once it is read. An answer read to
-// its end, or as far as the client wanted (a size limit of the caller's,
-// the byte budget: ErrBudget), is complete, whatever its status; so is
-// one whose body the server framed wrongly (a malformed chunk) or
-// encoded wrongly (a gzip cut short inside a whole body). A new request
-// may complete what this did not; the others it would meet again.
+// or an answer whose body did not arrive whole: any error reading it off
+// the wire (the connection reset or closed before the body's end,
+// io.ErrUnexpectedEOF short of Content-Length or of the last chunk; an
+// HTTP/2 stream reset or GOAWAY; the time-out or the context's end
+// partway through). It judges the body as read so far: ask once it is
+// read. An answer read to its end, or as far as the client wanted (a size
+// limit of the caller's, the byte budget: ErrBudget), is complete,
+// whatever its status; so is one whose whole body is encoded wrongly (a
+// gzip cut short inside it). A server's malformed chunk counts as
+// incomplete too: nothing on the wire tells it from a cut, and a new
+// request costs less than replaying a cut forever. A new request may
+// complete what this did not; the others it would meet again.
 func (r *Response) Incomplete() bool {
 	if r.Unanswered() {
 		return true
@@ -705,9 +708,10 @@ func (b *body) readRaw(p []byte) (int, error) {
 		if b.ctx.Err() == context.DeadlineExceeded {
 			err = &timeoutError{what: "the body did not arrive", d: b.c.cfg.Timeout}
 		}
-		// The raw body is the wire's (before gzip): its errors are the
-		// transport's, or the server's framing (a malformed chunk).
-		b.cut = b.cut || cutShort(err) || b.ctx.Err() != nil
+		// The raw body is the wire's (before gzip): any error of it
+		// (an HTTP/2 stream error is neither a net.Error nor an
+		// unexpected EOF) leaves the body short (Incomplete).
+		b.cut = true
 	}
 	return n, err
 }

@@ -262,6 +262,28 @@ var _ = Describe("Incomplete", func() {
 		r, err = fetch(budget, srv.URL+"/whole", sourcehttp.Request{}, -1)
 		Expect(err).To(MatchError(sourcehttp.ErrBudget))
 		Expect(r.Incomplete()).To(BeFalse(), "a body beyond the byte budget")
+
+		// Over HTTP/2, a server that aborts partway resets the stream:
+		// an error that is neither a net.Error nor an unexpected EOF.
+		h2 := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/whole" {
+				w.Write(bytes.Repeat([]byte("x"), 5000))
+				return
+			}
+			w.Write(bytes.Repeat([]byte("x"), 5000))
+			w.(http.Flusher).Flush()
+			panic(http.ErrAbortHandler)
+		}))
+		h2.EnableHTTP2 = true
+		h2.StartTLS()
+		defer h2.Close()
+		over2 := sourcehttp.New(sourcehttp.Config{Retries: sourcehttp.NoRetries, Clock: newFakeClock(), Transport: h2.Client().Transport})
+		r, err = fetch(over2, h2.URL+"/reset", sourcehttp.Request{}, -1)
+		Expect(err).To(MatchError(ContainSubstring("stream error")), "HTTP/2's own error")
+		Expect(r.Incomplete()).To(BeTrue(), "an HTTP/2 stream reset partway: %v", err)
+		r, err = fetch(over2, h2.URL+"/whole", sourcehttp.Request{}, -1)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(r.Incomplete()).To(BeFalse(), "a whole body over HTTP/2")
 	})
 })
 
