@@ -9,8 +9,7 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/rsconform/rsconform/internal/raceexit" // no second of sleep at exit under -race: see its doc
-	_ "github.com/rsconform/rsconform/internal/testtmp"  // temporary files on tmpfs: see its doc
+	_ "github.com/rsconform/rsconform/internal/testtmp" // temporary files on tmpfs: see its doc
 	"github.com/rsconform/rsconform/mocksource"
 	"github.com/rsconform/rsconform/mocksource/scenario"
 )

@@ -242,11 +242,7 @@ func (st *Step) wire(p string) string {
 
 // byteCount is "1,184 bytes".
 func byteCount(n int64) string {
-	s := digits.Grouped(n)
-	if n == 1 {
-		return s + " byte"
-	}
-	return s + " bytes"
+	return digits.Grouped(n) + " " + words.Noun(int(n), "byte")
 }
 
 func sortedKeys(m map[string]mocksource.ExpectedResource) []string {

@@ -9,9 +9,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/internal/chromium"
-	_ "github.com/rsconform/rsconform/internal/raceexit" // no second of sleep at exit under -race: see its doc
-	_ "github.com/rsconform/rsconform/internal/testgc"   // collects at 400 %: see its doc
-	_ "github.com/rsconform/rsconform/internal/testtmp"  // temporary files on tmpfs: see its doc
+	_ "github.com/rsconform/rsconform/internal/testgc"  // collects at 400 %: see its doc
+	_ "github.com/rsconform/rsconform/internal/testtmp" // temporary files on tmpfs: see its doc
 )
 
 func TestMonitor(t *testing.T) {

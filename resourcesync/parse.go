@@ -81,6 +81,7 @@ func (p *parser) parse() (*Document, error) {
 		start := p.pos()
 		off := int(p.dec.InputOffset())
 		tok, err := p.dec.Token()
+		end := int(p.dec.InputOffset()) // past the token: a start tag's '>'
 		if err == io.EOF {
 			if !rootSeen {
 				return nil, &SyntaxError{Pos: start, Msg: "no root element"}
@@ -121,8 +122,8 @@ func (p *parser) parse() (*Document, error) {
 				attrs = append(attrs, XMLAttr{Space: a.Name.Space, Local: a.Name.Local, Value: a.Value})
 			}
 			var tag []byte
-			if off >= 0 && off < len(p.data) {
-				tag = p.data[off:]
+			if off >= 0 && off < end && end <= len(p.data) {
+				tag = p.data[off:end] // the start tag alone (a Builder may copy it)
 			}
 			b.StartElement(t.Name.Space, t.Name.Local, attrs, tag, start)
 		case xml.EndElement:

@@ -3,13 +3,13 @@ package schema_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 	"testing/iotest"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/rsconform/rsconform/internal/pieces"
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/schema"
 )
@@ -82,7 +82,7 @@ var _ = Describe("The events of a pass (shim.c) against the Go parser", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(positions(whole)).To(Equal(wantPos))
 		for _, n := range []int{4093} {
-			streamedDoc, _, err := v.ReadFrom(context.Background(), iotest.HalfReader(&pieceReader{data: data, n: n}),
+			streamedDoc, _, err := v.ReadFrom(context.Background(), iotest.HalfReader(pieces.Reader(data, n)),
 				schema.ReadOptions{})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(positions(streamedDoc)).To(Equal(wantPos), "read %d bytes at a time", n)
@@ -94,7 +94,7 @@ var _ = Describe("The events of a pass (shim.c) against the Go parser", func() {
 		Expect(err).NotTo(HaveOccurred())
 		wantPos = positions(want)
 		for _, n := range []int{1, 2, 3, 7, 15, 17, 81, 200} {
-			streamedDoc, _, err := v.ReadFrom(context.Background(), &pieceReader{data: small, n: n}, schema.ReadOptions{})
+			streamedDoc, _, err := v.ReadFrom(context.Background(), pieces.Reader(small, n), schema.ReadOptions{})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(positions(streamedDoc)).To(Equal(wantPos), "read %d bytes at a time", n)
 		}
@@ -129,18 +129,3 @@ var _ = Describe("The events of a pass (shim.c) against the Go parser", func() {
 		Expect(positions(got)).To(Equal(positions(want)))
 	})
 })
-
-// pieceReader returns data n bytes a call at most.
-type pieceReader struct {
-	data []byte
-	n    int
-}
-
-func (p *pieceReader) Read(b []byte) (int, error) {
-	if len(p.data) == 0 {
-		return 0, io.EOF
-	}
-	k := copy(b[:min(len(b), p.n)], p.data)
-	p.data = p.data[k:]
-	return k, nil
-}

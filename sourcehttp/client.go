@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -408,18 +407,13 @@ func (r retryError) Unwrap() error { return r.err }
 // (a body that did not parse, say).
 func Retry(err error) error { return retryError{err} }
 
-// transient reports whether a body error may go away with a new request.
+// transient reports whether an error a Read callback returned may go away
+// with a new request, besides a body the transport cut
+// (Response.Incomplete): the callback asked for one (Retry), or the body
+// ended inside its own encoding (a gzip stream cut short).
 func transient(err error) bool {
 	var re retryError
-	return errors.As(err, &re) || cutShort(err)
-}
-
-// cutShort reports an error of the transport that ends a body before its
-// end: the connection failed (a net.Error: reset, a read time-out) or was
-// closed early (io.ErrUnexpectedEOF), or the attempt's time ran out.
-func cutShort(err error) bool {
-	var ne net.Error
-	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne)
+	return errors.As(err, &re) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 // retryableErr reports whether a failed attempt is worth another.
@@ -490,7 +484,7 @@ func (c *Client) do(ctx context.Context, rawURL string, req Request, read func(*
 		case read != nil && r.Status == http.StatusOK:
 			readErr = read(r)
 			r.Close()
-			if readErr == nil || last || !transient(readErr) {
+			if readErr == nil || last || !(r.Incomplete() || transient(readErr)) {
 				return r, readErr
 			}
 		default:

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -265,11 +266,13 @@ var _ = Describe("Incomplete", func() {
 
 		// Over HTTP/2, a server that aborts partway resets the stream:
 		// an error that is neither a net.Error nor an unexpected EOF.
+		var resets atomic.Int32
 		h2 := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.URL.Path == "/whole" {
 				w.Write(bytes.Repeat([]byte("x"), 5000))
 				return
 			}
+			resets.Add(1)
 			w.Write(bytes.Repeat([]byte("x"), 5000))
 			w.(http.Flusher).Flush()
 			panic(http.ErrAbortHandler)
@@ -284,6 +287,17 @@ var _ = Describe("Incomplete", func() {
 		r, err = fetch(over2, h2.URL+"/whole", sourcehttp.Request{}, -1)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(r.Incomplete()).To(BeFalse(), "a whole body over HTTP/2")
+		// Client.Read asks again for a body the transport cut, HTTP/2's
+		// reset included.
+		resets.Store(0)
+		retrying := sourcehttp.New(sourcehttp.Config{Retries: 1, Backoff: time.Millisecond, Clock: newFakeClock(), Transport: h2.Client().Transport})
+		r, err = retrying.Read(context.Background(), h2.URL+"/reset", sourcehttp.Request{}, func(b io.Reader) error {
+			_, err := io.ReadAll(b)
+			return err
+		})
+		Expect(err).To(MatchError(ContainSubstring("stream error")))
+		Expect(r).To(BeNil())
+		Expect(resets.Load()).To(BeEquivalentTo(2), "asked twice: --retries 1")
 	})
 })
 

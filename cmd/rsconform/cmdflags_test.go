@@ -99,7 +99,7 @@ var _ = Describe("Configs from flags", func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(c.report.failLevel).To(Equal("warning"), "strict from the file")
 			Expect(c.engine.Spec).To(Equal(engine.Spec10))
-			Expect(c.inputs).To(Equal([]inputs.Input{{Name: filepath.Join("site", "a.xml"), Walked: true}}))
+			Expect(c.inputs).To(Equal([]inputs.Input{{Name: filepath.Join("site", "a.xml"), Walked: true, Size: int64(len(validRL))}}))
 			Expect(c.client).To(BeNil(), "no URL given")
 
 			c, err = validateConfigFromFlags([]string{"--allow-host", "cdn.example.com", "http://example.com/rl.xml"}, io.Discard)

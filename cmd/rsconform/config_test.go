@@ -93,7 +93,7 @@ var _ = Describe("Configuration, baselines and fail levels", func() {
 		base := filepath.Join(dir, "baseline.json")
 		code, _, errs := cli("validate", "--baseline", base, "../cl.xml")
 		Expect(code).To(Equal(0))
-		Expect(errs).To(ContainSubstring("wrote 3 finding(s) to the baseline"))
+		Expect(errs).To(ContainSubstring("wrote 3 findings to the baseline"))
 		var f baseline.File
 		data, err := os.ReadFile(base)
 		Expect(err).NotTo(HaveOccurred())
@@ -142,7 +142,7 @@ var _ = Describe("Configuration, baselines and fail levels", func() {
 
 		code, _, errs := cli("validate", "--baseline", base, "../bad.xml")
 		Expect(code).To(Equal(0), errs)
-		Expect(errs).To(ContainSubstring("wrote 1 finding(s) to the baseline"))
+		Expect(errs).To(ContainSubstring("wrote 1 finding to the baseline"))
 		code, rep := jsonReport("--baseline", base, "../bad.xml")
 		Expect(code).To(Equal(0))
 		Expect(rep.Documents[0].Status).To(Equal("skipped"))

@@ -320,7 +320,7 @@ func (c *crawlConfig) outcome(ctx context.Context, report *crawler.Report, s rep
 	s.Errors = 0
 	code := c.report.exitCode(s)
 	if n := len(report.UncheckedPackages); n > 0 {
-		fmt.Fprintf(stderr, "rsconform crawl: %d package(s) could not be checked, e.g. %s (see the report)\n", n, report.UncheckedPackages[0])
+		fmt.Fprintf(stderr, "rsconform crawl: %s could not be checked, e.g. %s (see the report)\n", words.Count(n, "package"), report.UncheckedPackages[0])
 		code = max(code, reporter.ExitFailures)
 	}
 	return code

@@ -79,7 +79,7 @@ var _ = Describe("rsconform crawl --packages, exit code", func() {
 		// unchecked, as a ZIP bomb is, and nothing else is wrong.
 		code, out, errs := cli("crawl", "--packages", "--max-package-entries", "2", "--rate", "0", "--format", "json", serve())
 		Expect(code).To(Equal(1), errs)
-		Expect(errs).To(ContainSubstring("1 package(s) could not be checked"))
+		Expect(errs).To(ContainSubstring("1 package could not be checked"))
 		var rep reporter.JSONReport
 		Expect(json.Unmarshal([]byte(out), &rep)).To(Succeed())
 		Expect(rep.Summary.Errors).To(BeZero(), "no finding: the exit code comes from the unchecked package")

@@ -8,9 +8,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	_ "github.com/rsconform/rsconform/internal/raceexit" // no second of sleep at exit under -race: see its doc
-	_ "github.com/rsconform/rsconform/internal/testgc"   // collects at 400 %: see its doc
-	_ "github.com/rsconform/rsconform/internal/testtmp"  // temporary files on tmpfs: see its doc
+	_ "github.com/rsconform/rsconform/internal/testgc"  // collects at 400 %: see its doc
+	_ "github.com/rsconform/rsconform/internal/testtmp" // temporary files on tmpfs: see its doc
 )
 
 // TestMain runs the command itself when the tests start their own binary

@@ -67,7 +67,7 @@ var _ = Describe("--max-findings-per-rule", func() {
 		base := filepath.Join(dir, "baseline.json")
 		code, _, errs := cli("validate", "--rules", "RS-CHANGE-VALUE,RS-CL-ORDER", "--max-findings-per-rule", "5", "--baseline", base, cl)
 		Expect(code).To(Equal(0), errs)
-		Expect(errs).To(ContainSubstring("wrote 79 finding(s) to the baseline"))
+		Expect(errs).To(ContainSubstring("wrote 79 findings to the baseline"))
 
 		code, rep := jsonReport("--rules", "RS-CHANGE-VALUE,RS-CL-ORDER", "--max-findings-per-rule", "5", "--baseline", base, cl)
 		Expect(code).To(Equal(0))

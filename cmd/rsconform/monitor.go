@@ -180,7 +180,7 @@ func (c *monitorConfig) run(ctx context.Context, stdout, stderr io.Writer) int {
 	}
 	defer cfg.Store.Close()
 	if n := cfg.Store.Interrupted; n > 0 {
-		fmt.Fprintf(stderr, "rsconform monitor: %d run(s) left in progress by a monitor that stopped are recorded as interrupted\n", n)
+		fmt.Fprintf(stderr, "rsconform monitor: %s left in progress by a monitor that stopped: recorded as interrupted\n", words.Count(n, "run"))
 	}
 	logf := timestampedLog(stderr, "monitor")
 	if c.alertCommand != "" || c.webhook != "" {

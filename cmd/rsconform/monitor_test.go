@@ -391,7 +391,7 @@ var _ = Describe("monitor", func() {
 
 		code, out, errs = monitorRun("--sources", sources, "--db", db, "--once")
 		Expect(code).To(Equal(0), out+errs)
-		Expect(errs).To(ContainSubstring("1 run(s) left in progress by a monitor that stopped are recorded as interrupted"))
+		Expect(errs).To(ContainSubstring("1 run left in progress by a monitor that stopped: recorded as interrupted"))
 		Expect(out).To(Equal("demo: run 3 (0 errors, 0 warnings): new: 0, fixed: 0\n"))
 
 		store, err := monitor.OpenReadOnly(context.Background(), db)

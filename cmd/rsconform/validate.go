@@ -17,6 +17,7 @@ import (
 	"github.com/rsconform/rsconform/internal/baseline"
 	"github.com/rsconform/rsconform/internal/inputs"
 	"github.com/rsconform/rsconform/internal/suggest"
+	"github.com/rsconform/rsconform/internal/words"
 	"github.com/rsconform/rsconform/reporter"
 	rs "github.com/rsconform/rsconform/resourcesync"
 	"github.com/rsconform/rsconform/rules/engine"
@@ -134,10 +135,10 @@ func (f *reportFlags) applyBaseline(results []engine.Result, stderr io.Writer, c
 		if known, n, err = baseline.Write(f.baseline, results); err != nil {
 			return fmt.Errorf("writing the baseline: %w", err)
 		}
-		fmt.Fprintf(stderr, "rsconform %s: wrote %d finding(s) to the baseline %s; later runs report and fail on new findings only\n", cmd, n, f.baseline)
+		fmt.Fprintf(stderr, "rsconform %s: wrote %s to the baseline %s; later runs report and fail on new findings only\n", cmd, words.Count(n, "finding"), f.baseline)
 	}
 	if n := known.Filter(results); n > 0 {
-		fmt.Fprintf(stderr, "rsconform %s: %d known finding(s) of the baseline %s not reported\n", cmd, n, f.baseline)
+		fmt.Fprintf(stderr, "rsconform %s: %d known %s of the baseline %s not reported\n", cmd, n, words.Noun(n, "finding"), f.baseline)
 	}
 	return nil
 }

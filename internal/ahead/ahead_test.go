@@ -7,8 +7,7 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/rsconform/rsconform/internal/raceexit" // no second of sleep at exit under -race: see its doc
-	_ "github.com/rsconform/rsconform/internal/testtmp"  // temporary files on tmpfs: see its doc
+	_ "github.com/rsconform/rsconform/internal/testtmp" // temporary files on tmpfs: see its doc
 )
 
 // gatedJobs adds n jobs to r that each wait for their gate, recording how

@@ -4,8 +4,7 @@ import (
 	"testing"
 
 	"github.com/rsconform/rsconform/internal/chromium"
-	_ "github.com/rsconform/rsconform/internal/raceexit" // no second of sleep at exit under -race: see its doc
-	_ "github.com/rsconform/rsconform/internal/testtmp"  // temporary files on tmpfs: see its doc
+	_ "github.com/rsconform/rsconform/internal/testtmp" // temporary files on tmpfs: see its doc
 )
 
 func TestMissing(t *testing.T) {

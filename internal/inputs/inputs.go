@@ -28,6 +28,10 @@ type Input struct {
 	Name   string
 	Walked bool
 	Skip   string // why a walked file is not read, when it is not
+	// Size is the file's size when Expand found a regular file (0: not
+	// one, or not known), for the choice of documents read inline
+	// (inlineFrom).
+	Size int64
 }
 
 // Expand turns arguments into a list of documents: directories are
@@ -50,7 +54,7 @@ func Expand(args []string, exclude []string) ([]Input, error) {
 		if err != nil || !st.IsDir() {
 			// A missing file is reported per document, so the others
 			// still get checked.
-			out = append(out, Input{Name: a})
+			out = append(out, Input{Name: a, Size: regularSize(st, err)})
 			continue
 		}
 		dirs = append(dirs, a)
@@ -84,7 +88,8 @@ func Expand(args []string, exclude []string) ([]Input, error) {
 		}
 		sort.Strings(found)
 		for _, p := range found {
-			out = append(out, Input{Name: p, Walked: true, Skip: notRegular(p)})
+			st, err := os.Stat(p)
+			out = append(out, Input{Name: p, Walked: true, Skip: notRegular(st, err), Size: regularSize(st, err)})
 		}
 	}
 	if len(dirs) > 0 {
@@ -109,8 +114,7 @@ func Expand(args []string, exclude []string) ([]Input, error) {
 // that is not a regular file once symbolic links are followed (a FIFO, a
 // device, a socket) could block the run or never end; named on the command
 // line, it is read (validate <(generate) reads a pipe).
-func notRegular(p string) string {
-	st, err := os.Stat(p)
+func notRegular(st fs.FileInfo, err error) string {
 	if err != nil || st.Mode().IsRegular() {
 		return "" // an error is reported when the file is opened
 	}
@@ -124,6 +128,15 @@ func notRegular(p string) string {
 		what = "a socket"
 	}
 	return "is " + what + ", not read when found in a directory (name it to read it)"
+}
+
+// regularSize is the size of a regular file (symbolic links followed), 0
+// for anything else.
+func regularSize(st fs.FileInfo, err error) int64 {
+	if err != nil || !st.Mode().IsRegular() {
+		return 0
+	}
+	return st.Size()
 }
 
 // walkedDocument reports whether a file found in a directory is one to
@@ -186,7 +199,7 @@ func ValidateAll(ctx context.Context, v *engine.Validator, client *sourcehttp.Cl
 	workers = max(workers, 1)
 	inline := *v
 	inline.Inline = true
-	inlines := inlineFrom(fileSizes(inputs), workers)
+	inlines := inlineFrom(inputs, workers)
 	for w := 0; w < min(workers, len(inputs)); w++ {
 		wg.Add(1)
 		go func() {
@@ -208,37 +221,26 @@ func ValidateAll(ctx context.Context, v *engine.Validator, client *sourcehttp.Cl
 	return results
 }
 
-// inlineFrom says, for each input of size bytes (0: not a file, or of
-// unknown size) read by workers at a time in order, whether it is read
-// inline: when the files after it hold at least workers-1 times its bytes,
-// the other workers have work for as long as it is read. Otherwise its
-// reading would leave CPUs idle (a 14 MB list before a small file, read
-// inline, took 0.32 s instead of 0.28, medians of 6). A gzipped file
-// counts its compressed bytes.
-func inlineFrom(size []int64, workers int) []bool {
-	out := make([]bool, len(size))
+// inlineFrom says, for each input read by workers at a time in order,
+// whether it is read inline: when the files after it hold at least
+// workers-1 times its bytes (Input.Size), the other workers have work for
+// as long as it is read. Otherwise its reading would leave CPUs idle (a
+// 14 MB list before a small file, read inline, took 0.32 s instead of
+// 0.28, medians of 6). An input of no known size (standard input, a URL,
+// not a regular file) is never inline. A gzipped file counts its
+// compressed bytes.
+func inlineFrom(inputs []Input, workers int) []bool {
+	out := make([]bool, len(inputs))
 	var after int64
-	for i := len(size) - 1; i >= 0; i-- {
-		out[i] = size[i] > 0 && after >= int64(workers-1)*size[i]
-		after += size[i]
+	for i := len(inputs) - 1; i >= 0; i-- {
+		size := inputs[i].Size
+		if inputs[i].Skip != "" {
+			size = 0
+		}
+		out[i] = size > 0 && after >= int64(workers-1)*size
+		after += size
 	}
 	return out
-}
-
-// fileSizes are the sizes of the inputs that are regular files to read (0
-// for the others: standard input, URLs, skipped inputs, what cannot be
-// read, which validateOne reports).
-func fileSizes(inputs []Input) []int64 {
-	size := make([]int64, len(inputs))
-	for i, in := range inputs {
-		if in.Name == "-" || in.Skip != "" || engine.IsURL(in.Name) {
-			continue
-		}
-		if st, err := os.Stat(in.Name); err == nil && st.Mode().IsRegular() {
-			size[i] = st.Size()
-		}
-	}
-	return size
 }
 
 // validateOne checks one input: standard input, a URL, a file named or
@@ -267,7 +269,7 @@ func validateOne(ctx context.Context, v, file *engine.Validator, client *sourceh
 			return engine.ErrorResult(in.Name, "is a directory")
 		}
 		if err != nil || !st.Mode().IsRegular() {
-			file = v // a pipe (<(command)) may block: read as standard input is
+			file = v // no longer a regular file since Expand (a pipe may block): read as standard input is
 		}
 		// Streamed from the file.
 		if !in.Walked {

@@ -9,8 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/rsconform/rsconform/internal/raceexit" // no second of sleep at exit under -race: see its doc
-	_ "github.com/rsconform/rsconform/internal/testtmp"  // temporary files on tmpfs: see its doc
+	_ "github.com/rsconform/rsconform/internal/testtmp" // temporary files on tmpfs: see its doc
 	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/rules/frontend"
 )
@@ -30,7 +29,7 @@ func TestExpand(t *testing.T) {
 	walked := func(rels ...string) []Input {
 		var out []Input
 		for _, r := range rels {
-			out = append(out, Input{Name: at(r), Walked: true})
+			out = append(out, Input{Name: at(r), Walked: true, Size: 9}) // "<urlset/>"
 		}
 		return out
 	}
@@ -46,7 +45,7 @@ func TestExpand(t *testing.T) {
 		{name: "a name and a path excluded", args: []string{dir}, exclude: []string{"drafts", "news/*.xml"},
 			want: walked(".well-known/resourcesync", "a.xml.gz", "b.xml")},
 		{name: "named files, URLs and stdin as given", args: []string{at("notes.txt"), "https://example.org/cl.xml", "-"},
-			want: []Input{{Name: at("notes.txt")}, {Name: "https://example.org/cl.xml"}, {Name: "-"}}},
+			want: []Input{{Name: at("notes.txt"), Size: 9}, {Name: "https://example.org/cl.xml"}, {Name: "-"}}},
 		{name: "an exclude that matches nothing", args: []string{dir}, exclude: []string{"draft"},
 			err: `--exclude "draft" matches nothing in ` + dir + ` (did you mean drafts?)`},
 		{name: "a directory left empty", args: []string{dir}, exclude: []string{"*.xml", "*.gz", "resourcesync"},
@@ -133,8 +132,12 @@ func TestInlineFrom(t *testing.T) {
 		{[]int64{10, 0, 0, 0}, 2, "aaaa"}, // standard input and URLs are never inline, nor counted
 		{[]int64{10, 0, 10}, 2, "iaa"},
 	} {
+		ins := make([]Input, len(tc.size))
+		for i, n := range tc.size {
+			ins[i] = Input{Name: "x.xml", Size: n}
+		}
 		got := ""
-		for _, in := range inlineFrom(tc.size, tc.workers) {
+		for _, in := range inlineFrom(ins, tc.workers) {
 			if in {
 				got += "i"
 			} else {
@@ -147,15 +150,33 @@ func TestInlineFrom(t *testing.T) {
 	}
 }
 
-// fileSizes gives regular files their size, and 0 to what is not one.
-func TestFileSizes(t *testing.T) {
+// Expand gives regular files their size, and 0 to what is not one; a
+// skipped input is not counted by inlineFrom.
+func TestExpandSizes(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "a.xml")
 	if err := os.WriteFile(p, []byte("<urlset/>"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got := fileSizes([]Input{{Name: p}, {Name: "-"}, {Name: "https://example.com/a.xml"}, {Name: p, Skip: "not XML"}, {Name: dir}, {Name: filepath.Join(dir, "gone.xml")}})
-	if want := []int64{9, 0, 0, 0, 0, 0}; !reflect.DeepEqual(got, want) {
+	sub := filepath.Join(dir, "sub")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sub, "b.xml"), []byte("<urlset></urlset>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ins, err := Expand([]string{p, "-", "https://example.com/a.xml", sub, filepath.Join(dir, "gone.xml")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int64
+	for _, in := range ins {
+		got = append(got, in.Size)
+	}
+	if want := []int64{9, 0, 0, 17, 0}; !reflect.DeepEqual(got, want) {
 		t.Errorf("sizes %v, want %v", got, want)
+	}
+	if inl := inlineFrom([]Input{{Name: p, Size: 10}, {Name: "s.xml", Size: 10, Skip: "not XML"}}, 2); inl[0] || inl[1] {
+		t.Errorf("inline %v: a skipped input counted", inl)
 	}
 }

@@ -17,7 +17,8 @@ import (
 )
 
 // A named pipe (validate <(command)) may block in a Read: ValidateAll does
-// not read it inline (engine.Validator.Inline), where a cancel would wait
+// not read it inline (Expand gives it no size; nor does validateOne, should
+// it have become one since) (engine.Validator.Inline), where a cancel would wait
 // for the Read to return, even when every worker has a document.
 func TestValidateAllStopsOnCancelReadingAPipe(t *testing.T) {
 	dir := t.TempDir()
@@ -48,14 +49,16 @@ func TestValidateAllStopsOnCancelReadingAPipe(t *testing.T) {
 		case <-time.After(10 * time.Second):
 		}
 	}()
-	ins := []Input{{Name: fifo}}
+	// Given a size, as if it had been a regular file when Expand saw it:
+	// the open-time check must still keep it from being read inline.
+	ins := []Input{{Name: fifo, Size: 1}}
 	for _, name := range []string{"a.xml", "b.xml", "c.xml"} {
 		p := filepath.Join(dir, name)
 		doc := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://example.com/` + name + `</loc></url></urlset>`
 		if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		ins = append(ins, Input{Name: p})
+		ins = append(ins, Input{Name: p, Size: int64(len(doc))})
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)

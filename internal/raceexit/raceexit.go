@@ -1,5 +1,5 @@
 // Package raceexit is imported, for its side effect only, by every test
-// package: built with -race, a test binary waits a second before it exits
+// package, through internal/testtmp: built with -race, a test binary waits a second before it exits
 // (the race runtime's atexit_sleep_ms, default 1000, for goroutines still
 // running to report a race), which is a second of wall per package in
 // `go test -race ./...`. The runtime reads GORACE once, from the

@@ -3,8 +3,7 @@ package suggest
 import (
 	"testing"
 
-	_ "github.com/rsconform/rsconform/internal/raceexit" // no second of sleep at exit under -race: see its doc
-	_ "github.com/rsconform/rsconform/internal/testtmp"  // temporary files on tmpfs: see its doc
+	_ "github.com/rsconform/rsconform/internal/testtmp" // temporary files on tmpfs: see its doc
 )
 
 func TestClosest(t *testing.T) {

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/rsconform/rsconform/internal/raceexit" // no second of sleep at exit under -race: see its doc
 	"github.com/rsconform/rsconform/internal/testbin"
 	_ "github.com/rsconform/rsconform/internal/testtmp" // temporary files on tmpfs: see its doc
 )

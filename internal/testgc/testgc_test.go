@@ -5,7 +5,6 @@ import (
 	"runtime/debug"
 	"testing"
 
-	_ "github.com/rsconform/rsconform/internal/raceexit" // no second of sleep at exit under -race: see its doc
 	"github.com/rsconform/rsconform/internal/testgc"
 	_ "github.com/rsconform/rsconform/internal/testtmp" // temporary files on tmpfs: see its doc
 )

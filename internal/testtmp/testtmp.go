@@ -1,5 +1,6 @@
 // Package testtmp is imported, for its side effect only, by every test
-// package: when TMPDIR is not set, it points TMPDIR (what os.TempDir,
+// package (and imports internal/raceexit, for its own, so that a test
+// package names one of them): when TMPDIR is not set, it points TMPDIR (what os.TempDir,
 // t.TempDir, GinkgoT().TempDir and the programs the tests start read) at
 // a folder of its own on /dev/shm, a tmpfs, if there is one with room.
 //
@@ -23,14 +24,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	_ "github.com/rsconform/rsconform/internal/raceexit" // no second of sleep at exit under -race: see its doc
 )
 
 // MinFree is the room /dev/shm must have for the tests to use it.
 const MinFree = 2 << 30
-
-// Dir is the folder used, one per user; empty when TMPDIR was left as it
-// was.
-var Dir string
 
 func init() {
 	if _, set := os.LookupEnv("TMPDIR"); set {
@@ -40,9 +39,7 @@ func init() {
 	if !usable(dir) {
 		return
 	}
-	if os.Setenv("TMPDIR", dir) == nil {
-		Dir = dir
-	}
+	_ = os.Setenv("TMPDIR", dir) // as it was, should it fail
 }
 
 // usable says whether dir, created if need be, is a folder of ours that

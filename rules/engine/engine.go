@@ -340,11 +340,10 @@ type Pass struct {
 	values *values // the values of the window being checked (streaming only)
 	own    *values // the values the rule computed itself (see EntryValue.Of)
 	at     int     // the index in its window of the entry Entries last yielded
-	// required is the set of the IDs below 64 of the values the rule
-	// requires, once requiredMade (see requires).
-	required     uint64
-	requiredMade bool
-	feed         *feed // the entries as they are read (ScopeEntries rules while streaming)
+	// required is the set of the IDs of the values the rule requires
+	// (requiredSet).
+	required uint64
+	feed     *feed // the entries as they are read (ScopeEntries rules while streaming)
 	// ctx is the run's: Entries on the whole model stops once it is done.
 	ctx context.Context
 }

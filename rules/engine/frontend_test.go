@@ -16,6 +16,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/rsconform/rsconform/bench/benchdata"
+	"github.com/rsconform/rsconform/internal/pieces"
 	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/rules/frontend"
 )
@@ -103,7 +104,7 @@ var _ = Describe("Positions on a one-line document", func() {
 		whole := v.ValidateBytes(context.Background(), "one-line.xml", data)
 		// Streamed, in reads of 1000 bytes: the tags' positions are found
 		// across the chunks libxml2 is fed.
-		streamed := v.ValidateReader(context.Background(), "one-line.xml", iotest.HalfReader(&chunky{data: data, n: 1000}))
+		streamed := v.ValidateReader(context.Background(), "one-line.xml", iotest.HalfReader(pieces.Reader(data, 1000)))
 		Expect(streamed).To(Equal(whole))
 		res := streamed
 		Expect(res.Status).To(Equal(engine.StatusInvalid))
@@ -159,21 +160,6 @@ func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	Expect(syscall.Getrusage(syscall.RUSAGE_SELF, &ru)).To(Succeed())
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// chunky returns data n bytes a Read.
-type chunky struct {
-	data []byte
-	n    int
-}
-
-func (c *chunky) Read(p []byte) (int, error) {
-	if len(c.data) == 0 {
-		return 0, io.EOF
-	}
-	k := copy(p[:min(len(p), c.n)], c.data)
-	c.data = c.data[k:]
-	return k, nil
 }
 
 // Issue 13: ValidateReader reads the document as ValidateBytes does, without

@@ -148,7 +148,7 @@ func newPass(r *Rule, in *Input, cfg Config, location string, report func(Diagno
 	if in.Doc != nil {
 		k = in.Doc.Kind()
 	}
-	return &Pass{Rule: r, Doc: in.Doc, Kind: k, Spec: cfg.Spec, Limits: cfg.Limits,
+	return &Pass{Rule: r, Doc: in.Doc, Kind: k, Spec: cfg.Spec, Limits: cfg.Limits, required: requiredSet(r),
 		Location: location, Input: in, report: report}
 }
 

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"slices"
 	"sync/atomic"
 
 	rs "github.com/rsconform/rsconform/resourcesync"
@@ -42,8 +41,14 @@ var valueIDs atomic.Int32
 
 // NewEntryValue declares a value of each entry (at package level: the
 // values, like the rules, are declared once).
+// A Pass keeps the values its rule requires as a set of 64 bits: a 65th
+// value panics, at start-up.
 func NewEntryValue[T any](name string, compute func(e *rs.Entry, reuse T) T) *EntryValue[T] {
-	return &EntryValue[T]{Name: name, Compute: compute, id: int(valueIDs.Add(1)) - 1}
+	id := int(valueIDs.Add(1)) - 1
+	if id >= 64 {
+		panic("rules/engine: more than 64 entry values (Pass.required is a uint64)")
+	}
+	return &EntryValue[T]{Name: name, Compute: compute, id: id}
 }
 
 func (v *EntryValue[T]) valueID() int  { return v.id }
@@ -79,28 +84,15 @@ func (v *EntryValue[T]) Of(p *Pass, e *rs.Entry) T {
 }
 
 // requires reports whether p's rule requires the value numbered id (lists
-// it in Rule.Requires), reading a set of the IDs made at the first call:
-// Of asks for every entry.
-func (p *Pass) requires(id int) bool {
-	if p.requiredMade && id < 64 {
-		return p.required&(1<<id) != 0
-	}
-	return p.requiresFirst(id)
-}
+// it in Rule.Requires): Of asks for every entry.
+func (p *Pass) requires(id int) bool { return p.required&(1<<id) != 0 }
 
-func (p *Pass) requiresFirst(id int) bool {
-	if !p.requiredMade {
-		for _, r := range p.Rule.Requires {
-			if i := r.valueID(); i < 64 {
-				p.required |= 1 << i
-			}
-		}
-		p.requiredMade = true
+// requiredSet is the set of the IDs of the values r requires.
+func requiredSet(r *Rule) (set uint64) {
+	for _, v := range r.Requires {
+		set |= 1 << v.valueID()
 	}
-	if id < 64 {
-		return p.required&(1<<id) != 0
-	}
-	return slices.ContainsFunc(p.Rule.Requires, func(r Value) bool { return r.valueID() == id })
+	return set
 }
 
 // slot holds the values of one EntryValue for the entries of a window.

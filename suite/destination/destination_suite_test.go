@@ -14,7 +14,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	_ "github.com/rsconform/rsconform/internal/raceexit" // no second of sleep at exit under -race: see its doc
 	"github.com/rsconform/rsconform/internal/testbin"
 	_ "github.com/rsconform/rsconform/internal/testgc"  // collects at 400 %: see its doc
 	_ "github.com/rsconform/rsconform/internal/testtmp" // temporary files on tmpfs: see its doc

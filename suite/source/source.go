@@ -22,6 +22,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 
 	"github.com/rsconform/rsconform/crawler"
+	"github.com/rsconform/rsconform/internal/words"
 	"github.com/rsconform/rsconform/rules"
 	"github.com/rsconform/rsconform/rules/engine"
 	"github.com/rsconform/rsconform/sourcehttp"
@@ -158,7 +159,7 @@ func FormatFindings(r *engine.Rule, fs []engine.Diagnostic) string {
 		}
 		fmt.Fprintf(&b, "required: %s\n", q)
 	}
-	fmt.Fprintf(&b, "%d finding(s):\n", len(fs))
+	fmt.Fprintf(&b, "%s:\n", words.Count(len(fs), "finding"))
 	for i, d := range fs {
 		if i == 50 {
 			fmt.Fprintf(&b, "  ... and %d more\n", len(fs)-50)
